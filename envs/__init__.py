@@ -1,0 +1,45 @@
+"""Cunning: PettingZoo AEC environments for hidden-role tabletop games.
+
+Each game is a module ``envs.<game>_v0`` with ``env(**config)`` (PettingZoo's standard wrappers),
+``raw_env`` and the engine's state class. This registry maps the short game names used on the
+command line to those modules::
+
+    from envs import make_env, GAMES
+    e = make_env("prowl", num_players=4)     # same as envs.prowl_v0.env(num_players=4)
+
+PettingZoo keeps no registry for third-party environments, so this one plays that role.
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+from typing import Any
+
+#: short game name -> environment module (imported on first use)
+GAMES: dict[str, str] = {
+    "prowl": "envs.prowl_v0",
+    "badland_wolves": "envs.badland_wolves_v0",
+    "clans": "envs.clans_v0",
+}
+
+
+def env_module(game: str) -> ModuleType:
+    """The ``envs.<game>_v0`` module of ``game``.
+
+    Raises:
+        ValueError: unknown game (the message lists the known ones).
+    """
+    if game not in GAMES:
+        raise ValueError(f"unknown game {game!r}; known games: {', '.join(sorted(GAMES))}")
+    return importlib.import_module(GAMES[game])
+
+
+def make_env(game: str, **config: Any):
+    """``env(**config)`` of ``game``: a wrapped PettingZoo AEC environment."""
+    return env_module(game).env(**config)
+
+
+def make_raw_env(game: str, **config: Any):
+    """``raw_env(**config)`` of ``game``: the unwrapped environment."""
+    return env_module(game).raw_env(**config)

@@ -1,0 +1,229 @@
+"""One PettingZoo AEC environment for every Cunning engine (CONVENTIONS.md, "PettingZoo").
+
+A game module needs only::
+
+    class raw_env(GameAECEnv):
+        state_class = ProwlState
+        metadata = {"name": "prowl_v0", "render_modes": ["ansi", "human"],
+                    "is_parallelizable": False, "render_fps": 1}
+
+    env = make_env_fn(raw_env)
+
+Agents are ``player_0 … player_{n-1}``; ``agent_selection`` is always the seat whose decision is
+due (``state.current_player``), so the same agent may act several times in a row and seats act
+out of turn when the rules ask them to. Observations are
+``{"observation": float32 (D,), "action_mask": int8 (A,)}``; the mask is all zeros for agents
+who are not to act, and is also given in ``infos[agent]["action_mask"]``. Rewards are zero until
+the end, then each seat's return (its *own* outcome). Truncation comes from the engine (e.g. a
+turn limit) or from ``max_cycles``, the most actions the environment accepts in one episode.
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+from typing import Any, Callable, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from .errors import ConfigError, IllegalActionError
+from .state import GameState
+
+
+def agent_name(seat: int) -> str:
+    """PettingZoo agent name of ``seat``: ``player_<seat>``."""
+    return f"player_{seat}"
+
+
+def seat_of(agent: str) -> int:
+    """Seat index of a ``player_<seat>`` agent name.
+
+    Raises:
+        ValueError: the name is not of that form.
+    """
+    prefix, _, num = agent.partition("_")
+    if prefix != "player" or not num.isdigit():
+        raise ValueError(f"agent names are 'player_<seat>', got {agent!r}")
+    return int(num)
+
+
+class GameAECEnv(AECEnv):
+    """PettingZoo AEC environment around a :class:`GameState` subclass.
+
+    Args:
+        render_mode: one of ``metadata["render_modes"]`` or ``None``. ``"ansi"`` returns the
+            full text picture, ``"human"`` prints it, ``"rgb_array"`` (where offered) returns
+            a uint8 (H, W, 3) picture.
+        max_cycles: ``None`` or a positive int: after that many actions in an episode every agent
+            is truncated (no winner, zero rewards).
+        **config: the game's keywords (``num_players`` and the rulebook-named options),
+            validated by the state class; a bad value raises :class:`ConfigError`.
+
+    Raises:
+        ConfigError: bad ``render_mode``, ``max_cycles`` or game keyword.
+        IllegalActionError: from :meth:`step`, for an action that is out of range or illegal.
+    """
+
+    state_class: ClassVar[type[GameState]]
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"], "name": "game_v0",
+                                          "is_parallelizable": False, "render_fps": 1}
+
+    def __init__(self, render_mode: str | None = None, max_cycles: int | None = None,
+                 **config: Any) -> None:
+        super().__init__()
+        modes = self.metadata["render_modes"]
+        if render_mode is not None and render_mode not in modes:
+            raise ConfigError(f"render_mode must be one of {modes} or None, got {render_mode!r}")
+        if max_cycles is not None and (not isinstance(max_cycles, int) or max_cycles < 1):
+            raise ConfigError(f"max_cycles must be a positive integer or None, got {max_cycles!r}")
+        self.render_mode = render_mode
+        self.max_cycles = max_cycles
+        self._config = dict(config)
+        # Validate the configuration now (CONVENTIONS: errors at construction).
+        self.game: GameState = self.state_class(seed=0, **self._config)
+        n = self.game.num_players
+        self.possible_agents = [agent_name(i) for i in range(n)]
+        self.agents = []
+        self._obs_size = self.game.observation_size
+        self._num_actions = self.game.num_actions
+        obs_space = spaces.Dict({
+            "observation": spaces.Box(low=0.0, high=1.0, shape=(self._obs_size,), dtype=np.float32),
+            "action_mask": spaces.Box(low=0, high=1, shape=(self._num_actions,), dtype=np.int8),
+        })
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(self._num_actions) for a in self.possible_agents}
+        self._seed_rng = np.random.default_rng()
+        self._zero_mask = np.zeros(self._num_actions, dtype=np.int8)
+        self._mask: np.ndarray = self._zero_mask
+
+    # spaces ----------------------------------------------------------------------------------
+    @functools.lru_cache(maxsize=None)  # noqa: B019 - one space per agent, as PettingZoo does
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    @functools.lru_cache(maxsize=None)  # noqa: B019
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    # episode ---------------------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """Start a new game. ``seed`` fixes the deal; ``None`` draws one from the env's stream."""
+        if seed is not None:
+            self._seed_rng = np.random.default_rng(seed)
+        game_seed = int(self._seed_rng.integers(2**62))
+        self.game = self.state_class(seed=game_seed, **self._config)
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self.num_steps = 0
+        self._sync()
+
+    def _sync(self) -> None:
+        """Refresh agent_selection, masks, terminations after the state changed."""
+        game = self.game
+        if game.is_over or (self.max_cycles is not None and self.num_steps >= self.max_cycles):
+            truncated = not game.is_terminal
+            ret = game.returns() if game.is_terminal else np.zeros(len(self.possible_agents))
+            for i, a in enumerate(self.possible_agents):
+                if a in self.agents:
+                    self.rewards[a] = float(ret[i])
+                    self.terminations[a] = not truncated
+                    self.truncations[a] = truncated
+                    self.infos[a] = {"action_mask": self._zero_mask}
+            self._mask = self._zero_mask
+            # Agents then step None in seat order to leave (PettingZoo's dead-step protocol).
+            self.agent_selection = self.agents[0]
+            return
+        self._mask = game.legal_action_mask()
+        cur = agent_name(game.current_player)
+        for a in self.agents:
+            self.infos[a] = {"action_mask": self._mask if a == cur else self._zero_mask}
+        self.agent_selection = cur
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = seat_of(agent)
+        mask = self._mask if agent == self.agent_selection and not (
+            self.terminations.get(agent) or self.truncations.get(agent)) else self._zero_mask
+        return {"observation": self.game.observation_tensor(seat), "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        """Apply ``action`` for ``agent_selection`` (``None`` for an agent that is done).
+
+        Raises:
+            IllegalActionError: ``action`` is out of range, illegal now, or ``None`` for an agent
+                whose decision is due.
+        """
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            if self.agents:
+                self.agent_selection = self.agents[0]
+            return
+        if action is None:
+            raise IllegalActionError(f"{agent} must act: None is only for agents that are done")
+        self._cumulative_rewards[agent] = 0.0
+        for a in self.agents:
+            self.rewards[a] = 0.0
+        self.game.apply_action(action)
+        self.num_steps += 1
+        self._sync()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def state(self) -> np.ndarray:
+        """Full-information float32 vector (``GameState.state_tensor``) for centralised critics."""
+        return self.game.state_tensor()
+
+    def render(self) -> str | np.ndarray | None:
+        if self.render_mode is None:
+            import gymnasium
+            gymnasium.logger.warn("render() called without a render_mode; nothing drawn")
+            return None
+        if self.render_mode == "rgb_array":
+            return self.game.render_rgb()  # type: ignore[attr-defined]
+        text = self.game.render_text()
+        if self.render_mode == "human":
+            print(text, file=sys.stdout)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+    # research hooks --------------------------------------------------------------------------
+    def hidden_truth(self) -> dict[str, Any]:
+        """Ground truth of the hidden information (``GameState.hidden_truth``); never observed."""
+        return self.game.hidden_truth()
+
+    def resample_from_infostate(self, agent: str, rng: np.random.Generator) -> GameState:
+        """A full state consistent with what ``agent`` knows (``GameState.resample_from_infostate``)."""
+        return self.game.resample_from_infostate(seat_of(agent), rng)
+
+    def to_record(self) -> dict[str, Any]:
+        """The current game's replayable record (``GameState.to_record``)."""
+        return self.game.to_record()
+
+
+def make_env_fn(raw_env_cls: type[GameAECEnv]) -> Callable[..., AECEnv]:
+    """Build the module-level ``env(**config)``: raw env + PettingZoo's standard wrappers.
+
+    As in PettingZoo classic: ``AssertOutOfBoundsWrapper`` then ``OrderEnforcingWrapper``. Illegal
+    actions raise :class:`IllegalActionError` rather than ending the game silently.
+    """
+
+    def env(**kwargs: Any) -> AECEnv:
+        e = raw_env_cls(**kwargs)
+        e = wrappers.AssertOutOfBoundsWrapper(e)
+        e = wrappers.OrderEnforcingWrapper(e)
+        return e
+
+    env.__doc__ = (f"The wrapped ``{raw_env_cls.metadata['name']}`` AEC environment; keywords as "
+                   f"for :class:`{raw_env_cls.__module__}.{raw_env_cls.__name__}`.")
+    return env

@@ -1,0 +1,231 @@
+"""The engine contract every Cunning game implements (CONVENTIONS.md, "Engine").
+
+A game is a subclass of :class:`GameState`: pure Python + numpy, no PettingZoo import. The base
+class owns what is the same for every game and is written once here:
+
+* seeding: all randomness comes from ``self.rng``, a ``numpy.random.Generator`` made from
+  ``seed`` (a seed of ``None`` draws one from the OS and stores it, so every game has a record);
+* checked actions: :meth:`apply_action` rejects out-of-range ids and ids the mask forbids with an
+  :class:`IllegalActionError` naming the action, the seat and the reason, then calls the game's
+  :meth:`_apply_action`;
+* game records and replay: :meth:`to_record` / :meth:`from_record`;
+* the derived helpers ``legal_actions``, ``clone``, ``state_tensor``.
+
+Chance (shuffles, draws) is resolved inside the engine from ``self.rng``: there are no chance
+nodes for agents to play, and ``current_player`` is always the seat whose decision is due, which
+may differ from the seat whose turn it is (out-of-turn reactions, choices made for opponents).
+"""
+
+from __future__ import annotations
+
+import copy
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar
+
+import numpy as np
+
+from .errors import IllegalActionError, RecordError
+
+RECORD_FORMAT = 1
+
+
+class GameState(ABC):
+    """Abstract game state; subclasses implement one game's rules.
+
+    Args:
+        seed: integer seed of the game's ``numpy.random.Generator`` (``None``: drawn from the OS
+            and stored in ``self.seed``).
+        config: the game's validated configuration, JSON-serialisable keyword arguments of the
+            subclass constructor (recorded by :meth:`to_record`).
+
+    Subclasses must set ``game_name`` and implement the abstract members; their constructor
+    validates its keywords (raising :class:`ConfigError`), calls ``super().__init__`` and then
+    sets up the game using ``self.rng``.
+    """
+
+    game_name: ClassVar[str] = ""
+
+    def __init__(self, *, seed: int | None, config: dict[str, Any]) -> None:
+        if seed is None:
+            seed = int(np.random.SeedSequence().entropy % (2**63))
+        if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0:
+            raise ValueError(f"seed must be a non-negative integer or None, got {seed!r}")
+        self.seed = int(seed)
+        self.config = dict(config)
+        self.rng = np.random.default_rng(self.seed)
+        self.history: list[int] = []
+
+    # ----------------------------------------------------------------------------------------
+    # what every game implements
+    @property
+    @abstractmethod
+    def num_players(self) -> int:
+        """Number of seats, 0..num_players-1."""
+
+    @property
+    @abstractmethod
+    def num_actions(self) -> int:
+        """Size A of the fixed action space (ids 0..A-1), for this configuration."""
+
+    @property
+    @abstractmethod
+    def observation_size(self) -> int:
+        """Length D of :meth:`observation_tensor`, for this configuration."""
+
+    @property
+    @abstractmethod
+    def current_player(self) -> int | None:
+        """The seat whose decision is due, or ``None`` when the game is over."""
+
+    @property
+    @abstractmethod
+    def is_terminal(self) -> bool:
+        """True once the game has ended by its rules (not by truncation)."""
+
+    @abstractmethod
+    def returns(self) -> np.ndarray:
+        """Float64 array (num_players,): each seat's return; all zeros before the end."""
+
+    @abstractmethod
+    def legal_action_mask(self) -> np.ndarray:
+        """Int8 array (num_actions,): 1 where the action is legal for ``current_player``.
+
+        Never all zeros while a decision is due; all zeros when the game is over.
+        """
+
+    @abstractmethod
+    def _apply_action(self, action: int) -> None:
+        """Apply a legal action (already checked by :meth:`apply_action`)."""
+
+    @abstractmethod
+    def observation_tensor(self, seat: int) -> np.ndarray:
+        """Float32 array (observation_size,): what ``seat`` knows, in the game's layout."""
+
+    @abstractmethod
+    def action_to_string(self, action: int) -> str:
+        """Readable text of ``action`` as it would be taken now."""
+
+    @abstractmethod
+    def render_text(self, seat: int | None = None) -> str:
+        """Text picture of the state: everything (``seat=None``) or what ``seat`` sees."""
+
+    @abstractmethod
+    def resample_from_infostate(self, seat: int, rng: np.random.Generator) -> GameState:
+        """A full state consistent with everything ``seat`` knows.
+
+        Law (tested): ``resampled.observation_tensor(seat)`` equals
+        ``self.observation_tensor(seat)``. The resampled state gets a fresh engine generator
+        drawn from ``rng``; its ``history`` is not a replayable record of it.
+        """
+
+    @abstractmethod
+    def hidden_truth(self) -> dict[str, Any]:
+        """The ground truth a deduction researcher probes for (JSON-serialisable)."""
+
+    # ----------------------------------------------------------------------------------------
+    # shared behaviour
+    @property
+    def is_truncated(self) -> bool:
+        """True when the game was cut off by a length limit (no winner). Default: never."""
+        return False
+
+    @property
+    def is_over(self) -> bool:
+        """Terminal or truncated."""
+        return self.is_terminal or self.is_truncated
+
+    def legal_actions(self) -> list[int]:
+        """Sorted list of the legal action ids (empty when the game is over)."""
+        return [int(a) for a in np.flatnonzero(self.legal_action_mask())]
+
+    def illegal_reason(self, action: int) -> str:
+        """Why a masked-out ``action`` is illegal now. Games may override with specifics."""
+        return "the action mask forbids it in the current decision"
+
+    def apply_action(self, action: int) -> None:
+        """Check ``action`` and apply it for ``current_player``.
+
+        Raises:
+            IllegalActionError: the game is over, ``action`` is not an integer in
+                ``0..num_actions-1``, or it is not legal now (message names action and reason).
+        """
+        if self.is_over:
+            raise IllegalActionError(f"action {action!r} rejected: the game is over")
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            raise IllegalActionError(
+                f"action must be an integer id in 0..{self.num_actions - 1}, got {action!r}"
+            )
+        a = int(action)
+        if not 0 <= a < self.num_actions:
+            raise IllegalActionError(
+                f"action {a} is out of range: ids are 0..{self.num_actions - 1}"
+            )
+        if not self.legal_action_mask()[a]:
+            raise IllegalActionError(
+                f"action {a} ({self.action_to_string(a)}) is illegal for seat "
+                f"{self.current_player}: {self.illegal_reason(a)}"
+            )
+        self._apply_action(a)
+        self.history.append(a)
+
+    def clone(self) -> GameState:
+        """An independent deep copy (generator state included)."""
+        return copy.deepcopy(self)
+
+    @property
+    def state_size(self) -> int:
+        """Length of :meth:`state_tensor`."""
+        return self.num_players * self.observation_size
+
+    def state_tensor(self) -> np.ndarray:
+        """Float32 array (state_size,): full-information vector for centralised critics.
+
+        Default: every seat's observation, concatenated in seat order (the union of all seats'
+        knowledge). Games whose hidden state is not covered by that union override it.
+        """
+        return np.concatenate([self.observation_tensor(s) for s in range(self.num_players)])
+
+    # ----------------------------------------------------------------------------------------
+    # game records
+    def to_record(self) -> dict[str, Any]:
+        """JSON-serialisable record: game, config, seed, actions (and the outcome, if over)."""
+        record: dict[str, Any] = {
+            "format": RECORD_FORMAT,
+            "game": self.game_name,
+            "config": dict(self.config),
+            "seed": self.seed,
+            "actions": list(self.history),
+        }
+        if self.is_over:
+            record["returns"] = [float(r) for r in self.returns()]
+            record["truncated"] = bool(self.is_truncated)
+        return record
+
+    @classmethod
+    def from_record(cls, record: dict[str, Any]) -> GameState:
+        """Replay ``record`` and return the state it reaches.
+
+        Raises:
+            RecordError: the record is for another game, is malformed, holds an illegal action,
+                or its stored returns differ from the replay's.
+        """
+        for key in ("game", "config", "seed", "actions"):
+            if key not in record:
+                raise RecordError(f"game record has no {key!r} field")
+        if record["game"] != cls.game_name:
+            raise RecordError(
+                f"record is for game {record['game']!r}, not {cls.game_name!r}"
+            )
+        state = cls(seed=record["seed"], **record["config"])
+        for i, a in enumerate(record["actions"]):
+            try:
+                state.apply_action(a)
+            except IllegalActionError as exc:
+                raise RecordError(f"record action #{i} cannot be replayed: {exc}") from exc
+        if "returns" in record and state.is_over:
+            if not np.allclose(state.returns(), record["returns"]):
+                raise RecordError(
+                    f"replayed returns {state.returns().tolist()} differ from the record's "
+                    f"{record['returns']}"
+                )
+        return state
