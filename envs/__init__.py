@@ -7,7 +7,10 @@ command line to those modules::
     from envs import make_env, GAMES
     e = make_env("prowl", num_players=4)     # same as envs.prowl_v0.env(num_players=4)
 
-PettingZoo keeps no registry for third-party environments, so this one plays that role.
+Importing ``envs`` also registers every game in PettingZoo's registry as ``cunning/<game>-v0``::
+
+    import envs, pettingzoo
+    e = pettingzoo.make("aec", "cunning/prowl-v0", num_players=4)
 """
 
 from __future__ import annotations
@@ -43,3 +46,16 @@ def make_env(game: str, **config: Any):
 def make_raw_env(game: str, **config: Any):
     """``raw_env(**config)`` of ``game``: the unwrapped environment."""
     return env_module(game).raw_env(**config)
+
+
+def _register_with_pettingzoo() -> None:
+    """Register each game as ``cunning/<game>-v0`` in PettingZoo's AEC registry (lazy import)."""
+    import pettingzoo
+
+    for game, module in GAMES.items():
+        env_id = f"cunning/{game}-v0"
+        if env_id not in pettingzoo.aec_registry:
+            pettingzoo.register("aec", env_id, entry_point=f"{module}:env")
+
+
+_register_with_pettingzoo()

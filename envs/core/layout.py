@@ -31,16 +31,10 @@ class Field:
     start: int
     shape: tuple[int, ...]
     meaning: str
-
-    @property
-    def size(self) -> int:
-        """Number of entries in the block."""
-        return int(np.prod(self.shape, dtype=np.int64))
-
-    @property
-    def stop(self) -> int:
-        """One past the last index of the block."""
-        return self.start + self.size
+    #: number of entries in the block
+    size: int
+    #: one past the last index of the block
+    stop: int
 
     @property
     def slice(self) -> slice:
@@ -67,7 +61,8 @@ class Layout:
         shape_t = (shape,) if isinstance(shape, int) else tuple(int(s) for s in shape)
         if not shape_t or any(s <= 0 for s in shape_t):
             raise ValueError(f"layout field {name!r} needs a positive shape, got {shape!r}")
-        field = Field(name, self.size, shape_t, meaning)
+        size = int(np.prod(shape_t, dtype=np.int64))
+        field = Field(name, self.size, shape_t, meaning, size, self.size + size)
         self._fields[name] = field
         self.size = field.stop
         return field

@@ -1,0 +1,94 @@
+"""The shared plumbing (engine contract, AEC wrapper, records) on a toy game."""
+
+import json
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, render_test, seed_test
+
+from envs.core import ConfigError, IllegalActionError, Layout, RecordError
+from tests.toy_game import ToyState, env, raw_env
+
+
+def test_pettingzoo_api_seed_render():
+    api_test(env(num_players=3), num_cycles=200)
+    seed_test(lambda: env(num_players=2), num_cycles=50)
+    render_test(lambda render_mode=None: env(render_mode=render_mode))
+
+
+def test_bad_config_and_render_mode_named():
+    with pytest.raises(ConfigError, match="num_players"):
+        env(num_players=7)
+    with pytest.raises(ConfigError, match="render_mode"):
+        env(render_mode="rgb")
+    with pytest.raises(ConfigError, match="max_cycles"):
+        env(max_cycles=0)
+
+
+def test_illegal_action_message_names_action_and_reason():
+    s = ToyState(seed=1, target=3)
+    s.apply_action(1)  # total 2: adding 2 would overshoot 3
+    with pytest.raises(IllegalActionError, match=r"action 1 \(add 2\) is illegal for seat 1"):
+        s.apply_action(1)
+    with pytest.raises(IllegalActionError, match="out of range"):
+        s.apply_action(5)
+    with pytest.raises(IllegalActionError, match="integer"):
+        s.apply_action(0.5)
+    s.apply_action(0)
+    assert s.is_terminal and s.returns().tolist() == [-1.0, 1.0]
+    with pytest.raises(IllegalActionError, match="over"):
+        s.apply_action(0)
+
+
+def test_env_step_rejects_illegal_and_rewards_winner():
+    e = raw_env(num_players=2, target=3)
+    e.reset(seed=3)
+    e.step(1)                       # player_0: total 2
+    with pytest.raises(IllegalActionError):
+        e.step(1)                   # player_1 cannot add 2
+    e.step(0)                       # player_1 reaches 3 and wins
+    assert e.terminations == {"player_0": True, "player_1": True}
+    assert e.rewards == {"player_0": -1.0, "player_1": 1.0}
+    assert e.infos["player_0"]["action_mask"].sum() == 0
+
+
+def test_max_cycles_truncates_everyone():
+    e = raw_env(num_players=2, target=50, max_cycles=4)
+    e.reset(seed=0)
+    counts = {a: 0 for a in e.possible_agents}
+    for a in e.agent_iter():
+        counts[a] += 1
+        _, r, term, trunc, _ = e.last()
+        e.step(None if term or trunc else 0)
+    assert counts == {"player_0": 3, "player_1": 3}  # 2 actions each + the final dead step
+    assert e.num_steps == 4
+
+
+def test_record_replays_exactly_and_rejects_mismatch():
+    s = ToyState(seed=11, num_players=3)
+    rng = np.random.default_rng(0)
+    while not s.is_over:
+        s.apply_action(int(rng.choice(s.legal_actions())))
+    rec = json.loads(json.dumps(s.to_record()))
+    r = ToyState.from_record(rec)
+    assert r.history == s.history and r.coins.tolist() == s.coins.tolist()
+    assert np.array_equal(r.returns(), s.returns())
+    with pytest.raises(RecordError, match="not 'toy'"):
+        ToyState.from_record({**rec, "game": "prowl"})
+    with pytest.raises(RecordError, match="action #"):
+        ToyState.from_record({**rec, "actions": rec["actions"] + [0]})
+
+
+def test_layout_table_and_views():
+    lay = Layout()
+    lay.add("a", 3, "first")
+    lay.add("b", (2, 2), "second")
+    v = lay.zeros()
+    lay.view(v, "b")[1, 0] = 1
+    assert v.tolist() == [0, 0, 0, 0, 0, 1, 0]
+    assert lay.field_of(5)[0].name == "b" and lay.field_of(5)[1] == (1, 0)
+    assert "| 3–6 | `b` | 2×2 | second |" in lay.table()
+    with pytest.raises(ValueError, match="already"):
+        lay.add("a", 1, "dup")
+    with pytest.raises(ValueError, match="unknown layout field"):
+        lay["zz"]
