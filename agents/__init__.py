@@ -1,0 +1,53 @@
+"""Agents: uniform random, one scripted heuristic per game, learned-policy wrappers.
+
+``make_agent(spec, game, config, seed)`` builds an agent from a command-line spec:
+
+* ``random`` — :class:`agents.base.RandomAgent`;
+* ``heuristic`` — the game's scripted heuristic (``HEURISTICS``), built as
+  ``Cls(config, seed=seed)`` where ``config`` is the game's resolved configuration
+  (``GameState.config``: every keyword, defaults filled in);
+* ``ppo:PATH`` — a MaskablePPO policy saved at ``PATH`` (``.zip``), acting greedily
+  (:class:`agents.learned.PolicyAgent`).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from .base import Agent, RandomAgent, legal_ids
+
+#: game -> "module:Class" of its scripted heuristic
+HEURISTICS: dict[str, str] = {
+    "prowl": "agents.prowl_heuristic:ProwlHeuristic",
+    "badland_wolves": "agents.badland_wolves_heuristic:BadlandWolvesHeuristic",
+    "clans": "agents.clans_heuristic:ClansHeuristic",
+}
+
+
+def heuristic_class(game: str) -> type:
+    """The scripted heuristic class of ``game``. Raises ValueError for an unknown game."""
+    if game not in HEURISTICS:
+        raise ValueError(f"no heuristic for game {game!r}; known: {', '.join(sorted(HEURISTICS))}")
+    module, _, cls = HEURISTICS[game].partition(":")
+    return getattr(importlib.import_module(module), cls)
+
+
+def make_agent(spec: str, game: str, config: dict[str, Any], seed: int | None = None) -> Agent:
+    """An agent from ``spec`` (``random``, ``heuristic`` or ``ppo:PATH``) for ``game``.
+
+    Raises:
+        ValueError: unknown spec form or game; FileNotFoundError: a ``ppo:`` path is missing.
+    """
+    if spec == "random":
+        return RandomAgent(seed=seed)
+    if spec == "heuristic":
+        return heuristic_class(game)(config, seed=seed)
+    if spec.startswith("ppo:"):
+        from .learned import PolicyAgent
+
+        return PolicyAgent.load(spec[4:], seed=seed)
+    raise ValueError(f"unknown agent spec {spec!r}: use 'random', 'heuristic' or 'ppo:PATH'")
+
+
+__all__ = ["Agent", "HEURISTICS", "RandomAgent", "heuristic_class", "legal_ids", "make_agent"]
