@@ -1,0 +1,75 @@
+"""Learned-policy agents: a MaskablePPO (sb3-contrib) policy behind the agent protocol."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .base import legal_ids
+
+
+class PolicyAgent:
+    """Acts with a MaskablePPO policy, masked to the legal actions.
+
+    Args:
+        policy: an sb3-contrib ``MaskableActorCriticPolicy`` (kept on the CPU, in eval mode).
+        deterministic: take the most probable legal action (default) or sample from the masked
+            distribution.
+        name: label used in evaluation tables.
+        seed: unused by deterministic play; seeds torch's sampling when ``deterministic=False``.
+
+    Raises:
+        ValueError: (from :meth:`act`) an observation whose length differs from the policy's input,
+            e.g. a policy trained for another game or player count.
+    """
+
+    def __init__(self, policy: Any, deterministic: bool = True, name: str = "ppo",
+                 seed: int | None = None) -> None:
+        import torch
+
+        self.policy = policy
+        self.policy.set_training_mode(False)
+        self.deterministic = deterministic
+        self.name = name
+        self.obs_size = int(np.prod(policy.observation_space.shape))
+        self.num_actions = int(policy.action_space.n)
+        if seed is not None and not deterministic:
+            torch.manual_seed(seed)
+
+    @classmethod
+    def load(cls, path: str | Path, deterministic: bool = True, seed: int | None = None
+             ) -> PolicyAgent:
+        """Load a model saved by ``MaskablePPO.save`` (``.zip``) onto the CPU.
+
+        Raises:
+            FileNotFoundError: no file at ``path``.
+        """
+        from sb3_contrib import MaskablePPO
+
+        p = Path(path)
+        if not p.exists() and not p.with_suffix(".zip").exists():
+            raise FileNotFoundError(f"no saved policy at {str(p)!r}")
+        model = MaskablePPO.load(str(p), device="cpu")
+        return cls(model.policy, deterministic=deterministic, name=f"ppo:{p.name}", seed=seed)
+
+    def reset(self) -> None:
+        """The policy is memoryless: nothing to reset."""
+
+    def act(self, observation: dict[str, np.ndarray], agent: str) -> int:
+        """The policy's legal action for ``observation`` (see class doc for errors)."""
+        obs = observation["observation"]
+        mask = observation["action_mask"]
+        if obs.shape != (self.obs_size,) or mask.shape != (self.num_actions,):
+            raise ValueError(
+                f"policy expects an observation of shape ({self.obs_size},) and a mask of "
+                f"({self.num_actions},), got {obs.shape} and {mask.shape}: was it trained for "
+                "another game or player count?"
+            )
+        legal = legal_ids(observation)
+        if legal.size == 1:
+            return int(legal[0])
+        action, _ = self.policy.predict(obs, deterministic=self.deterministic,
+                                        action_masks=mask.astype(bool))
+        return int(action)

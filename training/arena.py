@@ -1,0 +1,217 @@
+"""The evaluation loop: any agents against any agents, seats rotated, win rates with intervals.
+
+A *lineup* is a list of agent specs, one per seat (``random``, ``heuristic``, ``ppo:PATH``; see
+:func:`agents.make_agent`). Game ``g`` seats lineup entry ``i`` at seat ``(i + g) % n``, so over a
+multiple of ``n`` games every entry plays every seat equally often. An entry *wins* a game when
+its return is positive (the game's winner, or a shared winner); games with no winner count as a
+loss for everyone, so win rates need not add up to 1.
+
+Win rates come with 95% Wilson score intervals (``scipy.stats.binomtest``); ratings use
+openskill's Plackett-Luce model, one rating per lineup entry.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from agents import Agent, make_agent
+from envs import make_raw_env
+from envs.core.aec import seat_of
+
+
+def wilson_interval(wins: int, games: int, confidence: float = 0.95) -> tuple[float, float]:
+    """Wilson score interval of a win rate ``wins / games`` (``(0, 1)`` when ``games == 0``).
+
+    Raises:
+        ValueError: ``wins`` outside ``0..games``.
+    """
+    if not 0 <= wins <= games:
+        raise ValueError(f"wins must be in 0..games, got wins={wins}, games={games}")
+    if games == 0:
+        return 0.0, 1.0
+    from scipy.stats import binomtest
+
+    ci = binomtest(wins, games).proportion_ci(confidence_level=confidence, method="wilson")
+    return float(ci.low), float(ci.high)
+
+
+@dataclass
+class GameResult:
+    """One finished game: ``seating[s]`` is the lineup index at seat ``s``."""
+
+    seed: int
+    seating: list[int]
+    returns: list[float]
+    length: int
+    truncated: bool
+    record: dict[str, Any] | None = None
+
+
+@dataclass
+class EvaluationReport:
+    """Outcome of :func:`evaluate`: per-entry and per-seat tables plus game statistics."""
+
+    game: str
+    config: dict[str, Any]
+    lineup: list[str]
+    labels: list[str]
+    results: list[GameResult] = field(default_factory=list)
+    seconds: float = 0.0
+    ratings: dict[str, dict[str, float]] = field(default_factory=dict)
+
+    @property
+    def num_games(self) -> int:
+        return len(self.results)
+
+    def entry_rows(self) -> list[dict[str, Any]]:
+        """One row per lineup entry: games, wins, win_rate, ci_low, ci_high, mean_return, rating."""
+        rows = []
+        for i, label in enumerate(self.labels):
+            wins = sum(r.returns[r.seating.index(i)] > 0 for r in self.results)
+            mean_ret = float(np.mean([r.returns[r.seating.index(i)] for r in self.results])) \
+                if self.results else 0.0
+            lo, hi = wilson_interval(wins, self.num_games)
+            rows.append({"entry": label, "spec": self.lineup[i], "games": self.num_games,
+                         "wins": int(wins), "win_rate": wins / max(1, self.num_games),
+                         "ci_low": lo, "ci_high": hi, "mean_return": mean_ret,
+                         **{f"rating_{k}": v for k, v in self.ratings.get(label, {}).items()}})
+        return rows
+
+    def seat_rows(self) -> list[dict[str, Any]]:
+        """One row per (lineup entry, seat): games, wins, win_rate and its interval."""
+        counts: dict[tuple[int, int], list[int]] = defaultdict(lambda: [0, 0])
+        for r in self.results:
+            for seat, i in enumerate(r.seating):
+                counts[(i, seat)][0] += 1
+                counts[(i, seat)][1] += r.returns[seat] > 0
+        rows = []
+        for (i, seat), (games, wins) in sorted(counts.items()):
+            lo, hi = wilson_interval(wins, games)
+            rows.append({"entry": self.labels[i], "seat": seat, "games": games, "wins": wins,
+                         "win_rate": wins / games, "ci_low": lo, "ci_high": hi})
+        return rows
+
+    def summary(self) -> dict[str, Any]:
+        """Game-level statistics: games, no-winner share, truncated share, mean length, games/s."""
+        n = max(1, self.num_games)
+        return {
+            "games": self.num_games,
+            "no_winner_share": sum(all(x <= 0 for x in r.returns) for r in self.results) / n,
+            "truncated_share": sum(r.truncated for r in self.results) / n,
+            "mean_length": float(np.mean([r.length for r in self.results])) if self.results else 0,
+            "seconds": self.seconds,
+            "games_per_second": self.num_games / self.seconds if self.seconds else 0.0,
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-serialisable report (game records are omitted)."""
+        return {"game": self.game, "config": self.config, "lineup": self.lineup,
+                "summary": self.summary(), "entries": self.entry_rows(), "seats": self.seat_rows()}
+
+
+def entry_labels(lineup: Sequence[str]) -> list[str]:
+    """Unique labels for lineup entries: the spec, with ``#k`` added when a spec repeats."""
+    totals = defaultdict(int)
+    for spec in lineup:
+        totals[spec] += 1
+    seen: dict[str, int] = defaultdict(int)
+    labels = []
+    for spec in lineup:
+        seen[spec] += 1
+        labels.append(spec if totals[spec] == 1 else f"{spec}#{seen[spec]}")
+    return labels
+
+
+def play_game(env: Any, seated: Sequence[Agent], seed: int, keep_record: bool = False
+              ) -> tuple[list[float], int, bool, dict | None]:
+    """Play one game through the AEC API; ``seated[s]`` acts for seat ``s``.
+
+    Returns ``(returns per seat, number of actions, truncated, record or None)``.
+    """
+    env.reset(seed=seed)
+    for agent in seated:
+        agent.reset()
+    truncated = False
+    for name in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            truncated = truncated or trunc
+            env.step(None)
+            continue
+        env.step(seated[seat_of(name)].act(obs, name))
+    game = env.game
+    returns = game.returns() if game.is_terminal else np.zeros(game.num_players)
+    record = game.to_record() if keep_record else None
+    return [float(x) for x in returns], len(game.history), truncated, record
+
+
+def evaluate(game: str, lineup: Sequence[str], num_games: int, seed: int = 0,
+             config: dict[str, Any] | None = None, keep_records: bool = False,
+             progress: Callable[[int], None] | None = None,
+             agents: Sequence[Agent] | None = None,
+             labels: Sequence[str] | None = None) -> EvaluationReport:
+    """Play ``num_games`` games of ``game`` with ``lineup`` (one spec per seat), seats rotated.
+
+    Args:
+        game: registered game name. lineup: agent specs, ``len == num_players``.
+        config: game keywords (``num_players`` is taken from ``len(lineup)`` when absent).
+        agents: ready-made agents matching ``lineup`` (used instead of building from the specs).
+        labels: names of the lineup entries in the tables (default: the specs, ``#k`` on repeats).
+        progress: called with 1 after each game (e.g. a progress bar's ``update``).
+
+    Raises:
+        ValueError: lineup length differs from ``num_players``, ``num_games < 1``, bad spec.
+    """
+    config = dict(config or {})
+    config.setdefault("num_players", len(lineup))
+    if config["num_players"] != len(lineup):
+        raise ValueError(f"lineup has {len(lineup)} agents but num_players is "
+                         f"{config['num_players']}: give one agent per seat")
+    if num_games < 1:
+        raise ValueError(f"num_games must be at least 1, got {num_games}")
+    env = make_raw_env(game, **config)
+    resolved = dict(env.game.config)
+    n = len(lineup)
+    if agents is None:
+        agents = [make_agent(spec, game, resolved, seed=seed * 1000 + i)
+                  for i, spec in enumerate(lineup)]
+    if labels is not None and (len(labels) != n or len(set(labels)) != n):
+        raise ValueError(f"labels must be {n} distinct names, got {list(labels)}")
+    report = EvaluationReport(game, resolved, list(lineup),
+                              list(labels) if labels is not None else entry_labels(lineup))
+    rng = np.random.default_rng(seed)
+    t0 = time.perf_counter()
+    for g in range(num_games):
+        seating = [(s - g) % n for s in range(n)]          # entry i sits at seat (i + g) % n
+        game_seed = int(rng.integers(2**62))
+        rets, length, trunc, rec = play_game(env, [agents[i] for i in seating], game_seed,
+                                             keep_records)
+        report.results.append(GameResult(game_seed, seating, rets, length, trunc, rec))
+        if progress:
+            progress(1)
+    report.seconds = time.perf_counter() - t0
+    report.ratings = _ratings(report)
+    return report
+
+
+def _ratings(report: EvaluationReport) -> dict[str, dict[str, float]]:
+    """Openskill Plackett-Luce ratings per entry from the games' ranks (higher return = better)."""
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    ratings = {label: model.rating(name=label) for label in report.labels}
+    for r in report.results:
+        teams = [[ratings[report.labels[i]]] for i in r.seating]
+        # rank 1 is best; equal returns tie
+        order = sorted(set(r.returns), reverse=True)
+        ranks = [order.index(x) + 1 for x in r.returns]
+        new = model.rate(teams, ranks=ranks)
+        for i, team in zip(r.seating, new):
+            ratings[report.labels[i]] = team[0]
+    return {k: {"mu": float(v.mu), "sigma": float(v.sigma), "ordinal": float(v.ordinal())}
+            for k, v in ratings.items()}

@@ -1,0 +1,119 @@
+"""Evaluate any agents against any agents: ``python -m training.evaluate``.
+
+Examples::
+
+    python -m training.evaluate --game prowl --agents heuristic random random random --games 1000
+    python -m training.evaluate --game prowl --agents ppo:runs/prowl/final_model.zip \\
+        heuristic heuristic heuristic --games 500 --out runs/eval_vs_heuristic
+
+One agent spec per seat (``random``, ``heuristic``, ``ppo:PATH``); the number of agents sets
+``num_players``. Seats are rotated game by game. Writes ``evaluation.json``, ``evaluation.csv``
+(per entry), ``seats.csv`` (per entry and seat) and ``evaluation.png`` into ``--out``, and prints
+the table: win rate with its 95% Wilson interval, mean return, openskill rating.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any, Sequence
+
+from envs import GAMES
+
+from .arena import EvaluationReport, evaluate
+from .plots import save_chart
+
+
+def parse_config(pairs: Sequence[str]) -> dict[str, Any]:
+    """``["key=value", ...]`` to a dict; values parsed as JSON when possible, else strings.
+
+    Raises:
+        ValueError: an item without ``=``.
+    """
+    config: dict[str, Any] = {}
+    for item in pairs:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise ValueError(f"--config items are KEY=VALUE, got {item!r}")
+        try:
+            config[key] = json.loads(value)
+        except json.JSONDecodeError:
+            config[key] = value
+    return config
+
+
+def print_report(report: EvaluationReport, title: str | None = None) -> None:
+    """Print the per-entry table (rich) and the game statistics."""
+    from rich.console import Console
+    from rich.table import Table
+
+    s = report.summary()
+    table = Table(title=title or f"{report.game}: {' vs '.join(report.lineup)}")
+    for col in ("agent", "games", "wins", "win rate", "95% CI", "mean return", "rating (mu)"):
+        table.add_column(col, justify="right" if col != "agent" else "left")
+    for row in report.entry_rows():
+        table.add_row(row["entry"], str(row["games"]), str(row["wins"]),
+                      f"{row['win_rate']:.3f}", f"[{row['ci_low']:.3f}, {row['ci_high']:.3f}]",
+                      f"{row['mean_return']:+.3f}", f"{row.get('rating_mu', float('nan')):.2f}")
+    console = Console(width=110)
+    console.print(table)
+    console.print(f"games {s['games']}, no winner {s['no_winner_share']:.1%}, truncated "
+                  f"{s['truncated_share']:.1%}, mean length {s['mean_length']:.1f} actions, "
+                  f"{s['games_per_second']:.1f} games/s")
+
+
+def write_report(report: EvaluationReport, out: Path, name: str = "evaluation",
+                 learning_curve: Any = None) -> dict[str, Path]:
+    """Write ``<name>.json``, ``<name>.csv``, ``<name>_seats.csv`` and ``<name>.png`` in ``out``."""
+    out.mkdir(parents=True, exist_ok=True)
+    paths = {"json": out / f"{name}.json", "csv": out / f"{name}.csv",
+             "seats": out / f"{name}_seats.csv", "png": out / f"{name}.png"}
+    paths["json"].write_text(json.dumps(report.to_json(), indent=2))
+    for key, rows in (("csv", report.entry_rows()), ("seats", report.seat_rows())):
+        with paths[key].open("w", newline="") as fh:
+            writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
+            writer.writeheader()
+            writer.writerows(rows)
+    save_chart(paths["png"], report.entry_rows(), f"{report.game}: {' vs '.join(report.lineup)}",
+               learning_curve=learning_curve, chance=1 / len(report.lineup))
+    return paths
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m training.evaluate", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--game", required=True, choices=sorted(GAMES))
+    parser.add_argument("--agents", nargs="+", required=True,
+                        help="one spec per seat: random | heuristic | ppo:PATH")
+    parser.add_argument("--games", type=int, default=400, help="number of games (default 400)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--config", nargs="*", default=[], metavar="KEY=VALUE",
+                        help="game keywords, e.g. beginner=true cards_per_player=7")
+    parser.add_argument("--out", type=Path, default=None,
+                        help="output folder (default runs/eval-<game>-<time>)")
+    parser.add_argument("--records", action="store_true",
+                        help="also write every game's replayable record to records.jsonl")
+    args = parser.parse_args(argv)
+    out = args.out or Path("runs") / f"eval-{args.game}-{time.strftime('%Y%m%d-%H%M%S')}"
+    from tqdm import tqdm
+
+    with tqdm(total=args.games, desc="games", unit="game") as bar:
+        report = evaluate(args.game, args.agents, args.games, seed=args.seed,
+                          config=parse_config(args.config), keep_records=args.records,
+                          progress=bar.update)
+    print_report(report)
+    paths = write_report(report, out)
+    if args.records:
+        with (out / "records.jsonl").open("w") as fh:
+            for r in report.results:
+                fh.write(json.dumps(r.record) + "\n")
+    print(f"wrote {', '.join(str(p) for p in paths.values())}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
