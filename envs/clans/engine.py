@@ -1,0 +1,474 @@
+"""Clans rules engine: :class:`ClansState` (rules/clans.txt + design/clans.md rulings 1-10).
+
+Game in one paragraph: 60 huts (12 in each of 5 clan colours) start one per area. On a turn the
+mover takes all huts of one area onto an adjacent occupied area (any colours). Whenever an
+occupied area has no occupied neighbour it becomes a *village*: the mover takes the next bonus
+chip, a dispute strips single-hut colours if all 5 colours are present, and each colour left
+scores the village's huts plus the epoch's bonus on favourable terrain (0 on hostile terrain).
+After 12 villages (or when no move is left) each player's score is their secret colour's points
+plus their chips.
+
+Actions (ruling 10), ``num_actions`` = 276:
+
+=========  =================================================================================
+ids        meaning
+=========  =================================================================================
+0-269      move all huts of area ``EDGE_SRC[a]`` onto the adjacent area ``EDGE_DST[a]``
+           (one id per directed adjacency, sorted by (source, destination))
+270-275    ordering decision (ruling 6): the next village to score is the k-th (k = id - 270)
+           of the pending villages, pending villages listed in increasing area id
+=========  =================================================================================
+
+An ordering decision is asked only when the order matters: two or more villages formed by one
+move straddle an epoch boundary (rulebook "Special Rules": one chip left in the epoch) or
+include the 12th village (and possibly a 13th+). Otherwise they score in area-id order, which
+gives the same result. The mover keeps deciding (``current_player`` = mover) until every
+pending village is placed; then the turn passes clockwise (increasing seat).
+
+Observation layout (``observation_tensor(seat)``, float32, every entry in [0, 1]; seats are
+relative to the observer: relative seat r is absolute seat (seat + r) mod n). Built by
+:func:`observation_layout`; table for n = 3:
+
+{table}
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..core import ConfigError, GameState, Layout
+from . import board as B
+
+NUM_MOVE_ACTIONS = B.NUM_EDGES                 # 270
+NUM_ORDER_ACTIONS = B.MAX_DEGREE               # 6: at most deg(source) villages per move
+NUM_ACTIONS = NUM_MOVE_ACTIONS + NUM_ORDER_ACTIONS
+SCORE_NORM = 100.0   # a colour scores at most 60 huts + 30 epoch bonus = 90 < 100
+REWARDS = ("win_loss", "score_margin")
+PLAYER_COUNTS = (2, 3, 4, 5)
+
+
+def observation_layout(num_players: int) -> Layout:
+    """The observation :class:`Layout` for ``num_players`` seats (see the module table)."""
+    n = num_players
+    lay = Layout()
+    lay.add("huts", (B.NUM_AREAS, B.NUM_COLOURS), "huts of each colour (red, yellow, green, blue, "
+            "black) in each area / 12")
+    lay.add("area_total", B.NUM_AREAS, "total huts in each area / 60")
+    lay.add("occupied", B.NUM_AREAS, "1 if the area holds at least one hut")
+    lay.add("village", B.NUM_AREAS, "1 if the area is a village (scored, or formed past the 12th)")
+    lay.add("terrain", (B.NUM_AREAS, 4), "terrain one-hot (mountain, forest, steppe, grassland); "
+            "static")
+    lay.add("epoch", B.NUM_EPOCHS, "one-hot epoch of the next bonus chip (all 0 when none left)")
+    lay.add("villages_formed", B.NUM_CHIPS + 1, "one-hot number of villages scored so far (0-12)")
+    lay.add("chips_left", 1, "bonus chips left on the epoch chart / 12")
+    lay.add("colour_scores", B.NUM_COLOURS, "points of each colour on the scoring strip / 100")
+    lay.add("seat_chips", n, "bonus chips held by each relative seat / 12")
+    lay.add("own_colour", B.NUM_COLOURS, "one-hot of the observer's own secret colour")
+    lay.add("to_act", n, "one-hot relative seat whose decision is due (all 0 when over)")
+    lay.add("seat_colour_points", (n, B.NUM_COLOURS), "points given to each colour by the villages "
+            "each relative seat formed / 100 (public history for deduction)")
+    lay.add("last_move_src", (n, B.NUM_AREAS), "one-hot source area of each relative seat's last "
+            "move")
+    lay.add("last_move_dst", (n, B.NUM_AREAS), "one-hot destination area of each relative seat's "
+            "last move")
+    lay.add("pending", B.NUM_AREAS, "1 for each village waiting for the mover's ordering decision")
+    lay.add("ordering_due", 1, "1 if the decision due is an ordering decision (ids 270-275)")
+    return lay
+
+
+__doc__ = __doc__.format(table=observation_layout(3).table())
+
+_TERRAIN_ONEHOT = np.eye(4, dtype=np.float32)[B.AREA_TERRAIN]
+_NEIGH = B.NEIGHBOURS
+_NEIGH_ARR = [np.array(n, dtype=np.int64) for n in _NEIGH]
+#: per chart, per village position 0..11: the points rule as a hashable signature (points of a
+#: 10-hut village on each terrain); two positions with equal signatures score identically.
+_SIGNATURES = {name: [tuple(ch.village_points(k, t, 10) for t in range(4))
+                      for k in range(B.NUM_CHIPS)] for name, ch in B.EPOCH_CHARTS.items()}
+
+
+class ClansState(GameState):
+    """A Clans game state (rules/clans.txt; design/clans.md rulings 1-10).
+
+    Args:
+        seed: engine seed (``None``: drawn from the OS).
+        num_players: 2, 3, 4 or 5 seats (ruling 1; default 3).
+        epoch_chart: ``"rulebook"`` (Player Reference table, default) or ``"board_2002"`` (the
+            chart printed on the 2002 board) (ruling 2).
+        reward: ``"win_loss"`` (default; ruling 8: +1 each winner, -1 others, 0 to all if every
+            seat shares the win) or ``"score_margin"`` ((own score - best other score) / 20,
+            clipped to [-1, 1]).
+
+    Raises:
+        ConfigError: a keyword outside its allowed values (message names it and them).
+
+    Public fields (all hidden information is ``colours``):
+        huts: int64 (60, 5) huts per area and colour; area_total: int64 (60,);
+        village: bool (60,); villages: list of village areas in scoring order;
+        unscored: villages formed past the 12th (ruling 6); scores: int64 (5,) per colour;
+        chips: int64 (n,) bonus chips per seat; colours: int64 (n,) secret colour id per seat;
+        turn: seat whose turn it is; pending: sorted list of villages awaiting the ordering
+        decision; removed: int64 (5,) huts removed in disputes; seat_points: int64 (n, 5);
+        last_move: int64 (n, 2) last (source, destination) of each seat, -1 if none.
+    """
+
+    game_name = "clans"
+
+    def __init__(self, *, seed: int | None = None, num_players: int = 3,
+                 epoch_chart: str = "rulebook", reward: str = "win_loss") -> None:
+        if isinstance(num_players, bool) or num_players not in PLAYER_COUNTS:
+            raise ConfigError(f"num_players must be one of {list(PLAYER_COUNTS)}, "
+                              f"got {num_players!r}")
+        if epoch_chart not in B.EPOCH_CHARTS:
+            raise ConfigError(f"epoch_chart must be one of {sorted(B.EPOCH_CHARTS)}, "
+                              f"got {epoch_chart!r}")
+        if reward not in REWARDS:
+            raise ConfigError(f"reward must be one of {list(REWARDS)}, got {reward!r}")
+        super().__init__(seed=seed, config={"num_players": int(num_players),
+                                            "epoch_chart": epoch_chart, "reward": reward})
+        self._n = int(num_players)
+        self.chart = B.EPOCH_CHARTS[epoch_chart]
+        self.layout = observation_layout(self._n)
+        rng = self.rng
+        # Set-up (rulebook "Setup" 1, ruling 3): one 5-colour group per region, order random.
+        self.huts = np.zeros((B.NUM_AREAS, B.NUM_COLOURS), dtype=np.int64)
+        for areas in B.REGIONS:
+            perm = rng.permutation(B.NUM_COLOURS)
+            for area, colour in zip(areas, perm):
+                self.huts[area, colour] = 1
+        self.area_total = self.huts.sum(axis=1)
+        # Secret colours (Setup 3, ruling 1): each seat one colour, distinct; rest nobody's.
+        self.colours = rng.permutation(B.NUM_COLOURS)[: self._n].astype(np.int64)
+        # Start player (Setup 5).
+        self.turn = int(rng.integers(self._n))
+        self.village = np.zeros(B.NUM_AREAS, dtype=bool)
+        self.villages: list[int] = []
+        self.unscored: list[int] = []
+        self.scores = np.zeros(B.NUM_COLOURS, dtype=np.int64)
+        self.chips = np.zeros(self._n, dtype=np.int64)
+        self.removed = np.zeros(B.NUM_COLOURS, dtype=np.int64)
+        self.seat_points = np.zeros((self._n, B.NUM_COLOURS), dtype=np.int64)
+        self.last_move = np.full((self._n, 2), -1, dtype=np.int64)
+        self.pending: list[int] = []
+        self.terminal = False
+        self._mask: np.ndarray | None = None
+        self._obs: dict[int, np.ndarray] = {}
+
+    # ----------------------------------------------------------------------------------------
+    num_players = property(lambda self: self._n)
+    num_actions = property(lambda self: NUM_ACTIONS)
+    observation_size = property(lambda self: self.layout.size)
+
+    @property
+    def current_player(self) -> int | None:
+        """The mover (also during ordering decisions), or ``None`` when the game is over."""
+        return None if self.terminal else self.turn
+
+    @property
+    def is_terminal(self) -> bool:
+        """True after the 12th village or when no legal move is left (ruling 7)."""
+        return self.terminal
+
+    @property
+    def epoch(self) -> int | None:
+        """Epoch index 0..4 of the next bonus chip, ``None`` when all 12 are taken."""
+        k = len(self.villages)
+        return None if k >= B.NUM_CHIPS else int(self.chart.village_epoch[k])
+
+    def final_scores(self) -> np.ndarray:
+        """Int64 (n,): each seat's colour points + bonus chips (rulebook "End of Game")."""
+        return self.scores[self.colours] + self.chips
+
+    def returns(self) -> np.ndarray:
+        """Float64 (n,) returns per ruling 8 (zeros before the end); see the class docstring."""
+        r = np.zeros(self._n)
+        if not self.terminal:
+            return r
+        fs = self.final_scores()
+        if self.config["reward"] == "win_loss":
+            win = fs == fs.max()
+            if win.all():
+                return r
+            r[:] = -1.0
+            r[win] = 1.0
+            return r
+        for i in range(self._n):
+            best_other = np.max(np.delete(fs, i))
+            r[i] = float(np.clip((fs[i] - best_other) / 20.0, -1.0, 1.0))
+        return r
+
+    def winners(self) -> list[int]:
+        """Seats with the highest final score (shared win), empty before the end."""
+        if not self.terminal:
+            return []
+        fs = self.final_scores()
+        return [int(i) for i in np.flatnonzero(fs == fs.max())]
+
+    # ----------------------------------------------------------------------------------------
+    def _move_mask(self) -> np.ndarray:
+        """Bool (270,): legal moves (rulebook "Movement", ruling 4)."""
+        tot = self.area_total
+        ts = tot[B.EDGE_SRC]
+        td = tot[B.EDGE_DST]
+        vil = self.village
+        return ((ts > 0) & (td > 0) & ~vil[B.EDGE_SRC] & ~vil[B.EDGE_DST]
+                & ((ts < B.BIG_GROUP) | (td >= ts)))
+
+    def legal_action_mask(self) -> np.ndarray:
+        """Int8 (276,): moves 0-269 when a move is due, ordering ids 270-275 when ordering."""
+        if self._mask is None:
+            m = np.zeros(NUM_ACTIONS, dtype=np.int8)
+            if not self.terminal:
+                if self.pending:
+                    m[NUM_MOVE_ACTIONS:NUM_MOVE_ACTIONS + len(self.pending)] = 1
+                else:
+                    m[:NUM_MOVE_ACTIONS] = self._move_mask()
+            self._mask = m
+        return self._mask
+
+    def illegal_reason(self, action: int) -> str:
+        a = int(action)
+        if a >= NUM_MOVE_ACTIONS:
+            k = a - NUM_MOVE_ACTIONS
+            if not self.pending:
+                return "no ordering decision is due (ruling 6): a move is expected"
+            return (f"only {len(self.pending)} villages are pending, so k must be below "
+                    f"{len(self.pending)}")
+        if self.pending:
+            return "the mover must first order the pending villages (ruling 6)"
+        s, d = int(B.EDGE_SRC[a]), int(B.EDGE_DST[a])
+        if self.village[s] or self.village[d]:
+            return "a village never moves or receives huts (ruling 5)"
+        if self.area_total[s] == 0:
+            return f"source area {s} is empty"
+        if self.area_total[d] == 0:
+            return f"destination area {d} is empty: huts only move onto occupied areas"
+        if self.area_total[s] >= B.BIG_GROUP and self.area_total[d] < self.area_total[s]:
+            return (f"a group of {self.area_total[s]} huts (7+) may only move onto a group at "
+                    f"least as large, area {d} holds {self.area_total[d]} (ruling 4)")
+        return super().illegal_reason(a)
+
+    def _changed(self) -> None:
+        self._mask = None
+        self._obs = {}
+
+    def _apply_action(self, action: int) -> None:
+        self._changed()
+        if action >= NUM_MOVE_ACTIONS:
+            area = self.pending.pop(action - NUM_MOVE_ACTIONS)
+            self._score_village(area)
+            self._resolve()
+            return
+        s, d = int(B.EDGE_SRC[action]), int(B.EDGE_DST[action])
+        self.huts[d] += self.huts[s]
+        self.huts[s] = 0
+        self.area_total[d] += self.area_total[s]
+        self.area_total[s] = 0
+        self.last_move[self.turn] = (s, d)
+        # Village detection (ruling 5): only the destination and the source's neighbours can
+        # have lost their last occupied neighbour.
+        tot = self.area_total
+        new = []
+        for c in _NEIGH[s]:
+            if tot[c] > 0 and not self.village[c] and not tot[_NEIGH_ARR[c]].any():
+                new.append(c)
+        self.pending = sorted(new)
+        self._resolve()
+
+    def _needs_order(self) -> bool:
+        """Whether the order of ``pending`` changes any outcome (ruling 6)."""
+        m = len(self.pending)
+        if m < 2:
+            return False
+        k = len(self.villages)
+        if k + m > B.NUM_CHIPS:
+            return True
+        sig = _SIGNATURES[self.chart.name]
+        return len(set(sig[k:k + m])) > 1
+
+    def _resolve(self) -> None:
+        """Score pending villages while no decision is needed; then end or pass the turn."""
+        while self.pending and not self.terminal:
+            if self._needs_order():
+                return  # the mover decides (ids 270+)
+            for area in self.pending:
+                if self.terminal:
+                    break
+                self._score_village(area)
+            self.pending = [a for a in self.pending if not self.village[a]]
+        if self.pending:  # formed beyond the 12th: they score nothing (ruling 6)
+            self.unscored.extend(self.pending)
+            for a in self.pending:
+                self.village[a] = True
+            self.pending = []
+        if not self.terminal and not self._move_mask().any():
+            self.terminal = True  # early end (rulebook "Special Rules", ruling 7)
+        if not self.terminal:
+            self.turn = (self.turn + 1) % self._n
+
+    def _score_village(self, area: int) -> None:
+        """Chip, dispute, scoring of one new village (ruling 5, rulebook "Forming Villages")."""
+        k = len(self.villages)
+        self.village[area] = True
+        self.villages.append(area)
+        mover = self.turn
+        self.chips[mover] += 1
+        h = self.huts[area]
+        if (h > 0).all():  # dispute: all 5 colours present
+            single = h == 1
+            self.removed += single
+            h[single] = 0
+            self.area_total[area] = int(h.sum())
+        pts = self.chart.village_points(k, int(B.AREA_TERRAIN[area]), int(self.area_total[area]))
+        present = h > 0
+        self.scores[present] += pts
+        self.seat_points[mover, present] += pts
+        if k + 1 == B.NUM_CHIPS:
+            self.terminal = True
+
+    # ----------------------------------------------------------------------------------------
+    def observation_tensor(self, seat: int) -> np.ndarray:
+        """Float32 (observation_size,) of what ``seat`` knows; layout in the module docstring.
+
+        Raises:
+            ValueError: ``seat`` is not in 0..n-1.
+        """
+        o = self._obs.get(seat)
+        if o is not None:
+            return o.copy()
+        if not 0 <= seat < self._n:
+            raise ValueError(f"seat must be in 0..{self._n - 1}, got {seat!r}")
+        lay = self.layout
+        n = self._n
+        o = lay.zeros()
+        lay.view(o, "huts")[:] = self.huts * (1.0 / B.HUTS_PER_COLOUR)
+        lay.view(o, "area_total")[:] = self.area_total * (1.0 / 60.0)
+        lay.view(o, "occupied")[:] = self.area_total > 0
+        lay.view(o, "village")[:] = self.village
+        lay.view(o, "terrain")[:] = _TERRAIN_ONEHOT
+        k = len(self.villages)
+        if k < B.NUM_CHIPS:
+            lay.view(o, "epoch")[self.chart.village_epoch[k]] = 1.0
+        lay.view(o, "villages_formed")[k] = 1.0
+        lay.view(o, "chips_left")[0] = (B.NUM_CHIPS - k) / B.NUM_CHIPS
+        lay.view(o, "colour_scores")[:] = self.scores * (1.0 / SCORE_NORM)
+        order = (np.arange(n) + seat) % n
+        lay.view(o, "seat_chips")[:] = self.chips[order] * (1.0 / B.NUM_CHIPS)
+        lay.view(o, "own_colour")[self.colours[seat]] = 1.0
+        if not self.terminal:
+            lay.view(o, "to_act")[(self.turn - seat) % n] = 1.0
+        lay.view(o, "seat_colour_points")[:] = self.seat_points[order] * (1.0 / SCORE_NORM)
+        src = lay.view(o, "last_move_src")
+        dst = lay.view(o, "last_move_dst")
+        for r in range(n):
+            s, d = self.last_move[order[r]]
+            if s >= 0:
+                src[r, s] = 1.0
+                dst[r, d] = 1.0
+        if self.pending:
+            lay.view(o, "pending")[self.pending] = 1.0
+            lay.view(o, "ordering_due")[0] = 1.0
+        self._obs[seat] = o
+        return o.copy()
+
+    def action_to_string(self, action: int) -> str:
+        a = int(action)
+        if not 0 <= a < NUM_ACTIONS:
+            return f"invalid action {a}"
+        if a < NUM_MOVE_ACTIONS:
+            s, d = int(B.EDGE_SRC[a]), int(B.EDGE_DST[a])
+            return f"move area {s} ({self.area_total[s]} huts) -> area {d} ({self.area_total[d]} huts)"
+        k = a - NUM_MOVE_ACTIONS
+        if k < len(self.pending):
+            return f"next village: area {self.pending[k]} (pending #{k})"
+        return f"next village: pending #{k}"
+
+    def render_text(self, seat: int | None = None) -> str:
+        """Text picture: scores, chips, epoch, and every occupied area by region.
+
+        ``seat=None`` shows every seat's colour; otherwise only ``seat``'s own colour.
+        """
+        lines = []
+        k = len(self.villages)
+        ep = self.epoch
+        ep_txt = "none (all chips taken)" if ep is None else "I II III IV V".split()[ep]
+        lines.append(f"Clans  villages {k}/12  epoch {ep_txt}  chips left {B.NUM_CHIPS - k}"
+                     + ("  GAME OVER" if self.terminal else f"  to act: seat {self.turn}"))
+        lines.append("scores: " + "  ".join(f"{c}={int(s)}" for c, s in zip(B.COLOURS, self.scores)))
+        who = []
+        for i in range(self._n):
+            col = B.COLOURS[self.colours[i]] if seat is None or seat == i else "?"
+            who.append(f"seat{i}[{col}] chips={int(self.chips[i])}")
+        lines.append("  ".join(who))
+        if self.terminal:
+            lines.append("final: " + " ".join(str(int(x)) for x in self.final_scores())
+                         + f"  winners {self.winners()}")
+        letters = "RYGBK"
+        for r, areas in enumerate(B.REGIONS):
+            cells = []
+            for a in areas:
+                if self.area_total[a] == 0 and not self.village[a]:
+                    cells.append(f"{a:2d}:.")
+                    continue
+                hs = "".join(f"{letters[c]}{int(self.huts[a, c])}" for c in range(5)
+                             if self.huts[a, c])
+                tag = "*" if self.village[a] else ""
+                cells.append(f"{a:2d}{B.TERRAINS[B.AREA_TERRAIN[a]][0]}:{hs or '-'}{tag}")
+            lines.append(f"R{r:<2d} " + "  ".join(cells))
+        if self.pending:
+            lines.append(f"pending villages to order: {self.pending}")
+        return "\n".join(lines)
+
+    def render_rgb(self) -> np.ndarray:
+        """Uint8 (H, W, 3) picture of the board (matplotlib, Agg); see :mod:`.render`."""
+        from .render import render_rgb
+
+        return render_rgb(self)
+
+    # ----------------------------------------------------------------------------------------
+    def clone(self) -> ClansState:
+        """Independent copy (numpy arrays copied, generator state copied)."""
+        s = object.__new__(ClansState)
+        s.__dict__.update(self.__dict__)
+        for name in ("huts", "area_total", "village", "scores", "chips", "removed",
+                     "seat_points", "last_move", "colours"):
+            setattr(s, name, getattr(self, name).copy())
+        s.villages = list(self.villages)
+        s.unscored = list(self.unscored)
+        s.pending = list(self.pending)
+        s.history = list(self.history)
+        s.config = dict(self.config)
+        s.rng = np.random.default_rng()
+        s.rng.bit_generator.state = self.rng.bit_generator.state
+        s._mask = None
+        s._obs = {}
+        return s
+
+    def resample_from_infostate(self, seat: int, rng: np.random.Generator) -> ClansState:
+        """Copy with the other seats' colours redrawn uniformly (ruling 9).
+
+        Everything but the colours is public; the other seats get a uniformly random injective
+        assignment of the 4 colours that are not ``seat``'s own.
+
+        Raises:
+            ValueError: ``seat`` is not in 0..n-1.
+        """
+        if not 0 <= seat < self._n:
+            raise ValueError(f"seat must be in 0..{self._n - 1}, got {seat!r}")
+        s = self.clone()
+        s.rng = np.random.default_rng(int(rng.integers(2**62)))
+        own = int(self.colours[seat])
+        others = [c for c in range(B.NUM_COLOURS) if c != own]
+        drawn = rng.permutation(others)
+        j = 0
+        for i in range(self._n):
+            if i != seat:
+                s.colours[i] = drawn[j]
+                j += 1
+        return s
+
+    def hidden_truth(self) -> dict[str, Any]:
+        """``{"colours": [colour name of each seat]}`` (ruling 9)."""
+        return {"colours": [B.COLOURS[c] for c in self.colours]}
