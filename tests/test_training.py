@@ -1,0 +1,103 @@
+"""Self-play training, evaluation and the learned-policy agent, on the toy game (fast)."""
+
+import csv
+import json
+
+import numpy as np
+import pytest
+
+from agents import make_agent
+from agents.learned import PolicyAgent
+from training import evaluate as evaluate_cli
+from training.arena import entry_labels, evaluate, wilson_interval
+from training.selfplay import OpponentPool, main as selfplay_main
+
+
+def test_wilson_interval_known_values():
+    lo, hi = wilson_interval(5, 10)
+    assert lo == pytest.approx(0.2366, abs=1e-4) and hi == pytest.approx(0.7634, abs=1e-4)
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+    lo, hi = wilson_interval(0, 20)
+    assert lo == 0.0 and hi == pytest.approx(0.1611, abs=1e-4)
+    with pytest.raises(ValueError, match="wins"):
+        wilson_interval(3, 2)
+
+
+def test_evaluate_rotates_seats_evenly_and_counts_wins():
+    rep = evaluate("toy", ["heuristic", "random"], 40, seed=3, config={"target": 10})
+    seats = rep.seat_rows()
+    assert {(r["entry"], r["seat"]): r["games"] for r in seats} == {
+        ("heuristic", 0): 20, ("heuristic", 1): 20, ("random", 0): 20, ("random", 1): 20}
+    rows = {r["entry"]: r for r in rep.entry_rows()}
+    # the toy heuristic plays the winning strategy of race-to-10: it wins whenever it can
+    assert rows["heuristic"]["wins"] + rows["random"]["wins"] == 40
+    assert rows["heuristic"]["win_rate"] > 0.9
+    assert rows["heuristic"]["rating_mu"] > rows["random"]["rating_mu"]
+    assert rep.summary()["no_winner_share"] == 0.0
+
+
+def test_evaluate_rejects_bad_lineups():
+    with pytest.raises(ValueError, match="one agent per seat"):
+        evaluate("toy", ["random"] * 3, 5, config={"num_players": 2})
+    with pytest.raises(ValueError, match="unknown agent spec"):
+        evaluate("toy", ["random", "nobody"], 5)
+    with pytest.raises(ValueError, match="unknown game"):
+        evaluate("chess", ["random", "random"], 5)
+    assert entry_labels(["random", "heuristic", "random"]) == ["random#1", "heuristic",
+                                                                "random#2"]
+
+
+def test_evaluate_cli_writes_tables_chart_and_replayable_records(tmp_path):
+    assert evaluate_cli.main(["--game", "toy", "--agents", "random", "random", "--games", "6",
+                              "--out", str(tmp_path), "--records"]) == 0
+    data = json.loads((tmp_path / "evaluation.json").read_text())
+    assert data["summary"]["games"] == 6
+    with (tmp_path / "evaluation.csv").open() as fh:
+        assert [r["entry"] for r in csv.DictReader(fh)] == ["random#1", "random#2"]
+    assert (tmp_path / "evaluation.png").stat().st_size > 1000
+    from tests.toy_game import ToyState
+
+    lines = (tmp_path / "records.jsonl").read_text().splitlines()
+    assert len(lines) == 6
+    for line in lines:
+        rec = json.loads(line)
+        assert ToyState.from_record(rec).is_terminal
+
+
+def test_selfplay_trains_checkpoints_resumes_and_evaluates(tmp_path, capsys):
+    args = ["--game", "toy", "--run-dir", str(tmp_path), "--n-envs", "2", "--n-steps", "64",
+            "--batch-size", "64", "--snapshot-every", "100", "--checkpoint-every", "100",
+            "--eval-games", "10", "--no-progress"]
+    assert selfplay_main(args + ["--timesteps", "256"]) == 0
+    state = json.loads((tmp_path / "checkpoints" / "state.json").read_text())
+    assert state["timesteps"] == 256 and state["snapshots"][0] == "snapshot_0"
+    assert (tmp_path / "final_model.zip").exists() and (tmp_path / "evaluation.png").exists()
+    with (tmp_path / "episodes.csv").open() as fh:
+        first = list(csv.DictReader(fh))
+    assert first and {r["seat"] for r in first} == {"0", "1"}
+    assert list((tmp_path / "tb").iterdir())
+    capsys.readouterr()
+    assert selfplay_main(args + ["--timesteps", "384"]) == 0
+    assert "resuming from" in capsys.readouterr().out
+    assert json.loads((tmp_path / "checkpoints" / "state.json").read_text())["timesteps"] == 384
+    summary = json.loads((tmp_path / "evaluation.json").read_text())
+    assert [s["matchup"] for s in summary] == ["trained_vs_random", "trained_vs_heuristic",
+                                              "heuristic_vs_random"]
+    # the trained policy loads as an agent and refuses observations of another shape
+    agent = make_agent(f"ppo:{tmp_path / 'final_model.zip'}", "toy", {})
+    obs = {"observation": np.zeros(13, np.float32), "action_mask": np.array([1, 1], np.int8)}
+    assert agent.act(obs, "player_0") in (0, 1)
+    with pytest.raises(ValueError, match="trained for another game"):
+        agent.act({"observation": np.zeros(5, np.float32), "action_mask": obs["action_mask"]},
+                  "player_0")
+    with pytest.raises(FileNotFoundError):
+        PolicyAgent.load(tmp_path / "missing.zip")
+
+
+def test_opponent_pool_weights_validated():
+    with pytest.raises(ValueError, match="unknown opponent kinds"):
+        OpponentPool("toy", {"num_players": 2, "target": 10}, {"friends": 1.0})
+    with pytest.raises(ValueError, match="positive sum"):
+        OpponentPool("toy", {"num_players": 2, "target": 10}, {"random": 0.0})
+    pool = OpponentPool("toy", {"num_players": 2, "target": 10}, {"snapshot": 1, "random": 1})
+    assert {pool.sample()[0] for _ in range(20)} == {"random"}  # no snapshot yet
