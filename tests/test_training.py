@@ -101,3 +101,23 @@ def test_opponent_pool_weights_validated():
         OpponentPool("toy", {"num_players": 2, "target": 10}, {"random": 0.0})
     pool = OpponentPool("toy", {"num_players": 2, "target": 10}, {"snapshot": 1, "random": 1})
     assert {pool.sample()[0] for _ in range(20)} == {"random"}  # no snapshot yet
+
+
+def test_replay_prints_every_decision_and_reproduces_returns(tmp_path, capsys):
+    from envs.core import RecordError
+    from tests.toy_game import ToyState
+    from training import replay
+
+    s = ToyState(seed=5, target=5)
+    for a in (1, 1, 0):
+        s.apply_action(a)
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(s.to_record()))
+    assert replay.main([str(path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[:3] == ["   0  player_0: add 2", "   1  player_1: add 2", "   2  player_0: add 1"]
+    assert out[-1] == "returns: [1.0, -1.0]"
+    with pytest.raises(RecordError, match="differ"):
+        replay.replay_lines({**s.to_record(), "returns": [-1.0, 1.0]})
+    with pytest.raises(RecordError, match="unknown game"):
+        replay.replay_lines({**s.to_record(), "game": "chess"})
