@@ -1,0 +1,815 @@
+"""Prowl: Clans & Cunning rules engine (rulebook ``rules/prowl.txt`` + design/prowl.md rulings).
+
+State
+-----
+Cards are handled by *card identity* ("type"): the distinct rows of the card table of the four
+clans in play (24 types for the default clans). ``T`` is the number of types, ``C = 4`` clans,
+``n`` players. Clan indices follow the ``clans`` config order; ``track[i]`` is the clan at
+position ``i`` (0 = top) and ``pos[c]`` its inverse.
+
+Actions (ids; ``T`` types, see :func:`action_table`)
+----------------------------------------------------
+| ids | meaning |
+|---|---|
+| 0 .. T-1 | Play card type t (then choose the order) |
+| T .. 2T-1 | Change: discard your clan, place card type t face-down as your new clan |
+| 2T .. 3T-1 | Accuse: discard card type t, then choose opponent and clan |
+| 3T .. 4T-1 | Set-up: place card type t face-down as your clan |
+| 4T, 4T+1 | order: effect first, strengthen first (ruling 3) |
+| 4T+2 .. 4T+5 | opponent at relative seat 1..4 (1 = on your left) |
+| 4T+6 .. 4T+9 | clan index 0..3 (config order) |
+| 4T+10, 4T+11 | no, yes |
+| 4T+12, 4T+13 | pass left, pass right (Hooded Figure) |
+| 4T+14, 4T+15 | Accuse reward: (i) Dominance token / raise, (ii) force Change |
+
+The observation layout is built by :func:`build_layout` and documented in docs/prowl.md.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from envs.core import ConfigError, GameState, Layout
+
+from . import effects as _effects  # noqa: F401  (registers the effect functions)
+from .cards import CLANS, DEFAULT_CLANS, EFFECTS, HANDLERS, LEADER_CONDITIONS
+
+K_SETUP, K_TURN, K_ORDER, K_OPP, K_CLAN, K_YESNO, K_SIDE, K_REWARD = range(8)
+KIND_NAMES = ("setup", "turn", "order", "opponent", "clan", "yes/no", "side", "reward")
+MAX_OPP = 4
+REWARDS = ("win_loss", "zero_sum")
+ACC_HANDLERS = frozenset({"acc_opp", "acc_clan", "acc_reward", "reward_raise"})
+
+
+def action_offsets(T: int) -> dict[str, int]:
+    """Start id of each action block for ``T`` card types (see module docstring)."""
+    return {"play": 0, "change": T, "accuse": 2 * T, "setup": 3 * T, "order": 4 * T,
+            "opp": 4 * T + 2, "clan": 4 * T + 6, "yesno": 4 * T + 10, "side": 4 * T + 12,
+            "reward": 4 * T + 14, "end": 4 * T + 16}
+
+
+_KIND_BLOCK = {K_ORDER: "order", K_OPP: "opp", K_CLAN: "clan", K_YESNO: "yesno",
+               K_SIDE: "side", K_REWARD: "reward"}
+
+
+def build_layout(n: int, T: int, C: int = 4) -> Layout:
+    """The observation layout for ``n`` players and ``T`` card types (all entries in [0, 1]).
+
+    Rows indexed by *relative seat* r = 0 (self), 1 (player on your left), ... n-1.
+    """
+    L = Layout()
+    L.add("seat", n, "one-hot own seat id")
+    L.add("decision", 8, "one-hot decision due: setup, turn, order, opponent, clan, yes/no, "
+          "side, reward (all 0 when not to act)")
+    L.add("pending_card", T, "one-hot card type being resolved (played card, or the card "
+          "discarded for an Accuse action)")
+    L.add("pending_accusation", 1, "1 while an Accusation (action or Raider) is being resolved")
+    L.add("pending_clan", C, "one-hot clan chosen earlier in this decision (Wanderer first "
+          "clan, Marshal raised clan)")
+    L.add("pending_opp", n, "one-hot relative seat chosen earlier in this decision (accused, "
+          "Herald target)")
+    L.add("turn_player", n, "one-hot relative seat whose turn it is")
+    L.add("hand_size", n, "cards in hand per relative seat / cards_per_player")
+    L.add("hand", T, "own hand: count per card type / copies of the type")
+    L.add("own_clan", T, "one-hot card type of own clan card")
+    L.add("own_face_up", 1, "1 if own clan card is face-up")
+    L.add("track", (C, C), "row clan, one-hot track position (column 0 = top)")
+    L.add("dominance", n, "one-hot relative seat holding the Dominance token")
+    L.add("face_up", (n, T), "per relative seat: one-hot type of face-up clan card")
+    L.add("known_clan", (n, T), "per relative seat: one-hot type of clan card as known to you "
+          "(own, face-up, peeked, received or tracked through swaps/passes)")
+    L.add("discards", (n, T), "per relative seat: discard pile count per type / copies")
+    L.add("attachments", (n, T), "per relative seat: attached cards per type / copies")
+    L.add("pact", (n, C), "per relative seat: one-hot High Mage Pact clan")
+    L.add("forced", n, "per relative seat: must Change on next turn")
+    L.add("protected", n, "per relative seat: protected by an attached Bodyguard")
+    L.add("whisper_hand", (n, T), "per relative seat: hand known from a Whisperer peek, count "
+          "per type / copies (kept up to date with public plays; cleared by a Change)")
+    L.add("whisper_valid", n, "per relative seat: 1 if whisper_hand is known")
+    L.add("excluded", (n, C), "per relative seat: clan publicly ruled out for the current clan "
+          "card (failed Accusations, Firebrand)")
+    L.add("possible", (n, C), "per relative seat: clan still possible for the clan card from "
+          "your knowledge (deduction feature)")
+    L.add("accusations_named", (n, C), "per relative seat: Accusations made naming each clan "
+          "/ cards_per_player")
+    L.add("unseen", T, "copies of each type not visible to you / copies")
+    L.add("public_pile", T, "2-player public pile count per type / copies")
+    L.add("deck_left", 1, "2-player face-down deck size / initial size")
+    return L
+
+
+class ProwlState(GameState):
+    """Prowl engine state (``GameState`` subclass).
+
+    Args:
+        seed: engine seed (deal, track shuffle, starting player).
+        num_players: 2..5 (ruling 1).
+        cards_per_player: hand size dealt, 2..8 ("Adjusting Game Length"); players × hand size
+            must not exceed the deck (32, or 28 in beginner mode).
+        beginner: remove the Leader cards (Set-up, step 3).
+        clans: the 4 clan names in play (default Spring, Summer, Autumn, Winter; any clan
+            registered in ``envs.prowl.cards.CLANS``; "Expanding the Game").
+        reward: ``"win_loss"`` (+1 winner, −1 others, 0 all when no winner) or ``"zero_sum"``
+            (winner +1, others −1/(n−1)) (ruling 9).
+
+    Raises:
+        ConfigError: a keyword outside its allowed values (message names it).
+    """
+
+    game_name = "prowl"
+
+    def __init__(self, *, seed: int | None = None, num_players: int = 4,
+                 cards_per_player: int = 6, beginner: bool = False,
+                 clans: list[str] | tuple[str, ...] = DEFAULT_CLANS,
+                 reward: str = "win_loss") -> None:
+        if isinstance(num_players, bool) or not isinstance(num_players, (int, np.integer)) \
+                or not 2 <= num_players <= 5:
+            raise ConfigError(f"num_players must be an integer in 2..5, got {num_players!r}")
+        if not isinstance(beginner, bool):
+            raise ConfigError(f"beginner must be True or False, got {beginner!r}")
+        if reward not in REWARDS:
+            raise ConfigError(f"reward must be one of {list(REWARDS)}, got {reward!r}")
+        if isinstance(clans, str) or not hasattr(clans, "__len__") or len(clans) != 4 \
+                or len(set(clans)) != 4 or any(c not in CLANS for c in clans):
+            raise ConfigError(f"clans must be 4 distinct clan names from {sorted(CLANS)}, "
+                              f"got {clans!r}")
+        deck_size = 28 if beginner else 32
+        if isinstance(cards_per_player, bool) or not isinstance(cards_per_player, (int, np.integer)) \
+                or cards_per_player < 2 or num_players * cards_per_player > deck_size:
+            raise ConfigError(
+                f"cards_per_player must be an integer >= 2 with num_players × cards_per_player "
+                f"<= {deck_size} (the {'beginner ' if beginner else ''}deck); got "
+                f"{cards_per_player!r} for {num_players} players")
+        super().__init__(seed=seed, config={
+            "num_players": int(num_players), "cards_per_player": int(cards_per_player),
+            "beginner": beginner, "clans": list(clans), "reward": reward})
+        self.n = n = int(num_players)
+        self.cpp = int(cards_per_player)
+        self.C = C = 4
+        self.clan_names = list(clans)
+        # --- static card tables
+        specs = []
+        for ci, cname in enumerate(clans):
+            for sp in CLANS[cname]:
+                if beginner and "Leader" in sp.keywords:
+                    continue
+                specs.append((ci, sp))
+        self.specs = [sp for _, sp in specs]
+        self.T = T = len(specs)
+        self.type_clan = [ci for ci, _ in specs]
+        self.type_clan_arr = np.array(self.type_clan, dtype=np.int64)
+        self.copies = np.array([sp.copies for sp in self.specs], dtype=np.int64)
+        self.inv_copies = (1.0 / self.copies).astype(np.float32)
+        self.type_names = [sp.name for sp in self.specs]
+        self.is_attach = [("Attachment" in sp.keywords) for sp in self.specs]
+        self.is_leader = [("Leader" in sp.keywords) for sp in self.specs]
+        self.is_early = [("Early" in sp.keywords) for sp in self.specs]
+        self.is_final = [("Final" in sp.keywords) for sp in self.specs]
+        self.effect_ids = [sp.effect_id for sp in self.specs]
+        for e in self.effect_ids:
+            if e not in EFFECTS:
+                raise ConfigError(f"clans: card effect {e!r} is not registered in EFFECTS")
+        self.bodyguard_types = [t for t in range(T) if self.effect_ids[t] == "bodyguard"]
+        self.glacier_types = [t for t in range(T) if self.effect_ids[t] == "glacier"]
+        self.off = action_offsets(T)
+        self.A = self.off["end"]
+        self.layout = build_layout(n, T, C)
+        self._clan_of_type_onehot = np.zeros((T, C), dtype=bool)
+        self._clan_of_type_onehot[np.arange(T), self.type_clan_arr] = True
+        # --- set-up (Set-up 1-5)
+        rng = self.rng
+        self.track = [int(c) for c in rng.permutation(C)]
+        self.pos = [0] * C
+        for i, c in enumerate(self.track):
+            self.pos[c] = i
+        deck = np.repeat(np.arange(T), self.copies)
+        rng.shuffle(deck)
+        self.hand = np.zeros((n, T), dtype=np.int64)
+        for p in range(n):
+            np.add.at(self.hand[p], deck[p * self.cpp:(p + 1) * self.cpp], 1)
+        rest = [int(x) for x in deck[n * self.cpp:]]
+        if n == 2:  # ruling 7: the unused cards form a face-down deck
+            self.deck2p = rest
+            self.box: list[int] = []
+        else:
+            self.deck2p = []
+            self.box = rest
+        self.deck2p_start = max(1, len(self.deck2p))
+        self.pile = np.zeros(T, dtype=np.int64)       # 2-player public pile
+        self.discard = np.zeros((n, T), dtype=np.int64)
+        self.attach = np.zeros((n, T), dtype=np.int64)
+        self.clan_card = np.full(n, -1, dtype=np.int64)
+        self.face_up = np.zeros(n, dtype=bool)
+        self.know = np.full((n, n), -1, dtype=np.int64)   # know[s, q]: type of q's clan card
+        self.excl = np.zeros((n, C), dtype=bool)          # public: clan ruled out for q's card
+        self.whisper = np.zeros((n, n, T), dtype=np.int64)
+        self.wvalid = np.zeros((n, n), dtype=bool)
+        self.pact = np.full(n, -1, dtype=np.int64)
+        self.forced = np.zeros(n, dtype=bool)
+        self.acc_named = np.zeros((n, C), dtype=np.int64)
+        self.accusations: list[tuple[int, int, int, bool, bool]] = []
+        self.dominance = int(rng.integers(n))
+        self.start_player = self.dominance
+        self.turn_player = self.dominance
+        self.setup_done = 0
+        self.queue: list[Any] = []
+        self.pending_card = -1
+        self._terminal = False
+        self._returns = np.zeros(n)
+        self.winner: int | None = None
+        self._dec = None
+        self._mask: np.ndarray | None = None
+        self._ask_setup()
+
+    # ------------------------------------------------------------------------------ basics
+    num_players = property(lambda self: self.n)
+    num_actions = property(lambda self: self.A)
+    observation_size = property(lambda self: self.layout.size)
+
+    @property
+    def current_player(self) -> int | None:
+        return None if self._terminal else self._dec[2]
+
+    @property
+    def is_terminal(self) -> bool:
+        return self._terminal
+
+    def returns(self) -> np.ndarray:
+        """Float64 (n,): ruling 9 rewards once terminal, zeros before."""
+        return self._returns.copy()
+
+    def clan_of(self, q: int) -> int:
+        """Clan index of seat ``q``'s current clan card (-1 before set-up)."""
+        t = self.clan_card[q]
+        return -1 if t < 0 else self.type_clan[t]
+
+    def protected(self, q: int) -> bool:
+        """True if ``q`` has a Bodyguard attached (design, Bodyguard)."""
+        return any(self.attach[q, t] for t in self.bodyguard_types)
+
+    def targetable(self, p: int) -> tuple[int, ...]:
+        """Opponents of ``p`` its card effects may choose: those not protected (Bodyguard)."""
+        return tuple(q for q in range(self.n) if q != p and not self.protected(q))
+
+    def accusable(self, p: int) -> tuple[int, ...]:
+        """Opponents ``p`` may Accuse: face-down clan and not protected (ruling 4, FAQ)."""
+        return tuple(q for q in range(self.n)
+                     if q != p and not self.face_up[q] and not self.protected(q))
+
+    # ------------------------------------------------------------------------------ decisions
+    def ask(self, kind: int, player: int, handler: str, options: tuple, ctx: dict) -> None:
+        """Push a decision of ``kind`` for ``player`` to the front of the queue.
+
+        ``options`` are the legal values (absolute seats, clan indices, 0/1); ``handler`` names
+        the function in ``HANDLERS`` that resolves the chosen value with ``ctx``.
+        """
+        if handler not in HANDLERS:
+            raise KeyError(f"decision handler {handler!r} is not registered")
+        self.queue.insert(0, ("dec", kind, player, handler, tuple(options), ctx))
+
+    def _ask_setup(self) -> None:
+        p = (self.start_player + self.setup_done) % self.n
+        self._dec = ("dec", K_SETUP, p, None, (), {})
+        self._mask = None
+
+    def _start_turn(self, p: int) -> None:
+        """Start of ``p``'s turn: attachments expire (ruling 2), 2-player reveal (ruling 7)."""
+        self.turn_player = p
+        att = self.attach[p]
+        for t in np.flatnonzero(att):
+            if not self.is_leader[t]:
+                self.discard[p, t] += att[t]
+                att[t] = 0
+        if self.n == 2 and self.dominance == p and self.deck2p:
+            t = self.deck2p.pop()
+            self.raise_(self.type_clan[t], 1, p, effect=False)
+            self.pile[t] += 1
+        self.queue.append(("dec", K_TURN, p, None, (), {}))
+
+    def _run(self) -> None:
+        """Process automatic steps until a decision is due or the game ends."""
+        q = self.queue
+        while True:
+            while q:
+                step = q[0]
+                if step[0] == "dec":
+                    self._dec = step
+                    self._mask = None
+                    return
+                q.pop(0)
+                op = step[0]
+                if op == "eff":
+                    _, p, t = step
+                    EFFECTS[self.effect_ids[t]](self, p, t)
+                elif op == "str":
+                    self.raise_(step[1], 1, step[2], effect=False)
+                elif op == "fin":
+                    _, p, t = step
+                    if self.is_attach[t]:
+                        self.attach[p, t] += 1
+                    else:
+                        self.discard[p, t] += 1
+                    self.pending_card = -1
+            # turn over
+            self.pending_card = -1
+            if not self.hand.any():
+                self._end_game()
+                return
+            self._start_turn((self.turn_player + 1) % self.n)
+
+    # ------------------------------------------------------------------------------ movement
+    def _glacier_blocks(self, clan: int, actor: int) -> bool:
+        for t in self.glacier_types:
+            if self.type_clan[t] == clan:
+                for g in range(self.n):
+                    if g != actor and self.attach[g, t]:
+                        return True
+        return False
+
+    def _swap_pos(self, i: int, j: int) -> None:
+        tr = self.track
+        tr[i], tr[j] = tr[j], tr[i]
+        self.pos[tr[i]] = i
+        self.pos[tr[j]] = j
+
+    def raise_(self, c: int, k: int, actor: int, effect: bool) -> None:
+        """Raise clan ``c`` by ``k`` single steps (design "Terms"); with ``effect`` True each step
+        that would move a Glacier-protected clan down is skipped (design, Glacier)."""
+        for _ in range(k):
+            i = self.pos[c]
+            if i == 0:
+                return
+            if effect and self.glacier_types and self._glacier_blocks(self.track[i - 1], actor):
+                continue
+            self._swap_pos(i, i - 1)
+
+    def lower(self, c: int, k: int, actor: int, effect: bool) -> None:
+        """Lower clan ``c`` by ``k`` single steps (Glacier as in :meth:`raise_`)."""
+        for _ in range(k):
+            i = self.pos[c]
+            if i == self.C - 1:
+                return
+            if effect and self.glacier_types and self._glacier_blocks(c, actor):
+                continue
+            self._swap_pos(i, i + 1)
+
+    def swap_track(self, a: int, b: int, actor: int, effect: bool) -> None:
+        """Swap the positions of clans ``a`` and ``b`` (Wanderer); blocked by Glacier if the
+        higher one is protected."""
+        hi = a if self.pos[a] < self.pos[b] else b
+        if effect and self.glacier_types and self._glacier_blocks(hi, actor):
+            return
+        self._swap_pos(self.pos[a], self.pos[b])
+
+    # ------------------------------------------------------------------------------ clan cards
+    def _reveal(self, q: int) -> None:
+        self.face_up[q] = True
+        self.know[:, q] = self.clan_card[q]
+
+    def peek_clan(self, p: int, q: int) -> None:
+        """``p`` Peeks at ``q``'s clan card (Seer, Herald)."""
+        self.know[p, q] = self.clan_card[q]
+
+    def peek_hand(self, p: int, q: int) -> None:
+        """``p`` Peeks at ``q``'s hand (Whisperer)."""
+        self.whisper[p, q] = self.hand[q]
+        self.wvalid[p, q] = True
+
+    def _permute_clans(self, src: list[int], dst: list[int]) -> None:
+        """Move the clan card of seat src[i] to dst[i] simultaneously (facings, public
+        exclusions and everyone's knowledge travel with the cards)."""
+        for arr in (self.clan_card, self.face_up, self.excl):
+            old = arr[src].copy()
+            arr[dst] = old
+        old = self.know[:, src].copy()
+        self.know[:, dst] = old
+        for r in dst:   # each receiver looks at the received card (design; FAQ)
+            self.know[r, r] = self.clan_card[r]
+
+    def swap_clans(self, p: int, q: int) -> None:
+        """Changeling: swap the clan cards of ``p`` and ``q``."""
+        self._permute_clans([p, q], [q, p])
+
+    def pass_clans(self, p: int, side: int) -> None:
+        """Hooded Figure: unprotected players pass clan cards simultaneously; side 0 = left
+        (to the next seat clockwise), 1 = right. Protected opponents are skipped."""
+        circle = [q for q in range(self.n) if q == p or not self.protected(q)]
+        if len(circle) < 2:
+            return
+        m = len(circle)
+        if side == 0:
+            dst = [circle[(i + 1) % m] for i in range(m)]
+        else:
+            dst = [circle[(i - 1) % m] for i in range(m)]
+        self._permute_clans(circle, dst)
+
+    def firebrand(self, p: int, c: int) -> None:
+        """Firebrand: unprotected opponents with face-down clan ``c`` flip it face-up; the other
+        unprotected face-down opponents are thereby known not to be ``c`` (public)."""
+        for q in range(self.n):
+            if q == p or self.face_up[q] or self.protected(q):
+                continue
+            if self.clan_of(q) == c:
+                self._reveal(q)
+            else:
+                self.excl[q, c] = True
+
+    def resolve_accusation(self, p: int, q: int, c: int, effect: bool, ctx: dict) -> None:
+        """Accuse ``q`` of clan ``c`` (rulebook "3. Accuse", ruling 4)."""
+        correct = self.clan_of(q) == c
+        self.accusations.append((p, q, c, correct, effect))
+        self.acc_named[p, c] += 1
+        if correct:
+            self._reveal(q)
+            self.ask(K_REWARD, p, "acc_reward", (0, 1), {**ctx, "clan": c})
+        else:
+            self.excl[q, c] = True
+
+    def _change(self, p: int, t: int) -> None:
+        """Change: discard the clan card face-up, place card ``t`` face-down (rulebook 2.)."""
+        old = self.clan_card[p]
+        if old >= 0:
+            self.discard[p, old] += 1
+        self.hand[p, t] -= 1
+        self.clan_card[p] = t
+        self.face_up[p] = False
+        self.excl[p] = False
+        self.know[:, p] = -1
+        self.know[p, p] = t
+        self.wvalid[:, p] = False
+        self.forced[p] = False
+
+    def _public_remove(self, p: int, t: int) -> None:
+        self.hand[p, t] -= 1
+        w = self.wvalid[:, p]
+        if w.any():
+            self.whisper[w, p, t] -= 1
+
+    # ------------------------------------------------------------------------------ actions
+    def legal_action_mask(self) -> np.ndarray:
+        if self._terminal:
+            return np.zeros(self.A, dtype=np.int8)
+        if self._mask is None:
+            self._mask = self._compute_mask()
+        return self._mask
+
+    def _compute_mask(self) -> np.ndarray:
+        m = np.zeros(self.A, dtype=np.int8)
+        _, kind, p, _, opts, _ = self._dec
+        T = self.T
+        if kind == K_SETUP:
+            m[3 * T:4 * T] = self.hand[p] > 0
+        elif kind == K_TURN:
+            has = self.hand[p] > 0
+            m[T:2 * T] = has
+            if not self.forced[p]:
+                m[0:T] = has
+                if self.accusable(p):
+                    m[2 * T:3 * T] = has
+        else:
+            base = self.off[_KIND_BLOCK[kind]]
+            if kind == K_OPP:
+                for q in opts:
+                    m[base + (q - p - 1) % self.n] = 1
+            else:
+                for v in opts:
+                    m[base + v] = 1
+        return m
+
+    def _decode(self, a: int) -> tuple[str, int]:
+        for name in ("reward", "side", "yesno", "clan", "opp", "order", "setup", "accuse",
+                     "change", "play"):
+            if a >= self.off[name]:
+                return name, a - self.off[name]
+        raise AssertionError(a)
+
+    def _apply_action(self, a: int) -> None:
+        block, v = self._decode(a)
+        dec = self._dec
+        _, kind, p, handler, _, ctx = dec
+        if kind == K_SETUP:
+            self.hand[p, v] -= 1
+            self.clan_card[p] = v
+            self.know[p, p] = v
+            self.setup_done += 1
+            if self.setup_done < self.n:
+                self._ask_setup()
+                return
+            self._dec = None
+            self._start_turn(self.start_player)
+            self._run()
+            return
+        self.queue.pop(0)
+        if kind == K_TURN:
+            if block == "change":
+                self._change(p, v)
+            elif block == "accuse":
+                self._public_remove(p, v)
+                self.discard[p, v] += 1
+                self.pending_card = v
+                self.ask(K_OPP, p, "acc_opp", self.accusable(p), {"card": v, "effect": False})
+            else:  # play
+                self._public_remove(p, v)
+                self.pending_card = v
+                self.queue.insert(0, ("dec", K_ORDER, p, None, (0, 1), {"card": v}))
+        elif kind == K_ORDER:
+            t = ctx["card"]
+            last = not self.hand[p].any()
+            fires = not ((self.is_early[t] and last) or (self.is_final[t] and not last))
+            steps = [("str", self.type_clan[t], p)]
+            if fires:
+                if v == 0:
+                    steps.insert(0, ("eff", p, t))
+                else:
+                    steps.append(("eff", p, t))
+            steps.append(("fin", p, t))
+            self.queue[0:0] = steps
+        else:
+            if kind == K_OPP:
+                v = (p + 1 + v) % self.n
+            HANDLERS[handler](self, p, ctx, v)
+        self._run()
+
+    # ------------------------------------------------------------------------------ game end
+    def _end_game(self) -> None:
+        """Winner by ruling 8 (a leader, b normal with Dominance tie-break, c High Mage)."""
+        self._terminal = True
+        self._dec = None
+        self._mask = None
+        self.face_up_at_end = self.face_up.copy()
+        n = self.n
+        winner = None
+        leader_winners = []
+        for q in range(n):
+            for t in np.flatnonzero(self.attach[q]):
+                if self.is_leader[t]:
+                    cond = LEADER_CONDITIONS.get(self.effect_ids[t])
+                    if cond is not None and cond(self, q, int(t)):
+                        leader_winners.append(q)
+                        break
+        if len(leader_winners) == 1:
+            winner = leader_winners[0]
+        elif self.dominance in leader_winners:
+            winner = self.dominance
+        if winner is None:
+            clans = [self.clan_of(q) for q in range(n)]
+            for c in self.track:
+                backers = [q for q in range(n) if clans[q] == c]
+                if len(backers) == 1:
+                    winner = backers[0]
+                    break
+                if len(backers) > 1 and self.dominance in backers:
+                    winner = self.dominance
+                    break
+            if winner is not None and self.pact[winner] >= 0 \
+                    and self.pact[winner] != clans[winner]:
+                winner = None   # ruling 8c: High Mage contract broken
+        self.winner = winner
+        r = np.zeros(n)
+        if winner is not None:
+            lose = -1.0 if self.config["reward"] == "win_loss" else -1.0 / (n - 1)
+            r[:] = lose
+            r[winner] = 1.0
+        self._returns = r
+
+    # ------------------------------------------------------------------------------ observation
+    def observation_tensor(self, seat: int) -> np.ndarray:
+        n, T, C, L = self.n, self.T, self.C, self.layout
+        o = L.zeros()
+        perm = (seat + np.arange(n)) % n
+        V = lambda name: L.view(o, name)  # noqa: E731
+        V("seat")[seat] = 1
+        dec = self._dec
+        if dec is not None and dec[2] == seat:
+            V("decision")[dec[1]] = 1
+            if self.pending_card >= 0:
+                V("pending_card")[self.pending_card] = 1
+            ctx = dec[5]
+            if dec[3] in ACC_HANDLERS:
+                V("pending_accusation")[0] = 1
+            if "clan" in ctx and dec[3] != "acc_reward" and dec[3] != "reward_raise":
+                V("pending_clan")[ctx["clan"]] = 1
+            if "opp" in ctx:
+                V("pending_opp")[(ctx["opp"] - seat) % n] = 1
+        V("turn_player")[(self.turn_player - seat) % n] = 1
+        hs = self.hand.sum(axis=1)
+        V("hand_size")[:] = hs[perm] / self.cpp
+        ic = self.inv_copies
+        V("hand")[:] = self.hand[seat] * ic
+        own = self.clan_card[seat]
+        if own >= 0:
+            V("own_clan")[own] = 1
+        V("own_face_up")[0] = self.face_up[seat]
+        V("track")[np.arange(C), self.pos] = 1
+        V("dominance")[(self.dominance - seat) % n] = 1
+        fu = self.face_up[perm]
+        cc = self.clan_card[perm]
+        rows = np.arange(n)
+        if fu.any():
+            V("face_up")[rows[fu], cc[fu]] = 1
+        kn = self.know[seat, perm]
+        kk = kn >= 0
+        V("known_clan")[rows[kk], kn[kk]] = 1
+        V("discards")[:] = self.discard[perm] * ic
+        V("attachments")[:] = self.attach[perm] * ic
+        pa = self.pact[perm]
+        if (pa >= 0).any():
+            V("pact")[rows[pa >= 0], pa[pa >= 0]] = 1
+        V("forced")[:] = self.forced[perm]
+        if self.bodyguard_types:
+            V("protected")[:] = self.attach[perm][:, self.bodyguard_types].sum(axis=1) > 0
+        wv = self.wvalid[seat, perm]
+        if wv.any():
+            V("whisper_hand")[:] = self.whisper[seat, perm] * ic
+            V("whisper_valid")[:] = wv
+        ex = self.excl[perm]
+        V("excluded")[:] = ex
+        # unseen copies from seat's view
+        seen = self.hand[seat] + self.discard.sum(axis=0) + self.attach.sum(axis=0) + self.pile
+        kvis = self.know[seat]
+        kv = kvis[kvis >= 0]
+        seen = seen + np.bincount(kv, minlength=T)
+        if wv.any():
+            seen = seen + self.whisper[seat][self.wvalid[seat]].sum(axis=0)
+        unseen = self.copies - seen
+        V("unseen")[:] = unseen * ic
+        unseen_clan = np.bincount(self.type_clan_arr, weights=unseen, minlength=C) > 0
+        poss = V("possible")
+        poss[:] = (~ex) & unseen_clan[None, :]
+        if kk.any():
+            poss[kk] = self._clan_of_type_onehot[kn[kk]]
+        V("accusations_named")[:] = self.acc_named[perm] / self.cpp
+        if n == 2:
+            V("public_pile")[:] = self.pile * ic
+            V("deck_left")[0] = len(self.deck2p) / self.deck2p_start
+        return o
+
+    # ------------------------------------------------------------------------------ text
+    def _seat_str(self, q: int) -> str:
+        return f"P{q}"
+
+    def action_to_string(self, a: int) -> str:
+        block, v = self._decode(int(a))
+        T = self.T
+        if block in ("play", "change", "accuse", "setup") and 0 <= v < T:
+            card = f"{self.type_names[v]} ({self.clan_names[self.type_clan[v]]})"
+            return {"play": f"Play {card}", "change": f"Change to {card}",
+                    "accuse": f"Accuse, discarding {card}",
+                    "setup": f"Choose clan card {card}"}[block]
+        if block == "order":
+            return ("effect first", "strengthen first")[v]
+        if block == "opp":
+            p = self.current_player if self.current_player is not None else 0
+            return f"opponent {self._seat_str((p + 1 + v) % self.n)} (relative seat {v + 1})"
+        if block == "clan":
+            return f"clan {self.clan_names[v]}"
+        if block == "yesno":
+            return ("no", "yes")[v]
+        if block == "side":
+            return ("pass left", "pass right")[v]
+        return ("reward: Dominance token (or raise a clan)", "reward: force Change")[v]
+
+    def illegal_reason(self, a: int) -> str:
+        if self._terminal:
+            return "the game is over"
+        block, v = self._decode(int(a))
+        kind, p = self._dec[1], self._dec[2]
+        want = {K_SETUP: "setup", K_TURN: "play/change/accuse", K_ORDER: "order", K_OPP: "opp",
+                K_CLAN: "clan", K_YESNO: "yesno", K_SIDE: "side", K_REWARD: "reward"}[kind]
+        if kind == K_TURN and block in ("play", "change", "accuse"):
+            if self.hand[p, v] == 0:
+                return f"card {self.type_names[v]} is not in seat {p}'s hand"
+            if self.forced[p] and block != "change":
+                return "seat must Change this turn (forced, ruling 5)"
+            if block == "accuse":
+                return "no opponent has a face-down, unprotected clan to Accuse (ruling 4)"
+        if kind == K_SETUP and block == "setup":
+            return f"card {self.type_names[v]} is not in seat {p}'s hand"
+        if block.replace("/", "") not in want.split("/"):
+            return f"a {KIND_NAMES[kind]} decision is due, not a {block} action"
+        if kind == K_OPP:
+            q = (p + 1 + v) % self.n
+            if v >= self.n - 1:
+                return f"there is no opponent at relative seat {v + 1}"
+            if self.protected(q):
+                return f"seat {q} is protected by a Bodyguard"
+            if self.face_up[q] and self._dec[3] == "acc_opp":
+                return f"seat {q}'s clan is face-up: it cannot be Accused (FAQ)"
+            return f"seat {q} cannot be chosen here"
+        if kind == K_CLAN:
+            return (f"clan {self.clan_names[v]} cannot be chosen here (e.g. 'another clan' "
+                    f"excludes the card's own clan, FAQ)")
+        return "the action mask forbids it in the current decision"
+
+    def render_text(self, seat: int | None = None) -> str:
+        lines = ["Track (top first): " + ", ".join(self.clan_names[c] for c in self.track),
+                 f"Dominance: P{self.dominance}; turn of P{self.turn_player}"]
+        for q in range(self.n):
+            if seat is None or seat == q or self.face_up[q] or self.know[seat, q] >= 0:
+                t = self.clan_card[q] if seat is None or seat == q or self.face_up[q] \
+                    else self.know[seat, q]
+                clan = "-" if t < 0 else f"{self.type_names[t]} ({self.clan_names[self.type_clan[t]]})"
+            else:
+                clan = "?"
+            clan += " face-up" if self.face_up[q] else ""
+            hand = (", ".join(f"{self.type_names[t]}x{k}" for t, k in enumerate(self.hand[q]) if k)
+                    if seat is None or seat == q else f"{int(self.hand[q].sum())} cards")
+            disc = ", ".join(f"{self.type_names[t]}x{k}" for t, k in enumerate(self.discard[q]) if k)
+            att = ", ".join(self.type_names[t] for t in np.flatnonzero(self.attach[q]))
+            extra = []
+            if self.forced[q]:
+                extra.append("must Change")
+            if self.pact[q] >= 0:
+                extra.append(f"Pact {self.clan_names[self.pact[q]]}")
+            lines.append(f"P{q}: clan {clan} | hand {hand} | discards [{disc}] | attached "
+                         f"[{att}] {' '.join(extra)}")
+        if self._terminal:
+            lines.append(f"Game over: winner {'none' if self.winner is None else f'P{self.winner}'}")
+        elif self._dec is not None:
+            lines.append(f"Decision: {KIND_NAMES[self._dec[1]]} for P{self._dec[2]}")
+        return "\n".join(lines)
+
+    # ------------------------------------------------------------------------------ research
+    def hidden_truth(self) -> dict[str, Any]:
+        """Ground truth: each seat's clan (name) and clan card, hands, the 2p deck, the box."""
+        nm = self.type_names
+        return {
+            "clans": [None if self.clan_card[q] < 0 else self.clan_names[self.clan_of(q)]
+                      for q in range(self.n)],
+            "clan_cards": [None if self.clan_card[q] < 0 else nm[self.clan_card[q]]
+                           for q in range(self.n)],
+            "hands": [[nm[t] for t in range(self.T) for _ in range(int(self.hand[q, t]))]
+                      for q in range(self.n)],
+            "deck": [nm[t] for t in self.deck2p],
+            "box": [nm[t] for t in self.box],
+        }
+
+    def clone(self) -> "ProwlState":
+        """Fast copy: numpy arrays and lists copied, static tables shared."""
+        s = object.__new__(ProwlState)
+        d = self.__dict__.copy()
+        for k in ("hand", "pile", "discard", "attach", "clan_card", "face_up", "know", "excl",
+                  "whisper", "wvalid", "pact", "forced", "acc_named"):
+            d[k] = d[k].copy()
+        for k in ("track", "pos", "deck2p", "box", "history", "accusations"):
+            d[k] = list(d[k])
+        d["queue"] = list(d["queue"])  # steps are immutable tuples (ctx dicts never mutated)
+        d["rng"] = np.random.default_rng()
+        d["rng"].bit_generator.state = self.rng.bit_generator.state
+        d["_mask"] = None
+        s.__dict__ = d
+        return s
+
+    def _hidden_slots(self, seat: int) -> tuple[list, list]:
+        """Clan-card slots and hand slots whose contents ``seat`` does not know."""
+        clan_slots = [q for q in range(self.n)
+                      if q != seat and self.clan_card[q] >= 0 and self.know[seat, q] < 0]
+        hand_slots = [q for q in range(self.n) if q != seat and not self.wvalid[seat, q]]
+        return clan_slots, hand_slots
+
+    def resample_from_infostate(self, seat: int, rng: np.random.Generator) -> "ProwlState":
+        """A state consistent with everything ``seat`` knows.
+
+        The cards ``seat`` cannot see (other players' unknown face-down clan cards, hands not
+        known from a Whisperer peek, the 2-player deck, the box) are pooled and dealt uniformly
+        to those slots, rejecting deals in which a clan card contradicts a public exclusion
+        (failed Accusation, Firebrand). After 500 rejected deals the true deal is kept. Other
+        seats' knowledge (peeks, whispers) is updated to match the new cards.
+        """
+        s = self.clone()
+        s.rng = np.random.default_rng(int(rng.integers(2**62)))
+        clan_slots, hand_slots = self._hidden_slots(seat)
+        pool = [int(self.clan_card[q]) for q in clan_slots]
+        for q in hand_slots:
+            pool += [t for t in range(self.T) for _ in range(int(self.hand[q, t]))]
+        pool += list(self.deck2p) + list(self.box)
+        pool = np.array(pool, dtype=np.int64)
+        k = len(clan_slots)
+        ok = False
+        for _ in range(500):
+            perm = rng.permutation(pool)
+            if all(not self.excl[q, self.type_clan[perm[i]]] for i, q in enumerate(clan_slots)):
+                ok = True
+                break
+        if not ok:
+            return s
+        for i, q in enumerate(clan_slots):
+            s.clan_card[q] = perm[i]
+        pos = k
+        for q in hand_slots:
+            h = int(self.hand[q].sum())
+            s.hand[q] = np.bincount(perm[pos:pos + h], minlength=self.T)
+            pos += h
+        nd = len(self.deck2p)
+        s.deck2p = [int(x) for x in perm[pos:pos + nd]]
+        pos += nd
+        s.box = [int(x) for x in perm[pos:]]
+        for q in range(self.n):
+            col = s.know[:, q]
+            col[col >= 0] = s.clan_card[q]
+            s.know[q, q] = s.clan_card[q]
+            w = s.wvalid[:, q]
+            s.whisper[w, q] = s.hand[q]
+        return s
