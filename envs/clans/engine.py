@@ -131,6 +131,9 @@ class ClansState(GameState):
         self._n = int(num_players)
         self.chart = B.EPOCH_CHARTS[epoch_chart]
         self.layout = observation_layout(self._n)
+        self._off = {f.name: f.start for f in self.layout}
+        self._template = self.layout.zeros()
+        self.layout.view(self._template, "terrain")[:] = _TERRAIN_ONEHOT
         rng = self.rng
         # Set-up (rulebook "Setup" 1, ruling 3): one 5-colour group per region, order random.
         self.huts = np.zeros((B.NUM_AREAS, B.NUM_COLOURS), dtype=np.int64)
@@ -269,13 +272,19 @@ class ClansState(GameState):
         self.last_move[self.turn] = (s, d)
         # Village detection (ruling 5): only the destination and the source's neighbours can
         # have lost their last occupied neighbour.
-        tot = self.area_total
+        tot = self.area_total.tolist()
+        vil = self.village
         new = []
         for c in _NEIGH[s]:
-            if tot[c] > 0 and not self.village[c] and not tot[_NEIGH_ARR[c]].any():
+            if tot[c] > 0 and not vil[c] and not any(tot[x] for x in _NEIGH[c]):
                 new.append(c)
-        self.pending = sorted(new)
-        self._resolve()
+        if new:
+            self.pending = sorted(new)
+            self._resolve()
+        else:
+            # No village: every occupied area still has an occupied neighbour, so a legal move
+            # exists (a smaller group can always join a neighbour; ruling 4) and play goes on.
+            self.turn = (self.turn + 1) % self._n
 
     def _needs_order(self) -> bool:
         """Whether the order of ``pending`` changes any outcome (ruling 6)."""
@@ -340,36 +349,47 @@ class ClansState(GameState):
             return o.copy()
         if not 0 <= seat < self._n:
             raise ValueError(f"seat must be in 0..{self._n - 1}, got {seat!r}")
-        lay = self.layout
         n = self._n
-        o = lay.zeros()
-        lay.view(o, "huts")[:] = self.huts * (1.0 / B.HUTS_PER_COLOUR)
-        lay.view(o, "area_total")[:] = self.area_total * (1.0 / 60.0)
-        lay.view(o, "occupied")[:] = self.area_total > 0
-        lay.view(o, "village")[:] = self.village
-        lay.view(o, "terrain")[:] = _TERRAIN_ONEHOT
+        off = self._off
+        o = self._template.copy()
+        A = B.NUM_AREAS
+        i = off["huts"]
+        np.multiply(self.huts.reshape(-1), 1.0 / B.HUTS_PER_COLOUR, out=o[i:i + 5 * A],
+                    casting="unsafe")
+        tot = self.area_total
+        i = off["area_total"]
+        np.multiply(tot, 1.0 / 60.0, out=o[i:i + A], casting="unsafe")
+        i = off["occupied"]
+        o[i:i + A] = tot > 0
+        i = off["village"]
+        o[i:i + A] = self.village
         k = len(self.villages)
         if k < B.NUM_CHIPS:
-            lay.view(o, "epoch")[self.chart.village_epoch[k]] = 1.0
-        lay.view(o, "villages_formed")[k] = 1.0
-        lay.view(o, "chips_left")[0] = (B.NUM_CHIPS - k) / B.NUM_CHIPS
-        lay.view(o, "colour_scores")[:] = self.scores * (1.0 / SCORE_NORM)
+            o[off["epoch"] + self.chart.village_epoch[k]] = 1.0
+        o[off["villages_formed"] + k] = 1.0
+        o[off["chips_left"]] = (B.NUM_CHIPS - k) / B.NUM_CHIPS
+        i = off["colour_scores"]
+        o[i:i + 5] = self.scores * (1.0 / SCORE_NORM)
         order = (np.arange(n) + seat) % n
-        lay.view(o, "seat_chips")[:] = self.chips[order] * (1.0 / B.NUM_CHIPS)
-        lay.view(o, "own_colour")[self.colours[seat]] = 1.0
+        i = off["seat_chips"]
+        o[i:i + n] = self.chips[order] * (1.0 / B.NUM_CHIPS)
+        o[off["own_colour"] + self.colours[seat]] = 1.0
         if not self.terminal:
-            lay.view(o, "to_act")[(self.turn - seat) % n] = 1.0
-        lay.view(o, "seat_colour_points")[:] = self.seat_points[order] * (1.0 / SCORE_NORM)
-        src = lay.view(o, "last_move_src")
-        dst = lay.view(o, "last_move_dst")
+            o[off["to_act"] + (self.turn - seat) % n] = 1.0
+        i = off["seat_colour_points"]
+        o[i:i + 5 * n] = (self.seat_points[order] * (1.0 / SCORE_NORM)).reshape(-1)
+        src0, dst0 = off["last_move_src"], off["last_move_dst"]
+        lm = self.last_move.tolist()
         for r in range(n):
-            s, d = self.last_move[order[r]]
+            s, d = lm[(r + seat) % n]
             if s >= 0:
-                src[r, s] = 1.0
-                dst[r, d] = 1.0
+                o[src0 + r * A + s] = 1.0
+                o[dst0 + r * A + d] = 1.0
         if self.pending:
-            lay.view(o, "pending")[self.pending] = 1.0
-            lay.view(o, "ordering_due")[0] = 1.0
+            i = off["pending"]
+            for a in self.pending:
+                o[i + a] = 1.0
+            o[off["ordering_due"]] = 1.0
         self._obs[seat] = o
         return o.copy()
 
