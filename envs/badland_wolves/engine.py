@@ -1,0 +1,1127 @@
+"""Badland Wolves rules engine (rulebook ``rules/badland_wolves.txt`` + rulings 1-12).
+
+Seats ``0..n-1`` are the wolves; wolf ``c`` owns the five Loyalty tokens of colour ``c``.
+``tokens[h, c]`` is how many colour-``c`` tokens wolf ``h`` holds; ``h`` holds ``c``'s Allegiance
+when ``tokens[h, c] >= 3`` and ``h != c`` (ruling 2). A risked token stays in its hunter's
+holdings and is only marked as risked (``risked[h]`` = its colour); Crow and Fox move it between
+holdings at once, which is the same as moving it in front of another hunter and returning it at
+the end of the Hunt (ruling 5).
+
+Every decision is one Discrete action made by :attr:`current_player` (the Lead Wolf, a joining
+wolf, a defender, a Guardian, a hunter discarding for the Porcupine...). Decisions that leave
+exactly one possibility and carry no information are resolved by the engine: a Lead Wolf with no
+token risks none, wolves with no token are not asked to join, a defender with no legal defence
+fails, a Loyalty take from a wolf holding one colour only takes that colour, a Jackalope cannot be
+kept with fewer than three Scrap cards, Crow's Ally with nothing to attack with ends the turn.
+
+Action ids (``P`` = num_players; see :func:`action_layout`):
+
+| ids | name | meaning |
+|---|---|---|
+| 0 | HUNT | Lead Wolf leads a Hunt |
+| 1 | FEATHER | play three Feathers: retrieve every own-colour Loyalty |
+| 2 | ACCEPT | Guardian accepts / keep the Jackalope (discard 3) |
+| 3 | DECLINE | stay out, no defence, no Guardian call, Guardian declines, no Crow swap, no Fox take, Crow's Ally: end the turn, Jackalope: draw 2 |
+| 4 .. 4+P-1 | ATTACK_TC[t] | Tooth & Claw attack on wolf t |
+| .. +P | ATTACK_FRENZY[t] | Frenzy attack on wolf t |
+| .. +P | CROWS_ALLY[t] | look at wolf t's hand |
+| .. +3P | COLLECT[s, t] | set s (0 Antler, 1 Bone, 2 Skull) takes a Loyalty from wolf t |
+| .. +P | COLOUR[c] | risk / join with / take a colour-c Loyalty token |
+| .. +P | TARGET[t] | choose wolf t (share order, Weasel, Grizzly Bear, Crow, Fox, Guardian call) |
+| .. +9P | GIVE[t, k] | deal one drawn Scrap card of type k into hunter t's share |
+| .. +9 | DISCARD[k] | discard one Scrap card of type k |
+| .. +7 | DEFEND[d] | defence d (cards.DEFENCES) |
+"""
+
+from __future__ import annotations
+
+import copy
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from envs.core import ConfigError, GameState, Layout
+
+from .cards import (
+    ALLEGIANCE_AT, BISON, COUGAR, CROW, CROWS_ALLY, DEER, DEFENCE_NAMES, DEFENCE_NEEDS,
+    DEFENCES, DEFENCES_VS, FEATHER, FOX, FRENZY, GRIZZLY, HUNT_COUNTS, HUNT_NAMES, JACKALOPE,
+    NUM_HUNT, NUM_HUNT_TYPES, NUM_SCRAP, NUM_SCRAP_TYPES, PORCUPINE, RABBIT, RAM,
+    RATTLESNAKE, RAVENOUS_DEFENCES, SCRAP_COUNTS, SCRAP_COUNTS_ARR, SCRAP_NAMES, SHARE_DRAW, TC,
+    THORN_DEFENCES, TOKENS_PER_COLOUR, WEASEL, HUNT_COUNTS_ARR, ANTLER,
+)
+
+# ------------------------------------------------------------------------------------------------
+# decision phases
+TURN, RISK, JOIN, ORDER, DEAL, JACK, DISCARD, WEASEL_T, GRIZZLY_T, CROW1, CROW2, FOX_T, \
+    CA_FOLLOW, GUARD_CALL, GUARD_ACCEPT, DEFEND, TAKE, DONE = range(18)
+NUM_PHASES = 17  # DONE is not encoded
+PHASE_NAMES = ("turn: Hunt or Scrap", "risk a Loyalty", "join the Hunt?", "order the shares",
+               "deal the shares", "Jackalope: keep or redraw", "discard a Scrap card",
+               "Weasel: choose a hunter", "Grizzly Bear: choose a hunter",
+               "Crow: first hunter or no swap", "Crow: second hunter", "Fox: take a token?",
+               "Crow's Ally: attack or end turn", "call a Guardian Wolf?", "accept guarding?",
+               "defend", "take a Loyalty", "game over")
+# discard reasons
+D_RATTLE, D_PORCUPINE, D_JACKALOPE = range(3)
+
+REWARDS = ("win_loss", "win_only")
+ALLOWED_PLAYERS = (3, 4, 5)
+
+
+class ActionIds:
+    """Offsets of the action groups for ``P`` players (see the module docstring's table)."""
+
+    def __init__(self, P: int) -> None:
+        self.P = P
+        self.HUNT, self.FEATHER, self.ACCEPT, self.DECLINE = 0, 1, 2, 3
+        o = 4
+        self.ATTACK_TC = o; o += P
+        self.ATTACK_FR = o; o += P
+        self.CROWS_ALLY = o; o += P
+        self.COLLECT = o; o += 3 * P
+        self.COLOUR = o; o += P
+        self.TARGET = o; o += P
+        self.GIVE = o; o += NUM_SCRAP_TYPES * P
+        self.DISCARD = o; o += NUM_SCRAP_TYPES
+        self.DEFEND = o; o += len(DEFENCES)
+        self.size = o
+
+    def decode(self, a: int) -> tuple[str, int, int]:
+        """``(group, i, j)`` of action id ``a`` (j only for COLLECT and GIVE)."""
+        P = self.P
+        if a < 4:
+            return (("HUNT", "FEATHER", "ACCEPT", "DECLINE")[a], -1, -1)
+        for name, start, size in (("ATTACK_TC", self.ATTACK_TC, P), ("ATTACK_FR", self.ATTACK_FR, P),
+                                  ("CROWS_ALLY", self.CROWS_ALLY, P),
+                                  ("COLLECT", self.COLLECT, 3 * P), ("COLOUR", self.COLOUR, P),
+                                  ("TARGET", self.TARGET, P),
+                                  ("GIVE", self.GIVE, NUM_SCRAP_TYPES * P),
+                                  ("DISCARD", self.DISCARD, NUM_SCRAP_TYPES),
+                                  ("DEFEND", self.DEFEND, len(DEFENCES))):
+            if start <= a < start + size:
+                r = a - start
+                if name == "COLLECT":
+                    return name, r // P, r % P
+                if name == "GIVE":
+                    return name, r // NUM_SCRAP_TYPES, r % NUM_SCRAP_TYPES
+                return name, r, -1
+        raise ValueError(f"action {a} is outside 0..{self.size - 1}")
+
+
+@lru_cache(maxsize=None)
+def action_layout(P: int) -> ActionIds:
+    """The (cached) :class:`ActionIds` of a ``P``-player game."""
+    return ActionIds(P)
+
+
+@lru_cache(maxsize=None)
+def observation_layout(P: int) -> Layout:
+    """The observation :class:`Layout` of a ``P``-player game (all entries in [0, 1]).
+
+    Seats are absolute (row/column ``p`` = wolf ``p``); ``seat`` tells the observer who it is.
+    Counts are divided by their largest possible value (copies of the card type, 5 tokens of a
+    colour, 60 Scrap cards, ...), so nothing is clipped.
+    """
+    L = Layout()
+    L.add("seat", P, "one-hot: the observing seat")
+    L.add("lead", P, "one-hot: the Lead Wolf (whose turn it is)")
+    L.add("actor", P, "one-hot: the seat whose decision is due")
+    L.add("phase", NUM_PHASES, "one-hot decision type: " + "; ".join(
+        f"{i} {n}" for i, n in enumerate(PHASE_NAMES[:NUM_PHASES])))
+    L.add("turn", 1, "Lead-Wolf turns played / max_turns")
+    L.add("attacker", P, "one-hot: attacker of the pending attack")
+    L.add("defender", P, "one-hot: defender of the pending attack (the wolf who may call a Guardian)")
+    L.add("guardian", P, "one-hot: Guardian Wolf (called, or accepted and defending)")
+    L.add("strength", 2, "one-hot attack strength: Tooth & Claw, Frenzy")
+    L.add("hunt_card", NUM_HUNT_TYPES, "one-hot: Hunt card being resolved")
+    L.add("hunters", P, "1 for each wolf in the current Hunt")
+    L.add("risked", (P, P), "row hunter, one-hot colour of the token it risks")
+    L.add("share_size", P, "size of each hunter's share / 5")
+    L.add("share_left", P, "cards still to deal into each share / 5")
+    L.add("drawn_total", 1, "Scrap cards drawn for sharing not yet dealt / 5")
+    L.add("drawn", NUM_SCRAP_TYPES, "Lead Wolf only: types of the drawn cards not yet dealt / 5")
+    L.add("discards_left", 1, "Scrap cards still to discard for the Jackalope / 3")
+    L.add("crow_first", P, "one-hot: first hunter picked for the Crow swap")
+    L.add("look_target", P, "one-hot: wolf looked at with Crow's Ally this turn")
+    L.add("hand", NUM_SCRAP_TYPES, "own Scrap hand: count per type / copies of that type")
+    L.add("tokens", (P, P), "row holder, column colour: Loyalty tokens held / 5")
+    L.add("wild", P, "Wild Loyalties (caught Jackalopes) per wolf / 2")
+    L.add("allegiance", (P, P), "row holder, column wolf: 1 if holder holds that wolf's Allegiance")
+    L.add("hand_sizes", P, "Scrap hand size per wolf / 60")
+    L.add("deck_sizes", 2, "Scrap deck / 60, Hunt deck / 55")
+    L.add("scrap_discard", NUM_SCRAP_TYPES, "Scrap discard pile per type / copies")
+    L.add("hunt_discard", NUM_HUNT_TYPES, "Hunt discard pile per type / copies")
+    L.add("known", (P, NUM_SCRAP_TYPES),
+          "row wolf: cards this seat knows that wolf still holds (Crow's Ally looks, shares it "
+          "dealt, cards stolen from it), per type / copies; own row 0")
+    L.add("played_now", (P, NUM_SCRAP_TYPES),
+          "row wolf: Scrap cards played or discarded during the current turn / copies")
+    L.add("played_prev", (P, NUM_SCRAP_TYPES),
+          "row wolf: Scrap cards played or discarded during the previous turn / copies")
+    L.add("prev_hunt", NUM_HUNT_TYPES, "one-hot: Hunt card of the previous turn (if it hunted)")
+    return L
+
+
+def _scrap_name(k: int) -> str:
+    return SCRAP_NAMES[k]
+
+
+class BadlandWolvesState(GameState):
+    """A Badland Wolves game (rulebook + design rulings 1-12).
+
+    Args:
+        seed: engine seed (``None``: drawn from the OS).
+        num_players: 3, 4 or 5 wolves (ruling 1; default 4).
+        max_turns: positive int, Lead-Wolf turns before truncation (ruling 10; default 300).
+        reward: ``"win_loss"`` (default, ruling 11: +1 winner, -1 others) or ``"win_only"``
+            (+1 winner, 0 others); 0 to all when truncated either way.
+
+    Raises:
+        ConfigError: a keyword outside its allowed values (message names it).
+
+    Attributes (engine truth): ``hands`` int64 (n, 9) Scrap counts; ``tokens`` int64 (n, n)
+    holder × colour; ``wild`` int64 (n,); ``scrap_deck`` / ``hunt_deck`` lists of types (top =
+    last); ``scrap_discard`` int64 (9,), ``hunt_discard`` int64 (12,); ``known`` int64 (n, n, 9)
+    lower bounds ``known[s, p, k]`` of what seat ``s`` knows wolf ``p`` holds.
+    """
+
+    game_name = "badland_wolves"
+
+    def __init__(self, *, seed: int | None = None, num_players: int = 4, max_turns: int = 300,
+                 reward: str = "win_loss") -> None:
+        if isinstance(num_players, bool) or num_players not in ALLOWED_PLAYERS:
+            raise ConfigError(f"num_players must be one of {ALLOWED_PLAYERS}, got {num_players!r}")
+        if isinstance(max_turns, bool) or not isinstance(max_turns, (int, np.integer)) \
+                or max_turns < 1:
+            raise ConfigError(f"max_turns must be a positive integer, got {max_turns!r}")
+        if reward not in REWARDS:
+            raise ConfigError(f"reward must be one of {REWARDS}, got {reward!r}")
+        super().__init__(seed=seed, config={"num_players": int(num_players),
+                                            "max_turns": int(max_turns), "reward": reward})
+        n = self._n = int(num_players)
+        self.max_turns = int(max_turns)
+        self.reward = reward
+        self.ids = action_layout(n)
+        self.layout = observation_layout(n)
+        rng = self.rng
+        self.scrap_deck: list[int] = rng.permutation(
+            np.repeat(np.arange(NUM_SCRAP_TYPES), SCRAP_COUNTS)).tolist()
+        self.hunt_deck: list[int] = rng.permutation(
+            np.repeat(np.arange(NUM_HUNT_TYPES), HUNT_COUNTS)).tolist()
+        self.scrap_discard = np.zeros(NUM_SCRAP_TYPES, dtype=np.int64)
+        self.hunt_discard = np.zeros(NUM_HUNT_TYPES, dtype=np.int64)
+        self.hands = np.zeros((n, NUM_SCRAP_TYPES), dtype=np.int64)
+        self.tokens = np.eye(n, dtype=np.int64) * TOKENS_PER_COLOUR
+        self.wild = np.zeros(n, dtype=np.int64)
+        self.known = np.zeros((n, n, NUM_SCRAP_TYPES), dtype=np.int64)
+        self.played_now = np.zeros((n, NUM_SCRAP_TYPES), dtype=np.int64)
+        self.played_prev = np.zeros((n, NUM_SCRAP_TYPES), dtype=np.int64)
+        self.prev_hunt = -1
+        self.winner = -1
+        self.truncated = False
+        self.turns = 0
+        self.extra_turn = False
+        self.lead = int(rng.integers(n))          # ruling 1: random start player
+        for i in range(n):                        # rulebook "Setup": two Scrap cards each
+            p = (self.lead + i) % n
+            for k in self._draw_scrap(2):
+                self.hands[p, k] += 1
+        self._reset_turn_fields()
+        self.played_prev[:] = 0
+        self._mask: np.ndarray | None = None
+        self._start_turn()
+
+    # --------------------------------------------------------------------------------------
+    # contract
+    @property
+    def num_players(self) -> int:
+        return self._n
+
+    @property
+    def num_actions(self) -> int:
+        return self.ids.size
+
+    @property
+    def observation_size(self) -> int:
+        return self.layout.size
+
+    @property
+    def current_player(self) -> int | None:
+        return None if self.phase == DONE else self.actor
+
+    @property
+    def is_terminal(self) -> bool:
+        """True once a wolf holds two other wolves' Allegiance (rulebook "Winning", ruling 3)."""
+        return self.winner >= 0
+
+    @property
+    def is_truncated(self) -> bool:
+        """True once ``max_turns`` Lead-Wolf turns were played without a winner (ruling 10)."""
+        return self.truncated
+
+    def returns(self) -> np.ndarray:
+        """Float64 (n,): ruling 11 (+1 winner, -1 others; ``win_only``: 0 others); zeros else."""
+        r = np.zeros(self._n)
+        if self.winner >= 0:
+            if self.reward == "win_loss":
+                r[:] = -1.0
+            r[self.winner] = 1.0
+        return r
+
+    # --------------------------------------------------------------------------------------
+    # setup helpers
+    def _reset_turn_fields(self) -> None:
+        n = self._n
+        self.phase = TURN
+        self.actor = self.lead
+        self.hunters: list[int] = []
+        self.risked = [-1] * n
+        self.join_next = 0
+        self.hunt_card = -1
+        self.drawn = np.zeros(NUM_SCRAP_TYPES, dtype=np.int64)
+        self.share_size = [0] * n
+        self.share_left = [0] * n
+        self.order_pool: list[int] = []
+        self.order_sizes: list[int] = []
+        self.discard_queue: list[int] = []
+        self.discard_reason = -1
+        self.jack_left = 0
+        self.crow_first = -1
+        self.look_target = -1
+        self.att = self.dfd = self.guard = self.guard_called = -1
+        self.strength = 0
+        self.takes: list[tuple[int, int]] = []
+
+    def _start_turn(self) -> None:
+        self.played_prev = self.played_now
+        self.played_now = np.zeros((self._n, NUM_SCRAP_TYPES), dtype=np.int64)
+        self._reset_turn_fields()
+
+    def _end_turn(self) -> None:
+        """End the Lead Wolf's turn: truncation check (ruling 10), Cougar's extra turn."""
+        if self.phase == DONE:
+            return
+        self.turns += 1
+        if self.turns >= self.max_turns:
+            self.truncated = True
+            self.phase = DONE
+            return
+        if self.extra_turn:
+            self.extra_turn = False
+        else:
+            self.lead = (self.lead + 1) % self._n
+        self._start_turn()
+
+    # --------------------------------------------------------------------------------------
+    # cards
+    def _draw_scrap(self, m: int) -> list[int]:
+        """Draw up to ``m`` Scrap cards; reshuffle the discards into an empty deck (ruling 9)."""
+        out = []
+        for _ in range(m):
+            if not self.scrap_deck:
+                if self.scrap_discard.sum() == 0:
+                    break
+                self.scrap_deck = self.rng.permutation(
+                    np.repeat(np.arange(NUM_SCRAP_TYPES), self.scrap_discard)).tolist()
+                self.scrap_discard[:] = 0
+            out.append(self.scrap_deck.pop())
+        return out
+
+    def _give_drawn(self, p: int, m: int) -> None:
+        for k in self._draw_scrap(m):
+            self.hands[p, k] += 1
+
+    def _play(self, p: int, k: int, cnt: int = 1) -> None:
+        """Wolf ``p`` plays/discards ``cnt`` cards of type ``k`` face up (public, ruling 12)."""
+        self.hands[p, k] -= cnt
+        self.scrap_discard[k] += cnt
+        self.played_now[p, k] += cnt
+        col = self.known[:, p, k]
+        col -= cnt
+        np.maximum(col, 0, out=col)
+
+    def _discard_hand(self, p: int) -> None:
+        h = self.hands[p].copy()
+        self.hands[p] = 0
+        self.scrap_discard += h
+        self.played_now[p] += h
+        self.known[:, p, :] = 0
+
+    def _steal(self, thief: int, victim: int) -> None:
+        """Thief takes a random Scrap card from victim (Weasel, Ravenous, Guardian win)."""
+        h = self.hands[victim]
+        tot = int(h.sum())
+        if tot == 0:
+            return
+        r = int(self.rng.integers(tot))
+        k = 0
+        c = int(h[0])
+        while r >= c:
+            k += 1
+            c += int(h[k])
+        h[k] -= 1
+        self.hands[thief, k] += 1
+        # knowledge: third parties lose one card of unknown type from their lower bounds
+        for s in range(self._n):
+            if s == thief or s == victim:
+                continue
+            row = self.known[s, victim]
+            if row.any():
+                row -= 1
+                np.maximum(row, 0, out=row)
+        if self.known[thief, victim, k] > 0:
+            self.known[thief, victim, k] -= 1
+        self.known[victim, thief, k] += 1
+
+    # --------------------------------------------------------------------------------------
+    # tokens, Allegiance, win
+    def allegiance_holder(self, wolf: int) -> int:
+        """The wolf holding ``wolf``'s Allegiance (>= 3 of its tokens, ruling 2), or -1."""
+        col = self.tokens[:, wolf]
+        for h in range(self._n):
+            if h != wolf and col[h] >= ALLEGIANCE_AT:
+                return h
+        return -1
+
+    def in_allegiance(self, a: int, b: int) -> bool:
+        """True when a holds b's Allegiance or b holds a's (Guardian Wolf condition)."""
+        return self.tokens[a, b] >= ALLEGIANCE_AT or self.tokens[b, a] >= ALLEGIANCE_AT
+
+    def wins(self, p: int) -> bool:
+        """Ruling 3: p holds two other wolves' Allegiance, each Wild filling in one token."""
+        row = self.tokens[p].tolist()
+        defs = sorted(max(0, ALLEGIANCE_AT - row[q]) for q in range(self._n) if q != p)
+        return defs[0] + defs[1] <= int(self.wild[p])
+
+    def _check_win(self, first: int) -> bool:
+        for i in range(self._n):
+            p = (first + i) % self._n
+            if self.wins(p):
+                self.winner = p
+                self.phase = DONE
+                return True
+        return False
+
+    def _move_token(self, src: int, dst: int, colour: int) -> None:
+        self.tokens[src, colour] -= 1
+        self.tokens[dst, colour] += 1
+
+    # --------------------------------------------------------------------------------------
+    # Hunt flow (rulebook "The Hunt", rulings 5-6)
+    def _begin_hunt(self) -> None:
+        self.hunters = [self.lead]
+        if self.tokens[self.lead].sum() > 0:
+            self.phase, self.actor = RISK, self.lead
+        else:
+            self.join_next = 1
+            self._next_joiner()
+
+    def _next_joiner(self) -> None:
+        n = self._n
+        while self.join_next < n:
+            p = (self.lead + self.join_next) % n
+            self.join_next += 1
+            if self.tokens[p].sum() > 0:
+                self.phase, self.actor = JOIN, p
+                return
+        self._reveal_hunt()
+
+    def _reveal_hunt(self) -> None:
+        if not self.hunt_deck:
+            self.hunt_deck = self.rng.permutation(
+                np.repeat(np.arange(NUM_HUNT_TYPES), self.hunt_discard)).tolist()
+            self.hunt_discard[:] = 0
+        card = self.hunt_card = self.hunt_deck.pop()
+        lead = self.lead
+        others = [h for h in self.hunters if h != lead]
+        self.actor = lead
+        if card in SHARE_DRAW:
+            for k in self._draw_scrap(SHARE_DRAW[card]):
+                self.drawn[k] += 1
+            self._size_shares()
+        elif card == RABBIT or card == COUGAR:
+            self._give_drawn(lead, 1)
+            if card == COUGAR:
+                self.extra_turn = True
+            self._finish_hunt()
+        elif card == JACKALOPE:
+            if self.hands[lead].sum() >= 3:
+                self.phase = JACK
+            else:
+                self._jackalope_redraw()
+        elif card == RATTLESNAKE:
+            if self.hands[lead].sum() > 0:
+                self.discard_queue = [lead]
+                self.discard_reason = D_RATTLE
+                self.phase = DISCARD
+            else:
+                self._finish_hunt()
+        elif card == PORCUPINE:
+            self.discard_queue = [h for h in self.hunters if self.hands[h].sum() > 0]
+            self.discard_reason = D_PORCUPINE
+            self._next_discard()
+        elif card == WEASEL:
+            if any(self.hands[h].sum() > 0 for h in others):
+                self.phase = WEASEL_T
+            else:
+                self._finish_hunt()
+        elif card == GRIZZLY:
+            if others:
+                self.phase = GRIZZLY_T
+            else:
+                self._discard_hand(lead)
+                self._finish_hunt()
+        elif card == CROW:
+            if sum(1 for h in self.hunters if self.risked[h] >= 0) >= 2:
+                self.phase = CROW1
+            else:
+                self._finish_hunt()
+        else:  # FOX
+            if any(self.risked[h] >= 0 for h in others):
+                self.phase = FOX_T
+            else:
+                self._finish_hunt()
+
+    def _size_shares(self) -> None:
+        """Ruling 6: Lead Wolf largest, its Allegiance holder second, Lead Wolf orders the rest."""
+        lead, k = self.lead, len(self.hunters)
+        m = int(self.drawn.sum())
+        if k == 1:
+            self.hands[lead] += self.drawn
+            self.drawn[:] = 0
+            self._finish_hunt()
+            return
+        base, rem = divmod(m, k)
+        sizes = [base + 1] * rem + [base] * (k - rem)
+        self.share_size[lead] = sizes[0]
+        rest = sizes[1:]
+        pool = [h for h in self.hunters if h != lead]
+        holder = self.allegiance_holder(lead)
+        if holder in pool:
+            self.share_size[holder] = rest.pop(0)
+            pool.remove(holder)
+        self.order_pool, self.order_sizes = pool, rest
+        self._continue_order()
+
+    def _continue_order(self) -> None:
+        if self.order_pool and len(set(self.order_sizes)) > 1:
+            self.phase = ORDER
+            return
+        for h, s in zip(self.order_pool, self.order_sizes):
+            self.share_size[h] = s
+        self.order_pool, self.order_sizes = [], []
+        self.share_left = [0 if h == self.lead else self.share_size[h] for h in range(self._n)]
+        self._continue_deal()
+
+    def _continue_deal(self) -> None:
+        if sum(self.share_left) == 0:
+            self.hands[self.lead] += self.drawn
+            self.drawn[:] = 0
+            self._finish_hunt()
+        else:
+            self.phase = DEAL
+
+    def _jackalope_redraw(self) -> None:
+        self._give_drawn(self.lead, 2)
+        pos = int(self.rng.integers(len(self.hunt_deck) + 1))
+        self.hunt_deck.insert(pos, JACKALOPE)
+        self.hunt_card = -2  # back in the deck: not discarded
+        self._finish_hunt()
+
+    def _next_discard(self) -> None:
+        if self.discard_queue:
+            self.phase, self.actor = DISCARD, self.discard_queue[0]
+        else:
+            self._finish_hunt()
+
+    def _finish_hunt(self) -> None:
+        if self.phase == DONE:
+            return
+        card = self.hunt_card
+        if card >= 0:
+            self.hunt_discard[card] += 1
+            self.prev_hunt = card
+        else:
+            self.prev_hunt = JACKALOPE
+        self.hunt_card = -1
+        self._end_turn()
+
+    # --------------------------------------------------------------------------------------
+    # Scrap flow (rulebook "Scrap Cards", rulings 7-8)
+    def _begin_attack(self, att: int, dfd: int, strength: int) -> None:
+        self.att, self.dfd, self.strength = att, dfd, strength
+        self.guard = self.guard_called = -1
+        if self._guard_candidates():
+            self.phase, self.actor = GUARD_CALL, dfd
+        else:
+            self._enter_defend()
+
+    def _guard_candidates(self) -> list[int]:
+        return [g for g in range(self._n)
+                if g != self.att and g != self.dfd and self.in_allegiance(self.dfd, g)]
+
+    def _defender_now(self) -> int:
+        return self.guard if self.guard >= 0 else self.dfd
+
+    def _legal_defences(self, x: int) -> list[int]:
+        h = self.hands[x]
+        return [d for d in DEFENCES_VS[self.strength] if np.all(h >= DEFENCE_NEEDS[d])]
+
+    def _enter_defend(self) -> None:
+        x = self._defender_now()
+        if self._legal_defences(x):
+            self.phase, self.actor = DEFEND, x
+        else:
+            self._defence_fails()
+
+    def _defence_fails(self) -> None:
+        self.takes = [(self.att, self.dfd)]
+        if self.guard >= 0:
+            self.takes.append((self.att, self.guard))
+        self._process_takes()
+
+    def _defend(self, d: int) -> None:
+        x, att = self._defender_now(), self.att
+        for k in DEFENCES[d]:
+            self._play(x, k)
+        if d in RAVENOUS_DEFENCES:
+            self._steal(x, att)
+        if self.guard >= 0:
+            self._steal(self.guard, att)
+            self._steal(self.guard, self.dfd)
+        if d in THORN_DEFENCES:
+            self._begin_attack(x, att, 1)
+        else:
+            self._end_turn()
+
+    def _process_takes(self) -> None:
+        """Resolve queued Loyalty takes (taker, victim); ask the taker when it has a choice."""
+        while self.takes:
+            taker, victim = self.takes[0]
+            colours = np.flatnonzero(self.tokens[victim])
+            if len(colours) == 0:
+                self.takes.pop(0)
+                continue
+            if len(colours) == 1:
+                self._take(int(colours[0]))
+                if self.phase == DONE:
+                    return
+                continue
+            self.phase, self.actor = TAKE, taker
+            return
+        self._end_turn()
+
+    def _take(self, colour: int) -> None:
+        taker, victim = self.takes.pop(0)
+        self._move_token(victim, taker, colour)
+        self._check_win(taker)
+
+    # --------------------------------------------------------------------------------------
+    # masks
+    def _attack_targets_ok(self, t: int) -> bool:
+        return t != self.lead and t != self.allegiance_holder(self.lead)
+
+    def legal_action_mask(self) -> np.ndarray:
+        """Int8 (num_actions,): legal actions of :attr:`current_player` (cached per state)."""
+        if self._mask is not None:
+            return self._mask
+        I, n = self.ids, self._n
+        m = np.zeros(I.size, dtype=np.int8)
+        ph = self.phase
+        lead = self.lead
+        if ph == DONE:
+            pass
+        elif ph == TURN:
+            m[I.HUNT] = 1
+            h = self.hands[lead]
+            holder = self.allegiance_holder(lead)
+            for t in range(n):
+                if t == lead:
+                    continue
+                if t != holder:
+                    if h[TC]:
+                        m[I.ATTACK_TC + t] = 1
+                    if h[FRENZY]:
+                        m[I.ATTACK_FR + t] = 1
+                if h[CROWS_ALLY]:
+                    m[I.CROWS_ALLY + t] = 1
+                if self.tokens[t].any():
+                    for s in range(3):
+                        if h[ANTLER + s] >= 3:
+                            m[I.COLLECT + s * n + t] = 1
+            if h[FEATHER] >= 3:
+                m[I.FEATHER] = 1
+        elif ph == RISK or ph == JOIN:
+            m[I.COLOUR:I.COLOUR + n] = self.tokens[self.actor] > 0
+            if ph == JOIN:
+                m[I.DECLINE] = 1
+        elif ph == ORDER:
+            for t in self.order_pool:
+                m[I.TARGET + t] = 1
+        elif ph == DEAL:
+            for t in range(n):
+                if self.share_left[t] > 0:
+                    for k in range(NUM_SCRAP_TYPES):
+                        if self.drawn[k] > 0:
+                            m[I.GIVE + t * NUM_SCRAP_TYPES + k] = 1
+        elif ph == JACK:
+            m[I.ACCEPT] = 1
+            m[I.DECLINE] = 1
+        elif ph == DISCARD:
+            m[I.DISCARD:I.DISCARD + NUM_SCRAP_TYPES] = self.hands[self.actor] > 0
+        elif ph == WEASEL_T:
+            for t in self.hunters:
+                if t != lead and self.hands[t].any():
+                    m[I.TARGET + t] = 1
+        elif ph == GRIZZLY_T:
+            for t in self.hunters:
+                if t != lead:
+                    m[I.TARGET + t] = 1
+        elif ph == CROW1 or ph == CROW2:
+            for t in self.hunters:
+                if self.risked[t] >= 0 and t != self.crow_first:
+                    m[I.TARGET + t] = 1
+            if ph == CROW1:
+                m[I.DECLINE] = 1
+        elif ph == FOX_T:
+            for t in self.hunters:
+                if t != lead and self.risked[t] >= 0:
+                    m[I.TARGET + t] = 1
+            m[I.DECLINE] = 1
+        elif ph == CA_FOLLOW:
+            t = self.look_target
+            m[I.DECLINE] = 1
+            if self._attack_targets_ok(t):
+                if self.hands[lead, TC]:
+                    m[I.ATTACK_TC + t] = 1
+                if self.hands[lead, FRENZY]:
+                    m[I.ATTACK_FR + t] = 1
+        elif ph == GUARD_CALL:
+            for g in self._guard_candidates():
+                m[I.TARGET + g] = 1
+            m[I.DECLINE] = 1
+        elif ph == GUARD_ACCEPT:
+            m[I.ACCEPT] = 1
+            m[I.DECLINE] = 1
+        elif ph == DEFEND:
+            for d in self._legal_defences(self.actor):
+                m[I.DEFEND + d] = 1
+            m[I.DECLINE] = 1
+        elif ph == TAKE:
+            victim = self.takes[0][1]
+            m[I.COLOUR:I.COLOUR + n] = self.tokens[victim] > 0
+        self._mask = m
+        return m
+
+    def illegal_reason(self, action: int) -> str:
+        """A specific reason why ``action`` is illegal now (rules cited)."""
+        try:
+            group, i, j = self.ids.decode(int(action))
+        except ValueError as exc:
+            return str(exc)
+        ph = self.phase
+        want = {TURN: "HUNT, an attack, Crow's Ally, a Collect set or FEATHER",
+                RISK: "COLOUR (risk a held token)", JOIN: "COLOUR or DECLINE",
+                ORDER: "TARGET (next hunter for a larger share)", DEAL: "GIVE",
+                JACK: "ACCEPT or DECLINE", DISCARD: "DISCARD of a held type",
+                WEASEL_T: "TARGET hunter", GRIZZLY_T: "TARGET hunter",
+                CROW1: "TARGET hunter or DECLINE", CROW2: "TARGET hunter", FOX_T: "TARGET or DECLINE",
+                CA_FOLLOW: "an attack on the wolf looked at, or DECLINE",
+                GUARD_CALL: "TARGET Guardian or DECLINE", GUARD_ACCEPT: "ACCEPT or DECLINE",
+                DEFEND: "DEFEND or DECLINE", TAKE: "COLOUR the victim holds"}.get(ph, "nothing")
+        if ph == TURN and group in ("ATTACK_TC", "ATTACK_FR"):
+            if i == self.lead:
+                return "a wolf cannot attack itself"
+            if i == self.allegiance_holder(self.lead):
+                return ("a wolf cannot attack the holder of its Allegiance except with a Collect "
+                        "set (rulebook 'Benefits of Holding a Wolf's Allegiance')")
+            return "the Lead Wolf holds no such card"
+        if ph == TURN and group == "COLLECT":
+            return "a Collect set needs three matching cards and a target holding a token"
+        if ph == DEFEND and group == "DEFEND":
+            return (f"defence {DEFENCE_NAMES[i]} is not held or does not answer a "
+                    f"{'Frenzy' if self.strength == 2 else 'Tooth & Claw'} (ruling 8)")
+        return f"decision is '{PHASE_NAMES[ph]}': legal are {want}"
+
+    # --------------------------------------------------------------------------------------
+    # apply
+    def _apply_action(self, a: int) -> None:
+        self._mask = None
+        I, n = self.ids, self._n
+        ph = self.phase
+        lead = self.lead
+        if ph == TURN:
+            if a == I.HUNT:
+                self._begin_hunt()
+            elif a == I.FEATHER:
+                for _ in range(3):
+                    self._play(lead, FEATHER)
+                for q in range(n):
+                    if q != lead:
+                        self.tokens[lead, lead] += self.tokens[q, lead]
+                        self.tokens[q, lead] = 0
+                if not self._check_win(lead):
+                    self._end_turn()
+            elif I.ATTACK_TC <= a < I.ATTACK_TC + n:
+                self._play(lead, TC)
+                self._begin_attack(lead, a - I.ATTACK_TC, 1)
+            elif I.ATTACK_FR <= a < I.ATTACK_FR + n:
+                self._play(lead, FRENZY)
+                self._begin_attack(lead, a - I.ATTACK_FR, 2)
+            elif I.CROWS_ALLY <= a < I.CROWS_ALLY + n:
+                t = a - I.CROWS_ALLY
+                self._play(lead, CROWS_ALLY)
+                self.known[lead, t] = self.hands[t]
+                self.look_target = t
+                self.phase = CA_FOLLOW
+                if not self.legal_action_mask()[I.ATTACK_TC + t] and \
+                        not self.legal_action_mask()[I.ATTACK_FR + t]:
+                    self._mask = None
+                    self._end_turn()
+                self._mask = None
+            else:
+                s, t = divmod(a - I.COLLECT, n)
+                self._play(lead, ANTLER + s, 3)
+                self.takes = [(lead, t)]
+                self._process_takes()
+        elif ph == RISK:
+            self.risked[lead] = a - I.COLOUR
+            self.join_next = 1
+            self._next_joiner()
+        elif ph == JOIN:
+            if a != I.DECLINE:
+                self.risked[self.actor] = a - I.COLOUR
+                self.hunters.append(self.actor)
+            self._next_joiner()
+        elif ph == ORDER:
+            t = a - I.TARGET
+            self.share_size[t] = self.order_sizes.pop(0)
+            self.order_pool.remove(t)
+            self._continue_order()
+        elif ph == DEAL:
+            t, k = divmod(a - I.GIVE, NUM_SCRAP_TYPES)
+            self.drawn[k] -= 1
+            self.hands[t, k] += 1
+            self.share_left[t] -= 1
+            self.known[lead, t, k] += 1
+            self._continue_deal()
+        elif ph == JACK:
+            if a == I.ACCEPT:
+                self.jack_left = 3
+                self.discard_queue = [lead]
+                self.discard_reason = D_JACKALOPE
+                self.phase = DISCARD
+            else:
+                self._jackalope_redraw()
+        elif ph == DISCARD:
+            p = self.actor
+            self._play(p, a - I.DISCARD)
+            if self.discard_reason == D_JACKALOPE:
+                self.jack_left -= 1
+                if self.jack_left == 0:
+                    self.wild[lead] += 1
+                    self.hunt_card = -2  # kept as a Wild Loyalty
+                    if not self._check_win(lead):
+                        self._finish_hunt()
+            else:
+                self.discard_queue.pop(0)
+                self._next_discard()
+        elif ph == WEASEL_T:
+            self._steal(lead, a - I.TARGET)
+            self._finish_hunt()
+        elif ph == GRIZZLY_T:
+            self._discard_hand(a - I.TARGET)
+            self._finish_hunt()
+        elif ph == CROW1:
+            if a == I.DECLINE:
+                self._finish_hunt()
+            else:
+                self.crow_first = a - I.TARGET
+                self.phase = CROW2
+        elif ph == CROW2:
+            i, j = self.crow_first, a - I.TARGET
+            ci, cj = self.risked[i], self.risked[j]
+            self._move_token(i, j, ci)
+            self._move_token(j, i, cj)
+            self.risked[i], self.risked[j] = cj, ci
+            if not self._check_win(lead):
+                self._finish_hunt()
+        elif ph == FOX_T:
+            if a == I.DECLINE:
+                self._finish_hunt()
+            else:
+                t = a - I.TARGET
+                self._move_token(t, lead, self.risked[t])
+                self.risked[t] = -1
+                if not self._check_win(lead):
+                    self._finish_hunt()
+        elif ph == CA_FOLLOW:
+            t = self.look_target
+            if a == I.DECLINE:
+                self._end_turn()
+            elif a < I.ATTACK_FR:
+                self._play(lead, TC)
+                self._begin_attack(lead, t, 1)
+            else:
+                self._play(lead, FRENZY)
+                self._begin_attack(lead, t, 2)
+        elif ph == GUARD_CALL:
+            if a == I.DECLINE:
+                self._enter_defend()
+            else:
+                g = a - I.TARGET
+                self.guard_called = g
+                self.phase, self.actor = GUARD_ACCEPT, g
+        elif ph == GUARD_ACCEPT:
+            if a == I.ACCEPT:
+                self.guard = self.guard_called
+            self._enter_defend()
+        elif ph == DEFEND:
+            if a == I.DECLINE:
+                self._defence_fails()
+            else:
+                self._defend(a - I.DEFEND)
+        elif ph == TAKE:
+            self._take(a - I.COLOUR)
+            if self.phase != DONE:
+                self._process_takes()
+        else:  # pragma: no cover - apply_action rejects actions once the game is over
+            raise AssertionError("no decision is due")
+
+    # --------------------------------------------------------------------------------------
+    # observation
+    def observation_tensor(self, seat: int) -> np.ndarray:
+        """Float32 (observation_size,) of what ``seat`` knows; layout :func:`observation_layout`.
+
+        Public facts (ruling 12): tokens, risked tokens, hand sizes, played/discarded cards, Hunt
+        card, share sizes. Private to ``seat``: its hand, the drawn cards when it deals, and its
+        ``known`` lower bounds on other hands (Crow's Ally looks, shares it dealt, steals).
+
+        Raises:
+            ValueError: ``seat`` is not in 0..num_players-1.
+        """
+        n = self._n
+        if not 0 <= seat < n:
+            raise ValueError(f"seat must be in 0..{n - 1}, got {seat!r}")
+        L = self.layout
+        o = np.zeros(L.size, dtype=np.float32)
+        F = _fields(n)
+        o[F["seat"] + seat] = 1
+        ph = self.phase
+        o[F["lead"] + self.lead] = 1
+        if ph != DONE:
+            o[F["actor"] + self.actor] = 1
+            o[F["phase"] + ph] = 1
+        o[F["turn"]] = self.turns / self.max_turns
+        if self.att >= 0:
+            o[F["attacker"] + self.att] = 1
+            o[F["defender"] + self.dfd] = 1
+            o[F["strength"] + self.strength - 1] = 1
+        g = self.guard if self.guard >= 0 else self.guard_called
+        if g >= 0:
+            o[F["guardian"] + g] = 1
+        if self.hunt_card >= 0:
+            o[F["hunt_card"] + self.hunt_card] = 1
+        if self.hunters:
+            base = F["hunters"]
+            rb = F["risked"]
+            for h in self.hunters:
+                o[base + h] = 1
+                if self.risked[h] >= 0:
+                    o[rb + h * n + self.risked[h]] = 1
+        if ph == DEAL or ph == ORDER:
+            o[F["share_size"]:F["share_size"] + n] = np.array(self.share_size) / 5.0
+            o[F["share_left"]:F["share_left"] + n] = np.array(self.share_left) / 5.0
+            o[F["drawn_total"]] = self.drawn.sum() / 5.0
+            if seat == self.lead:
+                o[F["drawn"]:F["drawn"] + NUM_SCRAP_TYPES] = self.drawn / 5.0
+        if ph == DISCARD and self.discard_reason == D_JACKALOPE:
+            o[F["discards_left"]] = self.jack_left / 3.0
+        if self.crow_first >= 0:
+            o[F["crow_first"] + self.crow_first] = 1
+        if self.look_target >= 0:
+            o[F["look_target"] + self.look_target] = 1
+        o[F["hand"]:F["hand"] + NUM_SCRAP_TYPES] = self.hands[seat] * _INV_COPIES
+        tk = F["tokens"]
+        o[tk:tk + n * n] = self.tokens.ravel() * 0.2
+        al = F["allegiance"]
+        alleg = self.tokens >= ALLEGIANCE_AT
+        alleg[_DIAG[n]] = False
+        o[al:al + n * n] = alleg.ravel()
+        o[F["wild"]:F["wild"] + n] = self.wild * 0.5
+        o[F["hand_sizes"]:F["hand_sizes"] + n] = self.hands.sum(axis=1) * (1 / 60)
+        ds = F["deck_sizes"]
+        o[ds] = len(self.scrap_deck) / NUM_SCRAP
+        o[ds + 1] = len(self.hunt_deck) / NUM_HUNT
+        o[F["scrap_discard"]:F["scrap_discard"] + NUM_SCRAP_TYPES] = \
+            self.scrap_discard * _INV_COPIES
+        o[F["hunt_discard"]:F["hunt_discard"] + NUM_HUNT_TYPES] = self.hunt_discard * _INV_HUNT
+        w = n * NUM_SCRAP_TYPES
+        kn = (self.known[seat] * _INV_COPIES)
+        kn[seat] = 0
+        o[F["known"]:F["known"] + w] = kn.ravel()
+        o[F["played_now"]:F["played_now"] + w] = (self.played_now * _INV_COPIES).ravel()
+        o[F["played_prev"]:F["played_prev"] + w] = (self.played_prev * _INV_COPIES).ravel()
+        if self.prev_hunt >= 0:
+            o[F["prev_hunt"] + self.prev_hunt] = 1
+        return o
+
+    # --------------------------------------------------------------------------------------
+    # text
+    def action_to_string(self, action: int) -> str:
+        """Readable text of ``action`` (in the current decision's terms)."""
+        group, i, j = self.ids.decode(int(action))
+        if group == "HUNT":
+            return "lead a Hunt"
+        if group == "FEATHER":
+            return "play 3 Feathers: retrieve own Loyalties"
+        if group == "ACCEPT":
+            return "keep the Jackalope (discard 3)" if self.phase in (JACK, DISCARD) \
+                else "accept to guard"
+        if group == "DECLINE":
+            return {JOIN: "stay out of the Hunt", DEFEND: "no defence",
+                    GUARD_CALL: "call no Guardian", GUARD_ACCEPT: "refuse to guard",
+                    CROW1: "no Crow swap", FOX_T: "no Fox take", CA_FOLLOW: "end the turn",
+                    JACK: "draw 2, reshuffle the Jackalope"}.get(self.phase, "decline")
+        if group == "ATTACK_TC":
+            return f"Tooth & Claw attack on wolf {i}"
+        if group == "ATTACK_FR":
+            return f"Frenzy attack on wolf {i}"
+        if group == "CROWS_ALLY":
+            return f"Crow's Ally: look at wolf {i}'s hand"
+        if group == "COLLECT":
+            return f"Collect 3 {SCRAP_NAMES[ANTLER + i]}: take a Loyalty from wolf {j}"
+        if group == "COLOUR":
+            verb = {RISK: "risk", JOIN: "join with", TAKE: "take"}.get(self.phase, "colour")
+            return f"{verb} a colour-{i} Loyalty"
+        if group == "TARGET":
+            return f"choose wolf {i}"
+        if group == "GIVE":
+            return f"give a {SCRAP_NAMES[j]} to hunter {i}"
+        if group == "DISCARD":
+            return f"discard a {SCRAP_NAMES[i]}"
+        return f"defend with {DEFENCE_NAMES[i]}"
+
+    def render_text(self, seat: int | None = None) -> str:
+        """Tokens, hands (all, or only ``seat``'s), decks and the pending decision."""
+        n = self._n
+        lines = [f"Badland Wolves, {n} wolves, turn {self.turns}/{self.max_turns}, "
+                 f"Lead Wolf {self.lead}"]
+        for p in range(n):
+            toks = " ".join(f"c{c}x{int(self.tokens[p, c])}" for c in range(n) if self.tokens[p, c])
+            if seat is None or seat == p:
+                hand = ", ".join(f"{SCRAP_NAMES[k]}x{int(self.hands[p, k])}"
+                                 for k in range(NUM_SCRAP_TYPES) if self.hands[p, k])
+            else:
+                hand = f"{int(self.hands[p].sum())} cards"
+            extra = f" wild {int(self.wild[p])}" if self.wild[p] else ""
+            lines.append(f"  wolf {p}: tokens [{toks}]{extra}; hand: {hand or '-'}")
+        lines.append(f"  Scrap deck {len(self.scrap_deck)}, Hunt deck {len(self.hunt_deck)}")
+        if self.hunt_card >= 0:
+            lines.append(f"  Hunt card: {HUNT_NAMES[self.hunt_card]}, hunters {self.hunters}")
+        if self.winner >= 0:
+            lines.append(f"  wolf {self.winner} is the new Alpha")
+        elif self.truncated:
+            lines.append("  truncated: no winner")
+        else:
+            lines.append(f"  wolf {self.actor} to decide: {PHASE_NAMES[self.phase]}")
+        return "\n".join(lines)
+
+    # --------------------------------------------------------------------------------------
+    # copies, resampling, truth
+    def clone(self) -> BadlandWolvesState:
+        """An independent copy (generator state included), faster than a deepcopy."""
+        new = object.__new__(type(self))
+        d = self.__dict__.copy()
+        for key in ("hands", "tokens", "wild", "known", "played_now", "played_prev",
+                    "scrap_discard", "hunt_discard", "drawn"):
+            d[key] = d[key].copy()
+        for key in ("scrap_deck", "hunt_deck", "hunters", "risked", "share_size", "share_left",
+                    "order_pool", "order_sizes", "discard_queue", "takes", "history"):
+            d[key] = list(d[key])
+        d["config"] = dict(d["config"])
+        d["rng"] = copy.deepcopy(self.rng)
+        d["_mask"] = None
+        new.__dict__ = d
+        return new
+
+    def resample_from_infostate(self, seat: int, rng: np.random.Generator) -> BadlandWolvesState:
+        """A state consistent with all ``seat`` knows (ruling 12).
+
+        Kept: everything public, ``seat``'s hand, the drawn cards if ``seat`` deals them, and
+        ``seat``'s lower bounds ``known[seat, p]``. Redrawn uniformly: the rest of every other
+        hand, the undealt drawn cards when ``seat`` is not the dealer, the Scrap deck order and
+        the Hunt deck order. Other seats' ``known`` rows are clipped to the new hands.
+        """
+        s = self.clone()
+        s.rng = np.random.default_rng(int(rng.integers(2**62)))
+        n = self._n
+        pool = SCRAP_COUNTS_ARR - self.scrap_discard - self.hands[seat]
+        fixed_drawn = self.phase in (DEAL, ORDER) and seat == self.lead
+        if fixed_drawn:
+            pool = pool - self.drawn
+        for p in range(n):
+            if p != seat:
+                pool = pool - self.known[seat, p]
+        cards = rng.permutation(np.repeat(np.arange(NUM_SCRAP_TYPES), pool)).tolist()
+        for p in range(n):
+            if p == seat:
+                continue
+            size = int(self.hands[p].sum())
+            newh = self.known[seat, p].copy()
+            for _ in range(size - int(newh.sum())):
+                newh[cards.pop()] += 1
+            s.hands[p] = newh
+        if not fixed_drawn and self.drawn.sum():
+            newd = np.zeros(NUM_SCRAP_TYPES, dtype=np.int64)
+            for _ in range(int(self.drawn.sum())):
+                newd[cards.pop()] += 1
+            s.drawn = newd
+        s.scrap_deck = cards
+        s.hunt_deck = rng.permutation(np.array(self.hunt_deck, dtype=np.int64)).tolist()
+        for o in range(n):
+            if o != seat:
+                np.minimum(s.known[o], s.hands, out=s.known[o])
+        s._mask = None
+        return s
+
+    def hidden_truth(self) -> dict[str, Any]:
+        """Every wolf's Scrap hand ({type name: count}) and the undealt drawn cards."""
+        return {
+            "hands": [{SCRAP_NAMES[k]: int(self.hands[p, k]) for k in range(NUM_SCRAP_TYPES)
+                       if self.hands[p, k]} for p in range(self._n)],
+            "drawn": {SCRAP_NAMES[k]: int(self.drawn[k]) for k in range(NUM_SCRAP_TYPES)
+                      if self.drawn[k]},
+        }
+
+    # --------------------------------------------------------------------------------------
+    # invariants (used by tests)
+    def card_totals(self) -> tuple[int, int, int]:
+        """(Scrap cards, Hunt cards, Loyalty tokens) accounted for: 60, 55, 5·n always."""
+        scrap = int(self.hands.sum() + len(self.scrap_deck) + self.scrap_discard.sum()
+                    + self.drawn.sum())
+        hunt = int(len(self.hunt_deck) + self.hunt_discard.sum() + self.wild.sum()
+                   + (1 if self.hunt_card >= 0 else 0))
+        return scrap, hunt, int(self.tokens.sum())
+
+
+_INV_COPIES = (1.0 / SCRAP_COUNTS_ARR).astype(np.float64)
+_INV_HUNT = (1.0 / HUNT_COUNTS_ARR).astype(np.float64)
+_DIAG = {P: np.eye(P, dtype=bool) for P in ALLOWED_PLAYERS}
+
+
+@lru_cache(maxsize=None)
+def _fields_cached(P: int) -> tuple:
+    L = observation_layout(P)
+    return tuple((f.name, f.start) for f in L)
+
+
+_FIELD_CACHE: dict[int, dict[str, int]] = {}
+
+
+def _fields(P: int) -> dict[str, int]:
+    d = _FIELD_CACHE.get(P)
+    if d is None:
+        d = _FIELD_CACHE[P] = dict(_fields_cached(P))
+    return d
