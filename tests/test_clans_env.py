@@ -1,0 +1,194 @@
+"""Clans PettingZoo environment, records, configuration, information (ruling 9) and resampling."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, render_test, seed_test
+
+from envs import make_env
+from envs.clans import NUM_ACTIONS, ClansState
+from envs.clans import board as B
+from envs.clans_v0 import env, raw_env
+from envs.core import ConfigError, IllegalActionError, RecordError
+
+
+def random_position(seed: int, num_players: int = 3, steps: int | None = None) -> ClansState:
+    rng = np.random.default_rng(seed)
+    s = ClansState(seed=seed, num_players=num_players)
+    steps = int(rng.integers(0, 60)) if steps is None else steps
+    for _ in range(steps):
+        if s.is_terminal:
+            break
+        s.apply_action(int(rng.choice(s.legal_actions())))
+    return s
+
+
+def test_pettingzoo_api_seed_render():
+    api_test(env(num_players=3), num_cycles=300)
+    api_test(env(num_players=2, epoch_chart="board_2002"), num_cycles=100)
+    seed_test(lambda: env(num_players=4), num_cycles=100)
+    render_test(lambda render_mode=None: env(render_mode=render_mode))
+
+
+def test_spaces_registry_and_rgb_render():
+    e = make_env("clans", num_players=4)
+    e.reset(seed=1)
+    obs, *_ = e.last()
+    assert obs["observation"].shape == (ClansState(num_players=4).observation_size,)
+    assert obs["observation"].dtype == np.float32 and obs["action_mask"].dtype == np.int8
+    assert e.action_space("player_0").n == NUM_ACTIONS == 276
+    r = raw_env(render_mode="rgb_array")
+    r.reset(seed=2)
+    img = r.render()
+    assert img.dtype == np.uint8 and img.ndim == 3 and img.shape[2] == 3 and img.shape[0] > 300
+    assert len(np.unique(img.reshape(-1, 3), axis=0)) > 10
+    t = raw_env(render_mode="ansi")
+    t.reset(seed=2)
+    assert "villages 0/12" in t.render()
+
+
+def test_bad_config_named_with_allowed_values():
+    with pytest.raises(ConfigError, match=r"num_players must be one of \[2, 3, 4, 5\]"):
+        env(num_players=6)
+    with pytest.raises(ConfigError, match="num_players"):
+        ClansState(num_players=1)
+    with pytest.raises(ConfigError, match="num_players"):
+        ClansState(num_players=True)
+    with pytest.raises(ConfigError, match=r"epoch_chart must be one of \['board_2002', 'rulebook'\]"):
+        env(epoch_chart="2002")
+    with pytest.raises(ConfigError, match=r"reward must be one of \['win_loss', 'score_margin'\]"):
+        env(reward="margin")
+    assert ClansState(seed=0).config == {"num_players": 3, "epoch_chart": "rulebook",
+                                        "reward": "win_loss"}
+
+
+def test_illegal_actions_raise_naming_action_and_reason():
+    s = random_position(4, steps=5)                 # at the start every move is legal
+    assert not s.pending
+    legal = set(s.legal_actions())
+    bad = next(a for a in range(270) if a not in legal)
+    with pytest.raises(IllegalActionError, match=f"action {bad} "):
+        s.apply_action(bad)
+    with pytest.raises(IllegalActionError, match="out of range"):
+        s.apply_action(NUM_ACTIONS)
+    with pytest.raises(IllegalActionError, match="integer"):
+        s.apply_action(1.0)
+    with pytest.raises(IllegalActionError, match="no ordering decision"):
+        s.apply_action(272)
+    e = raw_env()
+    e.reset(seed=0)
+    with pytest.raises(IllegalActionError):
+        e.step(275)
+    s = random_position(3, steps=500)
+    assert s.is_terminal
+    with pytest.raises(IllegalActionError, match="over"):
+        s.apply_action(0)
+
+
+def test_record_replays_exactly():
+    for seed in range(5):
+        s = random_position(seed, num_players=2 + seed % 3, steps=500)
+        rec = json.loads(json.dumps(s.to_record()))
+        r = ClansState.from_record(rec)
+        assert r.history == s.history
+        assert np.array_equal(r.huts, s.huts) and np.array_equal(r.scores, s.scores)
+        assert r.villages == s.villages and np.array_equal(r.returns(), s.returns())
+    with pytest.raises(RecordError):
+        ClansState.from_record({**rec, "actions": rec["actions"] + [0]})
+
+
+def test_env_episode_rewards_are_the_engine_returns():
+    e = raw_env(num_players=3, reward="score_margin")
+    e.reset(seed=9)
+    rng = np.random.default_rng(9)
+    totals = {a: 0.0 for a in e.possible_agents}
+    for agent in e.agent_iter():
+        obs, rew, term, trunc, info = e.last()
+        totals[agent] += rew
+        if term or trunc:
+            e.step(None)
+            continue
+        assert np.array_equal(obs["action_mask"], info["action_mask"])
+        e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    ret = e.game.returns()
+    assert [totals[a] for a in e.possible_agents] == pytest.approx(ret.tolist())
+    assert np.all(np.abs(ret) <= 1)
+
+
+def test_resample_law_for_every_seat_on_many_positions():
+    rng = np.random.default_rng(123)
+    for k in range(150):
+        n = 2 + k % 4
+        s = random_position(1000 + k, num_players=n)
+        for seat in range(n):
+            r = s.resample_from_infostate(seat, rng)
+            assert np.array_equal(r.observation_tensor(seat), s.observation_tensor(seat))
+            assert r.colours[seat] == s.colours[seat]
+            assert len(set(r.colours.tolist())) == n
+            assert np.array_equal(r.huts, s.huts) and r.turn == s.turn
+            # the copy is independent
+            if not r.is_terminal:
+                before = s.huts.copy(), len(s.history)
+                r.apply_action(r.legal_actions()[0])
+                assert np.array_equal(s.huts, before[0]) and len(s.history) == before[1]
+
+
+def test_resample_is_uniform_over_the_other_colours():
+    s = ClansState(seed=5, num_players=2)
+    rng = np.random.default_rng(0)
+    own = int(s.colours[0])
+    counts = np.zeros(5)
+    for _ in range(4000):
+        counts[s.resample_from_infostate(0, rng).colours[1]] += 1
+    assert counts[own] == 0
+    others = np.delete(counts, own) / 4000
+    assert np.all(np.abs(others - 0.25) < 0.03)
+
+
+def test_no_leak_of_a_seats_colour_into_other_seats_observations():
+    for k in range(100):
+        n = 2 + k % 4
+        s = random_position(2000 + k, num_players=n)
+        for j in range(n):
+            for i in range(n):
+                if i == j:
+                    continue
+                before = s.observation_tensor(i)
+                t = s.clone()
+                free = [c for c in range(5) if c not in t.colours.tolist()]
+                if free:                          # give seat j an unused colour
+                    t.colours[j] = free[k % len(free)]
+                else:                             # 5 players: swap j with a third seat
+                    m = next(x for x in range(n) if x not in (i, j))
+                    t.colours[[j, m]] = t.colours[[m, j]]
+                assert np.array_equal(t.observation_tensor(i), before)
+                assert t.hidden_truth() != s.hidden_truth()
+        # sanity: a seat's own colour is visible to itself
+        t = s.clone()
+        t.colours[0] = [c for c in range(5) if c != s.colours[0]][0]
+        assert not np.array_equal(t.observation_tensor(0), s.observation_tensor(0))
+
+
+def test_hidden_truth_and_observation_contents():
+    s = ClansState(seed=8, num_players=4)
+    assert s.hidden_truth() == {"colours": [B.COLOURS[c] for c in s.colours]}
+    json.dumps(s.hidden_truth())
+    o = s.observation_tensor(2)
+    lay = s.layout
+    assert lay.view(o, "own_colour").argmax() == s.colours[2]
+    assert lay.view(o, "to_act").argmax() == (s.turn - 2) % 4
+    assert np.allclose(lay.view(o, "huts") * 12, s.huts)
+    assert lay.view(o, "villages_formed")[0] == 1 and lay.view(o, "epoch")[0] == 1
+    assert lay.view(o, "chips_left")[0] == 1
+    assert np.array_equal(lay.view(o, "terrain").argmax(axis=1), B.AREA_TERRAIN)
+    a = s.legal_actions()[0]
+    mover = s.turn
+    s.apply_action(a)
+    o = s.observation_tensor(2)
+    src = lay.view(o, "last_move_src")[(mover - 2) % 4]
+    assert src.argmax() == B.EDGE_SRC[a] and src.sum() == 1
+    with pytest.raises(ValueError, match="seat"):
+        s.observation_tensor(4)
