@@ -176,8 +176,16 @@ class ProwlState(GameState):
         self.off = action_offsets(T)
         self.A = self.off["end"]
         self.layout = build_layout(n, T, C)
-        self._clan_of_type_onehot = np.zeros((T, C), dtype=bool)
-        self._clan_of_type_onehot[np.arange(T), self.type_clan_arr] = True
+        self._clan_of_type_onehot = np.zeros((T, C), dtype=np.int64)
+        self._clan_of_type_onehot[np.arange(T), self.type_clan_arr] = 1
+        self._sl = {f.name: (f.start, f.stop) for f in self.layout}
+        self._obs_size = self.layout.size
+        self._perms = [(s + np.arange(n)) % n for s in range(n)]
+        self._perm_lists = [p.tolist() for p in self._perms]
+        self._inv_cpp = 1.0 / self.cpp
+        self.pub = np.zeros(T, dtype=np.int64)   # cards in public view: discards, attachments, pile
+        self._prot: list[bool] | None = None     # cache of protected(q), reset when attachments move
+        self._wany = [False] * n                 # seat has ever Peeked at a hand
         # --- set-up (Set-up 1-5)
         rng = self.rng
         self.track = [int(c) for c in rng.permutation(C)]
@@ -247,7 +255,13 @@ class ProwlState(GameState):
 
     def protected(self, q: int) -> bool:
         """True if ``q`` has a Bodyguard attached (design, Bodyguard)."""
-        return any(self.attach[q, t] for t in self.bodyguard_types)
+        return self._prot_list()[q]
+
+    def _prot_list(self) -> list[bool]:
+        if self._prot is None:
+            bg = self.bodyguard_types
+            self._prot = (self.attach[:, bg].any(axis=1).tolist() if bg else [False] * self.n)
+        return self._prot
 
     def targetable(self, p: int) -> tuple[int, ...]:
         """Opponents of ``p`` its card effects may choose: those not protected (Bodyguard)."""
@@ -278,6 +292,7 @@ class ProwlState(GameState):
         """Start of ``p``'s turn: attachments expire (ruling 2), 2-player reveal (ruling 7)."""
         self.turn_player = p
         att = self.attach[p]
+        self._prot = None
         for t in np.flatnonzero(att):
             if not self.is_leader[t]:
                 self.discard[p, t] += att[t]
@@ -286,6 +301,7 @@ class ProwlState(GameState):
             t = self.deck2p.pop()
             self.raise_(self.type_clan[t], 1, p, effect=False)
             self.pile[t] += 1
+            self.pub[t] += 1
         self.queue.append(("dec", K_TURN, p, None, (), {}))
 
     def _run(self) -> None:
@@ -309,8 +325,10 @@ class ProwlState(GameState):
                     _, p, t = step
                     if self.is_attach[t]:
                         self.attach[p, t] += 1
+                        self._prot = None
                     else:
                         self.discard[p, t] += 1
+                    self.pub[t] += 1
                     self.pending_card = -1
             # turn over
             self.pending_card = -1
@@ -376,6 +394,8 @@ class ProwlState(GameState):
         """``p`` Peeks at ``q``'s hand (Whisperer)."""
         self.whisper[p, q] = self.hand[q]
         self.wvalid[p, q] = True
+        self._wany = list(self._wany)
+        self._wany[p] = True
 
     def _permute_clans(self, src: list[int], dst: list[int]) -> None:
         """Move the clan card of seat src[i] to dst[i] simultaneously (facings, public
@@ -432,6 +452,7 @@ class ProwlState(GameState):
         old = self.clan_card[p]
         if old >= 0:
             self.discard[p, old] += 1
+            self.pub[old] += 1
         self.hand[p, t] -= 1
         self.clan_card[p] = t
         self.face_up[p] = False
@@ -439,6 +460,7 @@ class ProwlState(GameState):
         self.know[:, p] = -1
         self.know[p, p] = t
         self.wvalid[:, p] = False
+        self.whisper[:, p] = 0
         self.forced[p] = False
 
     def _public_remove(self, p: int, t: int) -> None:
@@ -508,6 +530,7 @@ class ProwlState(GameState):
             elif block == "accuse":
                 self._public_remove(p, v)
                 self.discard[p, v] += 1
+                self.pub[v] += 1
                 self.pending_card = v
                 self.ask(K_OPP, p, "acc_opp", self.accusable(p), {"card": v, "effect": False})
             else:  # play
@@ -576,74 +599,94 @@ class ProwlState(GameState):
 
     # ------------------------------------------------------------------------------ observation
     def observation_tensor(self, seat: int) -> np.ndarray:
-        n, T, C, L = self.n, self.T, self.C, self.layout
-        o = L.zeros()
-        perm = (seat + np.arange(n)) % n
-        V = lambda name: L.view(o, name)  # noqa: E731
-        V("seat")[seat] = 1
+        """Float32 (observation_size,): what ``seat`` knows, layout :func:`build_layout`
+        (table in docs/prowl.md); every entry in [0, 1]."""
+        n, T, C, S = self.n, self.T, self.C, self._sl
+        o = np.zeros(self._obs_size, dtype=np.float32)
+        perm = self._perms[seat]
+        o[S["seat"][0] + seat] = 1
         dec = self._dec
         if dec is not None and dec[2] == seat:
-            V("decision")[dec[1]] = 1
+            o[S["decision"][0] + dec[1]] = 1
             if self.pending_card >= 0:
-                V("pending_card")[self.pending_card] = 1
+                o[S["pending_card"][0] + self.pending_card] = 1
             ctx = dec[5]
             if dec[3] in ACC_HANDLERS:
-                V("pending_accusation")[0] = 1
+                o[S["pending_accusation"][0]] = 1
             if "clan" in ctx and dec[3] != "acc_reward" and dec[3] != "reward_raise":
-                V("pending_clan")[ctx["clan"]] = 1
+                o[S["pending_clan"][0] + ctx["clan"]] = 1
             if "opp" in ctx:
-                V("pending_opp")[(ctx["opp"] - seat) % n] = 1
-        V("turn_player")[(self.turn_player - seat) % n] = 1
+                o[S["pending_opp"][0] + (ctx["opp"] - seat) % n] = 1
+        o[S["turn_player"][0] + (self.turn_player - seat) % n] = 1
+        o[S["dominance"][0] + (self.dominance - seat) % n] = 1
         hs = self.hand.sum(axis=1)
-        V("hand_size")[:] = hs[perm] / self.cpp
+        a, b = S["hand_size"]
+        o[a:b] = hs[perm] * self._inv_cpp
         ic = self.inv_copies
-        V("hand")[:] = self.hand[seat] * ic
-        own = self.clan_card[seat]
+        h = self.hand[seat]
+        a, b = S["hand"]
+        o[a:b] = h * ic
+        own = int(self.clan_card[seat])
         if own >= 0:
-            V("own_clan")[own] = 1
-        V("own_face_up")[0] = self.face_up[seat]
-        V("track")[np.arange(C), self.pos] = 1
-        V("dominance")[(self.dominance - seat) % n] = 1
-        fu = self.face_up[perm]
-        cc = self.clan_card[perm]
-        rows = np.arange(n)
-        if fu.any():
-            V("face_up")[rows[fu], cc[fu]] = 1
-        kn = self.know[seat, perm]
-        kk = kn >= 0
-        V("known_clan")[rows[kk], kn[kk]] = 1
-        V("discards")[:] = self.discard[perm] * ic
-        V("attachments")[:] = self.attach[perm] * ic
-        pa = self.pact[perm]
-        if (pa >= 0).any():
-            V("pact")[rows[pa >= 0], pa[pa >= 0]] = 1
-        V("forced")[:] = self.forced[perm]
-        if self.bodyguard_types:
-            V("protected")[:] = self.attach[perm][:, self.bodyguard_types].sum(axis=1) > 0
-        wv = self.wvalid[seat, perm]
-        if wv.any():
-            V("whisper_hand")[:] = self.whisper[seat, perm] * ic
-            V("whisper_valid")[:] = wv
+            o[S["own_clan"][0] + own] = 1
+        if self.face_up[seat]:
+            o[S["own_face_up"][0]] = 1
+        a = S["track"][0]
+        for c, i in enumerate(self.pos):
+            o[a + c * C + i] = 1
+        seen = self.pub + h
+        fu0, kn0, pa0, fo0, pr0 = (S["face_up"][0], S["known_clan"][0], S["pact"][0],
+                                   S["forced"][0], S["protected"][0])
+        know = self.know[seat].tolist()
+        face_up = self.face_up.tolist()
+        pact = self.pact.tolist()
+        forced = self.forced.tolist()
+        prot = self._prot_list()
+        known_rows = []
+        for r, q in enumerate(self._perm_lists[seat]):
+            t = know[q]
+            if t >= 0:
+                o[kn0 + r * T + t] = 1
+                known_rows.append((r, t))
+                seen[t] += 1
+                if face_up[q]:
+                    o[fu0 + r * T + t] = 1
+            if pact[q] >= 0:
+                o[pa0 + r * C + pact[q]] = 1
+            if forced[q]:
+                o[fo0 + r] = 1
+            if prot[q]:
+                o[pr0 + r] = 1
+        a, b = S["discards"]
+        o[a:b] = (self.discard[perm] * ic).ravel()
+        a, b = S["attachments"]
+        o[a:b] = (self.attach[perm] * ic).ravel()
+        if self._wany[seat]:
+            wv = self.wvalid[seat]
+            wp = self.whisper[seat][perm]
+            a, b = S["whisper_hand"]
+            o[a:b] = (wp * ic).ravel()
+            a, b = S["whisper_valid"]
+            o[a:b] = wv[perm]
+            seen = seen + wp.sum(axis=0)
         ex = self.excl[perm]
-        V("excluded")[:] = ex
-        # unseen copies from seat's view
-        seen = self.hand[seat] + self.discard.sum(axis=0) + self.attach.sum(axis=0) + self.pile
-        kvis = self.know[seat]
-        kv = kvis[kvis >= 0]
-        seen = seen + np.bincount(kv, minlength=T)
-        if wv.any():
-            seen = seen + self.whisper[seat][self.wvalid[seat]].sum(axis=0)
+        a, b = S["excluded"]
+        o[a:b] = ex.ravel()
         unseen = self.copies - seen
-        V("unseen")[:] = unseen * ic
-        unseen_clan = np.bincount(self.type_clan_arr, weights=unseen, minlength=C) > 0
-        poss = V("possible")
-        poss[:] = (~ex) & unseen_clan[None, :]
-        if kk.any():
-            poss[kk] = self._clan_of_type_onehot[kn[kk]]
-        V("accusations_named")[:] = self.acc_named[perm] / self.cpp
+        a, b = S["unseen"]
+        o[a:b] = unseen * ic
+        unseen_clan = (unseen @ self._clan_of_type_onehot) > 0
+        poss = ~ex & unseen_clan
+        for r, t in known_rows:
+            poss[r] = self._clan_of_type_onehot[t]
+        a, b = S["possible"]
+        o[a:b] = poss.ravel()
+        a, b = S["accusations_named"]
+        o[a:b] = (self.acc_named[perm] * self._inv_cpp).ravel()
         if n == 2:
-            V("public_pile")[:] = self.pile * ic
-            V("deck_left")[0] = len(self.deck2p) / self.deck2p_start
+            a, b = S["public_pile"]
+            o[a:b] = self.pile * ic
+            o[S["deck_left"][0]] = len(self.deck2p) / self.deck2p_start
         return o
 
     # ------------------------------------------------------------------------------ text
@@ -750,10 +793,10 @@ class ProwlState(GameState):
         """Fast copy: numpy arrays and lists copied, static tables shared."""
         s = object.__new__(ProwlState)
         d = self.__dict__.copy()
-        for k in ("hand", "pile", "discard", "attach", "clan_card", "face_up", "know", "excl",
+        for k in ("hand", "pile", "pub", "discard", "attach", "clan_card", "face_up", "know", "excl",
                   "whisper", "wvalid", "pact", "forced", "acc_named"):
             d[k] = d[k].copy()
-        for k in ("track", "pos", "deck2p", "box", "history", "accusations"):
+        for k in ("track", "pos", "deck2p", "box", "history", "accusations", "_wany"):
             d[k] = list(d[k])
         d["queue"] = list(d["queue"])  # steps are immutable tuples (ctx dicts never mutated)
         d["rng"] = np.random.default_rng()
