@@ -142,6 +142,7 @@ def observation_layout(P: int) -> Layout:
     L.add("drawn_total", 1, "Scrap cards drawn for sharing not yet dealt / 5")
     L.add("drawn", NUM_SCRAP_TYPES, "Lead Wolf only: types of the drawn cards not yet dealt / 5")
     L.add("discards_left", 1, "Scrap cards still to discard for the Jackalope / 3")
+    L.add("victim", P, "one-hot: wolf losing a Loyalty in the pending take")
     L.add("crow_first", P, "one-hot: first hunter picked for the Crow swap")
     L.add("look_target", P, "one-hot: wolf looked at with Crow's Ally this turn")
     L.add("hand", NUM_SCRAP_TYPES, "own Scrap hand: count per type / copies of that type")
@@ -938,6 +939,8 @@ class BadlandWolvesState(GameState):
                 o[F["drawn"]:F["drawn"] + NUM_SCRAP_TYPES] = self.drawn / 5.0
         if ph == DISCARD and self.discard_reason == D_JACKALOPE:
             o[F["discards_left"]] = self.jack_left / 3.0
+        if ph == TAKE:
+            o[F["victim"] + self.takes[0][1]] = 1
         if self.crow_first >= 0:
             o[F["crow_first"] + self.crow_first] = 1
         if self.look_target >= 0:
