@@ -1,0 +1,232 @@
+"""Scripted Clans heuristic (:class:`ClansHeuristic`): plays for its own secret colour.
+
+Decides from the observation only (decoded with :func:`envs.clans.observation_layout`; the
+board and epoch charts are static public data). For every legal move it simulates the villages
+that move would form (dispute and epoch scoring as in rules/clans.txt) and values
+
+    own colour's points + bonus chips taken - sum over colours c of w(c) * points(c)
+
+where ``w(c)`` is its belief that colour ``c`` belongs to an opponent. The best few moves are
+then checked one ply deeper: the worst village the next player could form in reply (points to
+colours believed to be opponents' and a chip, minus points to its own colour) is subtracted
+at half weight, so it avoids leaving profitable villages behind. Among equal moves it keeps
+options by gathering its own huts into larger groups on terrain that is not hostile now.
+Ordering decisions (ruling 6) take the order that maximises the same value.
+
+Belief: each other seat is assumed to favour its own colour; points its villages gave to each
+colour (public, ``seat_colour_points``) and the colours at the destination of its last move
+raise that seat's likelihood of owning those colours (a softmax over the colours that are not
+ours); ``w(c)`` sums those probabilities over the other seats (capped at 1).
+"""
+
+from __future__ import annotations
+
+from itertools import permutations
+from typing import Any
+
+import numpy as np
+
+from envs.clans import board as B
+from envs.clans.engine import NUM_MOVE_ACTIONS, observation_layout
+from envs.core.aec import seat_of
+
+_NEIGH = B.NEIGHBOURS
+_TERRAIN = B.AREA_TERRAIN.tolist()
+
+
+class ClansHeuristic:
+    """Greedy one-ply-plus-reply Clans player for its own colour.
+
+    Args:
+        config: the game's resolved config (``num_players``, ``epoch_chart``, ``reward``).
+        seed: seed of the tie-breaking generator.
+
+    Raises:
+        ValueError: from :meth:`act` when the observation's mask has no legal action.
+    """
+
+    name = "clans_heuristic"
+
+    def __init__(self, config: dict[str, Any], seed: int | None = None) -> None:
+        self.n = int(config.get("num_players", 3))
+        self.chart = B.EPOCH_CHARTS[config.get("epoch_chart", "rulebook")]
+        self.layout = observation_layout(self.n)
+        self.rng = np.random.default_rng(seed)
+        self._pts = [[[self.chart.village_points(k, t, h) for h in range(61)] for t in range(4)]
+                     for k in range(B.NUM_CHIPS)]
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget the move evidence gathered during the previous game."""
+        self.evidence = np.zeros((self.n, B.NUM_COLOURS))
+        self.seen_moves: dict[int, tuple[int, int]] = {}
+
+    # ------------------------------------------------------------------------------------
+    def _decode(self, obs: np.ndarray) -> None:
+        lay = self.layout
+        self.huts = np.rint(lay.view(obs, "huts") * B.HUTS_PER_COLOUR).astype(np.int64)
+        self.tot = self.huts.sum(axis=1).tolist()
+        self.hut_rows = self.huts.tolist()
+        self.vil = lay.view(obs, "village") > 0.5
+        self.k = int(lay.view(obs, "villages_formed").argmax())
+        self.own = int(lay.view(obs, "own_colour").argmax())
+        self.pending = np.flatnonzero(lay.view(obs, "pending") > 0.5).tolist()
+        scp = lay.view(obs, "seat_colour_points") * 100.0
+        src = lay.view(obs, "last_move_src")
+        dst = lay.view(obs, "last_move_dst")
+        for r in range(1, self.n):
+            if src[r].max() > 0.5:
+                mv = (int(src[r].argmax()), int(dst[r].argmax()))
+                if self.seen_moves.get(r) != mv:
+                    self.seen_moves[r] = mv
+                    d = mv[1]
+                    self.evidence[r] += 0.5 * (self.huts[d] > 0)
+        # belief that each colour belongs to an opponent
+        w = np.zeros(B.NUM_COLOURS)
+        others = [c for c in range(B.NUM_COLOURS) if c != self.own]
+        for r in range(1, self.n):
+            e = 0.15 * scp[r, others] + self.evidence[r, others]
+            p = np.exp(e - e.max())
+            p /= p.sum()
+            w[others] += p
+        self.w = np.minimum(w, 1.0).tolist()
+
+    def _gains(self, k: int, area: int, row: list[int]) -> tuple[list[int], int]:
+        """Per-colour points of a village at ``area`` with huts ``row`` as the k-th village."""
+        if all(row):
+            row = [0 if h == 1 else h for h in row]
+        total = sum(row)
+        pts = self._pts[k][_TERRAIN[area]][total] if total else 0
+        return [pts if h else 0 for h in row], total
+
+    def _village_value(self, k: int, area: int, row: list[int], me_factor: float = 1.0) -> float:
+        if k >= B.NUM_CHIPS:
+            return 0.0
+        gains, _ = self._gains(k, area, row)
+        v = 1.0  # the mover's bonus chip
+        v += me_factor * gains[self.own]
+        w = self.w
+        for c in range(B.NUM_COLOURS):
+            if c != self.own and gains[c]:
+                v -= w[c] * gains[c]
+        return v
+
+    def _order_value(self, k: int, villages: list[tuple[int, list[int]]]) -> float:
+        """Best total value over the orders of simultaneous villages (ruling 6)."""
+        if len(villages) == 1:
+            return self._village_value(k, *villages[0])
+        orders = permutations(villages) if len(villages) <= 4 else [villages]
+        return max(sum(self._village_value(k + i, a, r) for i, (a, r) in enumerate(o))
+                   for o in orders)
+
+    def _simulate(self, tot: list[int], s: int, d: int) -> list[tuple[int, list[int]]]:
+        """Villages formed by moving ``s`` onto ``d`` (tot is updated in place and restored)."""
+        ts = tot[s]
+        tot[d] += ts
+        tot[s] = 0
+        out = []
+        vil = self.vil
+        for c in _NEIGH[s]:
+            if tot[c] and not vil[c] and not any(tot[x] for x in _NEIGH[c]):
+                if c == d:
+                    row = [a + b for a, b in zip(self.hut_rows[d], self.hut_rows[s])]
+                else:
+                    row = self.hut_rows[c]
+                out.append((c, row))
+        tot[s] = ts
+        tot[d] -= ts
+        return out
+
+    def _threat(self, s: int, d: int, k_after: int) -> float:
+        """Worst village value (for us) the next player could form after our move s -> d."""
+        tot = list(self.tot)
+        rows = [list(r) for r in self.hut_rows]
+        tot[d] += tot[s]
+        tot[s] = 0
+        rows[d] = [a + b for a, b in zip(rows[d], rows[s])]
+        rows[s] = [0] * 5
+        saved_rows, saved_vil = self.hut_rows, self.vil
+        vil = self.vil.copy()
+        for c in _NEIGH[s]:
+            if tot[c] and not vil[c] and not any(tot[x] for x in _NEIGH[c]):
+                vil[c] = True
+        self.hut_rows, self.vil = rows, vil
+        worst = 0.0
+        try:
+            for a in range(NUM_MOVE_ACTIONS):
+                src, dst = int(B.EDGE_SRC[a]), int(B.EDGE_DST[a])
+                ts, td = tot[src], tot[dst]
+                if not ts or not td or vil[src] or vil[dst] or (ts >= 7 and td < ts):
+                    continue
+                formed = self._simulate(tot, src, dst)
+                if not formed:
+                    continue
+                harm = 0.0
+                for i, (area, row) in enumerate(formed):
+                    kk = k_after + i
+                    if kk >= B.NUM_CHIPS:
+                        break
+                    gains, _ = self._gains(kk, area, row)
+                    opp = max((self.w[c] * gains[c] for c in range(5) if c != self.own),
+                              default=0.0)
+                    harm += 1.0 + opp - gains[self.own]
+                worst = max(worst, harm)
+        finally:
+            self.hut_rows, self.vil = saved_rows, saved_vil
+        return worst
+
+    def _keep_options(self, s: int, d: int) -> float:
+        """Small tie-breaker: gather own huts into larger groups on non-hostile terrain."""
+        mine_s = self.hut_rows[s][self.own]
+        mine_d = self.hut_rows[d][self.own]
+        v = 0.0
+        if mine_s or mine_d:
+            v += 0.05 * (mine_s + mine_d) * (1 if mine_d else 0.5)
+        k = min(self.k, B.NUM_CHIPS - 1)
+        e = int(self.chart.village_epoch[k])
+        if self.chart.hostile[e] == _TERRAIN[d] and (mine_s or mine_d):
+            v -= 0.1
+        return v
+
+    # ------------------------------------------------------------------------------------
+    def act(self, observation: dict[str, np.ndarray], agent: str) -> int:
+        """A legal action id for ``agent`` from its observation dict."""
+        mask = observation["action_mask"]
+        legal = np.flatnonzero(mask)
+        if legal.size == 0:
+            raise ValueError("the action mask has no legal action: no decision is due")
+        seat_of(agent)
+        self._decode(observation["observation"])
+        if legal[0] >= NUM_MOVE_ACTIONS:
+            return self._order(legal)
+        tot = list(self.tot)
+        scored = []
+        for a in legal.tolist():
+            s, d = int(B.EDGE_SRC[a]), int(B.EDGE_DST[a])
+            formed = self._simulate(tot, s, d)
+            v = self._order_value(self.k, formed) if formed else 0.0
+            v += self._keep_options(s, d) + 1e-3 * self.rng.random()
+            scored.append((v, a, s, d, len(formed)))
+        scored.sort(reverse=True)
+        best, best_v = scored[0][1], -1e9
+        for v, a, s, d, nf in scored[:6]:
+            if self.k + nf >= B.NUM_CHIPS:
+                total = v
+            else:
+                total = v - 0.5 * self._threat(s, d, self.k + nf)
+            if total > best_v:
+                best, best_v = a, total
+        return int(best)
+
+    def _order(self, legal: np.ndarray) -> int:
+        pend = [(a, self.hut_rows[a]) for a in self.pending]
+        best, best_v = int(legal[0]), -1e9
+        for j in (legal - NUM_MOVE_ACTIONS).tolist():
+            first = pend[j]
+            rest = pend[:j] + pend[j + 1:]
+            v = self._village_value(self.k, *first)
+            if rest and self.k + 1 < B.NUM_CHIPS:
+                v += self._order_value(self.k + 1, rest)
+            if v > best_v:
+                best, best_v = NUM_MOVE_ACTIONS + j, v
+        return int(best)
