@@ -43,7 +43,7 @@ def test_heuristic_beats_random_at_2_and_4_players():
     wins2, _ = play(2, 30, seed0=900)      # measured 1.00
     assert wins2 >= 24
     wins4, _ = play(4, 40, seed0=1300)     # measured 0.69; random would win about 1/4
-    assert wins4 >= 18
+    assert wins4 >= 16
 
 
 def test_heuristic_orders_villages_for_its_own_colour():

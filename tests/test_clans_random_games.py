@@ -68,10 +68,13 @@ def test_random_games_keep_invariants(num_players, chart, games, seed0):
                 if not s.pending:
                     assert set(legal.tolist()) == naive_moves(s)
                 check_structure(s)
+                fresh = s.clone()
+                fresh._changed()                   # rebuild the incrementally kept block
                 for seat in range(num_players):
                     o = s.observation_tensor(seat)
                     assert o.shape == (s.observation_size,) and o.dtype == np.float32
                     assert o.min() >= 0.0 and o.max() <= 1.0
+                    assert np.array_equal(o, fresh.observation_tensor(seat))
             s.apply_action(int(rng.choice(legal)))
             assert s.huts.sum() == s.area_total.sum() == 60 - s.removed.sum()
             assert (s.huts >= 0).all()

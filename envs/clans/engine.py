@@ -134,6 +134,8 @@ class ClansState(GameState):
         self._off = {f.name: f.start for f in self.layout}
         self._template = self.layout.zeros()
         self.layout.view(self._template, "terrain")[:] = _TERRAIN_ONEHOT
+        self._pub_len = self.layout["terrain"].stop
+        self._pub: np.ndarray | None = None
         rng = self.rng
         # Set-up (rulebook "Setup" 1, ruling 3): one 5-colour group per region, order random.
         self.huts = np.zeros((B.NUM_AREAS, B.NUM_COLOURS), dtype=np.int64)
@@ -254,11 +256,38 @@ class ClansState(GameState):
         return super().illegal_reason(a)
 
     def _changed(self) -> None:
+        """Forget cached mask and observations (call after editing fields directly)."""
         self._mask = None
         self._obs = {}
+        self._pub = None
+
+    def _public_block(self) -> np.ndarray:
+        """Float32 view-ready copy of the fields ``huts`` .. ``terrain`` (kept incrementally)."""
+        if self._pub is None:
+            lay = self.layout
+            pub = self._template[: self._pub_len].copy()
+            lay.view(pub, "huts")[:] = self.huts * (1.0 / B.HUTS_PER_COLOUR)
+            lay.view(pub, "area_total")[:] = self.area_total * (1.0 / 60.0)
+            lay.view(pub, "occupied")[:] = self.area_total > 0
+            lay.view(pub, "village")[:] = self.village
+            self._pub = pub
+        return self._pub
+
+    def _refresh_area(self, area: int) -> None:
+        """Update the public block for one area whose huts or village flag changed."""
+        pub = self._pub
+        if pub is None:
+            return
+        i = 5 * area
+        pub[i:i + 5] = self.huts[area] * (1.0 / B.HUTS_PER_COLOUR)
+        t = int(self.area_total[area])
+        pub[self._off["area_total"] + area] = t / 60.0
+        pub[self._off["occupied"] + area] = 1.0 if t else 0.0
+        pub[self._off["village"] + area] = 1.0 if self.village[area] else 0.0
 
     def _apply_action(self, action: int) -> None:
-        self._changed()
+        self._mask = None
+        self._obs = {}
         if action >= NUM_MOVE_ACTIONS:
             area = self.pending.pop(action - NUM_MOVE_ACTIONS)
             self._score_village(area)
@@ -269,6 +298,8 @@ class ClansState(GameState):
         self.huts[s] = 0
         self.area_total[d] += self.area_total[s]
         self.area_total[s] = 0
+        self._refresh_area(s)
+        self._refresh_area(d)
         self.last_move[self.turn] = (s, d)
         # Village detection (ruling 5): only the destination and the source's neighbours can
         # have lost their last occupied neighbour.
@@ -311,6 +342,7 @@ class ClansState(GameState):
             self.unscored.extend(self.pending)
             for a in self.pending:
                 self.village[a] = True
+                self._refresh_area(a)
             self.pending = []
         if not self.terminal and not self._move_mask().any():
             self.terminal = True  # early end (rulebook "Special Rules", ruling 7)
@@ -334,6 +366,7 @@ class ClansState(GameState):
         present = h > 0
         self.scores[present] += pts
         self.seat_points[mover, present] += pts
+        self._refresh_area(area)
         if k + 1 == B.NUM_CHIPS:
             self.terminal = True
 
@@ -353,16 +386,7 @@ class ClansState(GameState):
         off = self._off
         o = self._template.copy()
         A = B.NUM_AREAS
-        i = off["huts"]
-        np.multiply(self.huts.reshape(-1), 1.0 / B.HUTS_PER_COLOUR, out=o[i:i + 5 * A],
-                    casting="unsafe")
-        tot = self.area_total
-        i = off["area_total"]
-        np.multiply(tot, 1.0 / 60.0, out=o[i:i + A], casting="unsafe")
-        i = off["occupied"]
-        o[i:i + A] = tot > 0
-        i = off["village"]
-        o[i:i + A] = self.village
+        o[: self._pub_len] = self._public_block()
         k = len(self.villages)
         if k < B.NUM_CHIPS:
             o[off["epoch"] + self.chart.village_epoch[k]] = 1.0
@@ -464,6 +488,7 @@ class ClansState(GameState):
         s.rng.bit_generator.state = self.rng.bit_generator.state
         s._mask = None
         s._obs = {}
+        s._pub = None if self._pub is None else self._pub.copy()
         return s
 
     def resample_from_infostate(self, seat: int, rng: np.random.Generator) -> ClansState:
