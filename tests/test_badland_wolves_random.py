@@ -1,0 +1,217 @@
+"""Badland Wolves: seeded random games with invariants, resampling law, leaks, records."""
+
+import json
+import random
+
+import numpy as np
+import pytest
+
+from envs.badland_wolves import BadlandWolvesState
+from envs.badland_wolves import engine as E
+from envs.badland_wolves.cards import SCRAP_COUNTS
+
+GAMES_PER_COUNT = {3: 3334, 4: 3333, 5: 3333}   # 10,000 games in all
+CHECK_EVERY_STEP = 60                            # games per count checked after every action
+
+
+def _check_full(s: BadlandWolvesState) -> None:
+    n = s.num_players
+    assert s.card_totals() == (60, 55, 5 * n)
+    assert (s.hands >= 0).all() and (s.tokens >= 0).all() and (s.scrap_discard >= 0).all()
+    assert (s.tokens.sum(axis=0) == 5).all()
+    # knowledge is a true lower bound of the hands
+    assert (s.known <= s.hands[None, :, :]).all()
+    # at most one holder per Allegiance (ruling 2)
+    al = s.tokens >= 3
+    np.fill_diagonal(al, False)
+    assert (al.sum(axis=0) <= 1).all()
+    deck = np.bincount(s.scrap_deck, minlength=9) + s.hands.sum(axis=0) + s.scrap_discard \
+        + s.drawn
+    assert deck.tolist() == list(SCRAP_COUNTS)
+    for seat in range(n):
+        o = s.observation_tensor(seat)
+        assert o.dtype == np.float32 and o.shape == (s.observation_size,)
+        assert o.min() >= 0.0 and o.max() <= 1.0
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_ten_thousand_random_games(n):
+    rng = random.Random(n)
+    lengths, truncated, winners = [], 0, np.zeros(n)
+    for g in range(GAMES_PER_COUNT[n]):
+        s = BadlandWolvesState(seed=1000 * n + g, num_players=n)
+        full = g < CHECK_EVERY_STEP
+        while not s.is_over:
+            legal = np.flatnonzero(s.legal_action_mask())
+            assert legal.size > 0, "empty mask while a decision is due"
+            assert s.current_player is not None
+            s.apply_action(int(legal[rng.randrange(legal.size)]))
+            if full:
+                _check_full(s)
+        assert s.card_totals() == (60, 55, 5 * n)
+        assert not s.legal_action_mask().any() and s.current_player is None
+        lengths.append(s.turns)
+        truncated += s.is_truncated
+        if s.is_terminal:
+            assert s.wins(s.winner)
+            r = s.returns()
+            assert r[s.winner] == 1.0 and r.sum() == 1.0 - (n - 1)
+            winners[s.winner] += 1
+        else:
+            assert s.turns == 300 and not s.returns().any()
+    print(f"\n{n} wolves random play: mean length {np.mean(lengths):.1f} turns, "
+          f"truncated {truncated / len(lengths):.3%}")
+    assert truncated < 0.1 * len(lengths)
+    assert winners.min() > 0.15 * winners.sum() / n  # every seat wins sometimes
+
+
+def _random_positions(n, count, seed):
+    rng = random.Random(seed)
+    out = []
+    g = 0
+    while len(out) < count:
+        s = BadlandWolvesState(seed=seed * 100 + g, num_players=n)
+        g += 1
+        stop = rng.randrange(5, 400)
+        for _ in range(stop):
+            if s.is_over:
+                break
+            legal = s.legal_actions()
+            s.apply_action(legal[rng.randrange(len(legal))])
+        if not s.is_over:
+            out.append(s)
+    return out
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_resample_law_every_seat(n):
+    rng = np.random.default_rng(n)
+    phases = set()
+    for s in _random_positions(n, 150, seed=n):
+        phases.add(s.phase)
+        for seat in range(n):
+            before = s.observation_tensor(seat)
+            r = s.resample_from_infostate(seat, rng)
+            assert np.array_equal(r.observation_tensor(seat), before)
+            assert np.array_equal(s.observation_tensor(seat), before)     # original untouched
+            assert r.card_totals() == (60, 55, 5 * n)
+            assert np.array_equal(r.hands[seat], s.hands[seat])
+            assert (r.known <= r.hands[None]).all()
+            assert np.array_equal(r.legal_action_mask(), s.legal_action_mask()) or \
+                r.current_player != seat
+            # the resampled state plays on legally
+            for _ in range(20):
+                if r.is_over:
+                    break
+                r.apply_action(int(rng.choice(r.legal_actions())))
+    assert len(phases) >= 6
+
+
+def test_resample_varies_hidden_hands():
+    s = _random_positions(4, 1, seed=77)[0]
+    rng = np.random.default_rng(0)
+    hands = {tuple(s.resample_from_infostate(0, rng).hands[1:].ravel()) for _ in range(30)}
+    assert len(hands) > 1 or s.hands[1:].sum() == 0
+
+
+def _hidden_change(s: BadlandWolvesState, seat: int, rng) -> BadlandWolvesState | None:
+    """Swap one card that ``seat`` does not know about between another hand and the deck."""
+    t = s.clone()
+    for p in rng.permutation(s.num_players):
+        p = int(p)
+        if p == seat:
+            continue
+        unknown = np.flatnonzero(s.hands[p] > s.known[seat, p])
+        for k in unknown:
+            for j, kk in enumerate(t.scrap_deck):
+                if kk != k:
+                    t.scrap_deck[j] = int(k)
+                    t.hands[p, k] -= 1
+                    t.hands[p, kk] += 1
+                    for o in range(s.num_players):        # others' knowledge stays a lower bound
+                        np.minimum(t.known[o], t.hands, out=t.known[o])
+                    t._mask = None
+                    return t
+    return None
+
+
+@pytest.mark.parametrize("n", [3, 5])
+def test_no_leak_of_hidden_hands_or_deck_order(n):
+    rng = np.random.default_rng(10 + n)
+    changed = 0
+    for s in _random_positions(n, 150, seed=20 + n):
+        for seat in range(n):
+            t = _hidden_change(s, seat, rng)
+            if t is None:
+                continue
+            changed += 1
+            t.hunt_deck = rng.permutation(t.hunt_deck).tolist()
+            assert np.array_equal(t.observation_tensor(seat), s.observation_tensor(seat))
+            assert t.hidden_truth() != s.hidden_truth()
+    assert changed > 100
+
+
+def test_observation_reveals_own_hand_and_dealt_shares():
+    # sanity for the leak test: a changed hand *is* visible to its owner
+    s = _random_positions(4, 1, seed=5)[0]
+    p = int(np.argmax(s.hands.sum(axis=1)))
+    t = s.clone()
+    k = int(np.flatnonzero(t.hands[p])[0])
+    kk = next(x for x in t.scrap_deck if x != k)
+    t.scrap_deck[t.scrap_deck.index(kk)] = k
+    t.hands[p, k] -= 1
+    t.hands[p, kk] += 1
+    assert not np.array_equal(t.observation_tensor(p), s.observation_tensor(p))
+
+
+def test_records_replay_exactly():
+    rng = random.Random(3)
+    for g in range(30):
+        n = 3 + g % 3
+        s = BadlandWolvesState(seed=g, num_players=n, max_turns=60 + g)
+        while not s.is_over:
+            legal = s.legal_actions()
+            s.apply_action(legal[rng.randrange(len(legal))])
+        rec = json.loads(json.dumps(s.to_record()))
+        r = BadlandWolvesState.from_record(rec)
+        assert r.history == s.history
+        assert np.array_equal(r.hands, s.hands) and np.array_equal(r.tokens, s.tokens)
+        assert r.winner == s.winner and r.is_truncated == s.is_truncated
+        assert np.array_equal(r.returns(), s.returns())
+
+
+def test_clone_is_independent():
+    s = _random_positions(4, 1, seed=9)[0]
+    c = s.clone()
+    obs = [s.observation_tensor(i) for i in range(4)]
+    rng = random.Random(0)
+    while not c.is_over:
+        legal = c.legal_actions()
+        c.apply_action(legal[rng.randrange(len(legal))])
+    assert all(np.array_equal(obs[i], s.observation_tensor(i)) for i in range(4))
+    assert s.card_totals() == (60, 55, 20) and not s.is_over
+    # a clone replays the same future as the original (generator state copied)
+    c2 = s.clone()
+    for a in c.history[len(s.history):]:
+        s.apply_action(a)
+        c2.apply_action(a)
+    assert np.array_equal(s.hands, c2.hands) and s.winner == c2.winner
+
+
+def test_hidden_truth_is_hands():
+    s = BadlandWolvesState(seed=1, num_players=3)
+    h = s.hidden_truth()
+    assert [sum(d.values()) for d in h["hands"]] == [2, 2, 2] and h["drawn"] == {}
+    json.dumps(h)
+
+
+def test_phase_coverage_in_random_play():
+    rng = random.Random(1)
+    seen = set()
+    for g in range(200):
+        s = BadlandWolvesState(seed=g, num_players=4)
+        while not s.is_over:
+            seen.add(s.phase)
+            legal = s.legal_actions()
+            s.apply_action(legal[rng.randrange(len(legal))])
+    assert seen == set(range(E.NUM_PHASES))
