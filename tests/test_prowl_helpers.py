@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.prowl.engine import K_TURN, ProwlState
+from envs.prowl.engine import K_ORDER, K_TURN, ProwlState
 
 
 def tid(s: ProwlState, name: str) -> int:
@@ -80,7 +80,9 @@ def card_totals(s: ProwlState) -> np.ndarray:
     tot = s.hand.sum(axis=0) + s.discard.sum(axis=0) + s.attach.sum(axis=0) + s.pile
     tot = tot + np.bincount(s.clan_card[s.clan_card >= 0], minlength=s.T)
     tot = tot + np.bincount(np.array(s.deck2p + s.box, dtype=np.int64), minlength=s.T)
-    for step in s.queue:
+    for step in s.queue:   # a played card is in play until it is discarded or attached
         if step[0] == "fin":
             tot[step[2]] += 1
+        elif step[0] == "dec" and step[1] == K_ORDER:
+            tot[step[5]["card"]] += 1
     return tot

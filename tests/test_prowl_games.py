@@ -1,0 +1,281 @@
+"""Prowl: many seeded random games with invariants, resample law, information leaks, records,
+configuration errors, PettingZoo API, and a swapped-in fifth clan ("Expanding the Game")."""
+
+import json
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, render_test, seed_test
+
+from envs.core import ConfigError, IllegalActionError
+from envs.prowl import CardSpec, ProwlState, register_clan, register_effect, register_handler
+from envs.prowl.engine import K_CLAN
+from envs.prowl_v0 import env, raw_env
+from tests.test_prowl_helpers import card_totals
+
+
+def _configs(n):
+    out = []
+    for beginner in (False, True):
+        deck = 28 if beginner else 32
+        for cpp in (5, 6, 7):
+            if n * cpp <= deck:
+                out.append({"num_players": n, "beginner": beginner, "cards_per_player": cpp})
+    return out
+
+
+def _check_invariants(s):
+    assert np.array_equal(card_totals(s), s.copies), "a card is lost or duplicated"
+    assert sorted(s.track) == list(range(4))
+    assert all(s.track[s.pos[c]] == c for c in range(4))
+    assert (s.hand >= 0).all()
+
+
+def _random_game(s, rng, check_obs=False, check_every_step=False):
+    steps = 0
+    while not s.is_terminal:
+        m = s.legal_action_mask()
+        legal = np.flatnonzero(m)
+        assert legal.size > 0, "empty mask while a decision is due"
+        if check_obs:
+            for q in range(s.n):
+                o = s.observation_tensor(q)
+                assert o.shape == (s.observation_size,) and o.dtype == np.float32
+                assert o.min() >= 0.0 and o.max() <= 1.0
+        if check_every_step:
+            _check_invariants(s)
+        s.apply_action(int(legal[int(rng.random() * legal.size)]))
+        steps += 1
+    assert s.current_player is None and s.legal_action_mask().sum() == 0
+    _check_invariants(s)
+    r = s.returns()
+    if s.winner is None:
+        assert (r == 0).all()
+    else:
+        assert r[s.winner] == 1.0 and np.isclose(r.sum(), 1.0 - (s.n - 1) * (
+            1.0 if s.config["reward"] == "win_loss" else 1.0 / (s.n - 1)))
+    assert s.hand.sum() == 0
+    return steps
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_random_games_invariants(n):
+    """2,500 seeded random games per player count (10,000 in all) across variants."""
+    rng = np.random.default_rng(100 + n)
+    cfgs = _configs(n)
+    winners = 0
+    for g in range(2500):
+        cfg = cfgs[g % len(cfgs)]
+        reward = "zero_sum" if g % 7 == 0 else "win_loss"
+        s = ProwlState(seed=g, reward=reward, **cfg)
+        _random_game(s, rng, check_obs=g % 100 == 0, check_every_step=g % 50 == 1)
+        winners += s.winner is not None
+    assert winners > 2000   # no-winner games (broken High Mage contract) are rare
+
+
+def _random_positions(count, seed):
+    rng = np.random.default_rng(seed)
+    out = []
+    for g in range(count):
+        n = 2 + g % 4
+        s = ProwlState(seed=seed * 1000 + g, num_players=n)
+        stop = int(rng.integers(0, 60))
+        k = 0
+        while not s.is_terminal and k < stop:
+            legal = s.legal_actions()
+            s.apply_action(int(rng.choice(legal)))
+            k += 1
+        if not s.is_terminal:
+            out.append((s, rng))
+    return out
+
+
+def test_resample_law_every_seat():
+    rng = np.random.default_rng(7)
+    changed = 0
+    for s, _ in _random_positions(300, 3):
+        truth = s.hidden_truth()
+        for seat in range(s.n):
+            r = s.resample_from_infostate(seat, rng)
+            assert np.array_equal(r.observation_tensor(seat), s.observation_tensor(seat))
+            assert np.array_equal(card_totals(r), s.copies)
+            assert np.array_equal(r.legal_action_mask(), s.legal_action_mask()) \
+                or r.current_player != seat
+            for q in range(s.n):   # the public exclusions still hold in the resample
+                if not r.face_up[q] and r.clan_card[q] >= 0:
+                    assert not r.excl[q, r.type_clan[r.clan_card[q]]]
+            changed += r.hidden_truth() != truth
+        assert s.hidden_truth() == truth   # the original is untouched
+    assert changed > 300
+    # a resampled state plays on to the end
+    s, _ = _random_positions(5, 9)[0]
+    r = s.resample_from_infostate(0, rng)
+    _random_game(r, rng)
+
+
+def test_hidden_information_does_not_leak():
+    """Changing facts seat i does not know (another player's unknown clan card and hand
+    contents) leaves seat i's observation unchanged; the owner's observation does change."""
+    rng = np.random.default_rng(11)
+    tested = 0
+    for s, _ in _random_positions(400, 5):
+        for i in range(s.n):
+            cands = [q for q in range(s.n) if q != i and s.clan_card[q] >= 0
+                     and s.know[i, q] < 0 and not s.wvalid[i, q] and s.hand[q].any()]
+            if not cands:
+                continue
+            q = cands[int(rng.integers(len(cands)))]
+            t = int(rng.choice(np.flatnonzero(s.hand[q])))
+            if t == s.clan_card[q]:
+                continue
+            before = s.observation_tensor(i)
+            owner_before = s.observation_tensor(q)
+            mod = s.clone()
+            old = int(mod.clan_card[q])
+            mod.clan_card[q] = t             # swap the clan card with a hand card
+            mod.hand[q, t] -= 1
+            mod.hand[q, old] += 1
+            mod.know[q, q] = t
+            assert np.array_equal(mod.observation_tensor(i), before)
+            assert not np.array_equal(mod.observation_tensor(q), owner_before)
+            tested += 1
+    assert tested > 300
+
+
+def test_record_replay_exact():
+    rng = np.random.default_rng(2)
+    for g in range(40):
+        s = ProwlState(seed=g, num_players=2 + g % 4, reward="zero_sum" if g % 2 else "win_loss")
+        _random_game(s, rng)
+        rec = json.loads(json.dumps(s.to_record()))
+        r = ProwlState.from_record(rec)
+        assert r.history == s.history and r.winner == s.winner
+        assert np.array_equal(r.returns(), s.returns())
+        for q in range(s.n):
+            assert np.array_equal(r.observation_tensor(q), s.observation_tensor(q))
+
+
+def test_same_seed_same_game():
+    a, b = ProwlState(seed=5), ProwlState(seed=5)
+    assert a.hidden_truth() == b.hidden_truth() and a.track == b.track
+    assert a.dominance == b.dominance and a.current_player == a.start_player
+    c = ProwlState(seed=6)
+    assert (c.hidden_truth(), c.track) != (a.hidden_truth(), a.track)
+
+
+def test_setup_choices_hidden_and_in_turn_order():
+    s = ProwlState(seed=3, num_players=4)
+    order = []
+    while len(order) < 4:
+        p = s.current_player
+        order.append(p)
+        o_next = s.observation_tensor((p + 1) % 4)
+        t = int(np.flatnonzero(s.hand[p])[0])
+        s.apply_action(s.off["setup"] + t)
+        if len(order) < 4:   # the next chooser sees nothing of the earlier choice
+            nxt = s.observation_tensor((p + 1) % 4)
+            kc = s.layout["known_clan"]
+            assert np.array_equal(nxt[kc.start + s.T:kc.stop], o_next[kc.start + s.T:kc.stop])
+    assert order == [(s.start_player + k) % 4 for k in range(4)]
+    assert (s.hand.sum(axis=1) == 5).all() and s.current_player == s.start_player
+
+
+def test_config_errors_name_the_parameter():
+    with pytest.raises(ConfigError, match="num_players"):
+        ProwlState(num_players=6)
+    with pytest.raises(ConfigError, match="num_players"):
+        ProwlState(num_players=1)
+    with pytest.raises(ConfigError, match="cards_per_player"):
+        ProwlState(num_players=5, cards_per_player=7)
+    with pytest.raises(ConfigError, match="cards_per_player.*beginner"):
+        ProwlState(num_players=5, cards_per_player=6, beginner=True)
+    with pytest.raises(ConfigError, match="reward"):
+        ProwlState(reward="points")
+    with pytest.raises(ConfigError, match="clans"):
+        ProwlState(clans=["Spring", "Summer", "Autumn", "Autumn"])
+    with pytest.raises(ConfigError, match="clans"):
+        ProwlState(clans=["Spring", "Summer", "Autumn", "Nowhere"])
+    with pytest.raises(ConfigError, match="beginner"):
+        ProwlState(beginner="yes")
+    with pytest.raises(ConfigError, match="num_players"):
+        env(num_players=6)
+    assert ProwlState(num_players=5, cards_per_player=6).T == 24
+    assert ProwlState(beginner=True).copies.sum() == 28
+
+
+def test_illegal_actions_raise():
+    s = ProwlState(seed=1)
+    p = s.current_player
+    missing = int(np.flatnonzero(s.hand[p] == 0)[0])
+    with pytest.raises(IllegalActionError, match="not in seat"):
+        s.apply_action(s.off["setup"] + missing)
+    with pytest.raises(IllegalActionError, match="setup decision is due"):
+        s.apply_action(s.off["clan"])
+    with pytest.raises(IllegalActionError, match="out of range"):
+        s.apply_action(s.num_actions)
+    with pytest.raises(IllegalActionError, match="integer"):
+        s.apply_action(1.5)
+    e = raw_env(num_players=3)
+    e.reset(seed=0)
+    with pytest.raises(IllegalActionError):
+        e.step(e.game.off["clan"])
+
+
+def test_pettingzoo_api_seed_render():
+    api_test(env(num_players=4), num_cycles=300)
+    api_test(env(num_players=2, beginner=True), num_cycles=100)
+    seed_test(lambda: env(num_players=3), num_cycles=100)
+    render_test(lambda render_mode=None: env(render_mode=render_mode))
+
+
+def test_observation_space_and_hidden_truth():
+    e = raw_env(num_players=4)
+    e.reset(seed=4)
+    o, *_ = e.last()
+    assert o["observation"].shape == e.observation_space("player_0")["observation"].shape
+    assert e.action_space("player_0").n == 4 * 24 + 16
+    ht = e.hidden_truth()
+    assert set(ht) >= {"clans", "hands"} and len(ht["hands"]) == 4
+    assert all(len(h) == 6 for h in ht["hands"])
+
+
+# ---------------------------------------------------------------- Expanding the Game
+TIDE_CALLS = []
+
+
+def _tide(state, player, card_type):
+    """Test effect: choose a clan other than this card's; swap it with the clan above."""
+    own = state.type_clan[card_type]
+    state.ask(K_CLAN, player, "test_tide_pick", tuple(c for c in range(state.C) if c != own),
+              {"card": card_type})
+
+
+def _tide_pick(state, player, ctx, c):
+    TIDE_CALLS.append(c)
+    state.raise_(c, 1, player, effect=True)
+
+
+def test_swapped_in_fifth_clan_plays_many_games():
+    register_effect("test_tide", _tide)
+    register_handler("test_tide_pick", _tide_pick)
+    register_clan("Equinox", [
+        CardSpec("Tidecaller", 2, frozenset(), "test_tide"),
+        CardSpec("Sage", 2, frozenset({"Peek"}), "seer"),
+        CardSpec("Breaker", 2, frozenset(), "hexer"),
+        CardSpec("Warden", 1, frozenset({"Attachment"}), "bodyguard"),
+        CardSpec("Oracle", 1, frozenset({"Leader", "Attachment"}), "warlord"),
+    ])
+    with pytest.raises(ValueError, match="8 cards"):
+        register_clan("Broken", [CardSpec("X", 3, frozenset(), "seer")])
+    rng = np.random.default_rng(5)
+    clans = ["Spring", "Equinox", "Autumn", "Winter"]
+    for g in range(600):
+        n = 2 + g % 4
+        s = ProwlState(seed=g, num_players=n, clans=clans, beginner=g % 3 == 0 and n < 5)
+        assert s.clan_names[1] == "Equinox" and "Tidecaller" in s.type_names
+        assert "Raider" not in s.type_names
+        _random_game(s, rng, check_obs=g % 50 == 0, check_every_step=g % 20 == 0)
+    assert len(TIDE_CALLS) > 100
+    assert all(c != 1 for c in TIDE_CALLS)   # "another clan": never Equinox itself
+    e = env(num_players=4, clans=clans)
+    api_test(e, num_cycles=50)
