@@ -100,23 +100,30 @@ class ProwlHeuristic:
         self.protected = v("protected").astype(bool)
         self.attach = np.rint(v("attachments") * self.copies).astype(int)
         self.forced = v("forced").astype(bool)
+        pr = v("pact")[0]
+        self.my_pact = int(np.argmax(pr)) if pr.any() else -1
 
     # ------------------------------------------------------------------------------ values
     def _threat(self, skip: int | None = None) -> np.ndarray:
         P = self.P[1:]
         return 1.0 - np.prod(1.0 - P, axis=0)
 
-    def _value(self, track: list[int], clan: int, dom_me: bool) -> float:
-        """Estimated chance that ``clan`` (backed by me) wins with this track."""
+    def _value(self, track: list[int], clan: int, dom_me: bool, P: np.ndarray | None = None
+               ) -> float:
+        """Estimated chance that ``clan`` (backed by me) wins with this track, given the
+        opponents' clan distributions ``P`` (default: the current estimate)."""
         if clan < 0:
             return 0.0
-        threat = self._thr
+        if P is None:
+            threat, P = self._thr, self.P
+        else:
+            threat = 1.0 - np.prod(1.0 - P[1:], axis=0)
         p = 1.0
         for c in track:
             if c == clan:
                 break
             p *= 1.0 - threat[c]
-        share = 1.0 if dom_me else float(np.prod(1.0 - self.P[1:, clan]))
+        share = 1.0 if dom_me else float(np.prod(1.0 - P[1:, clan]))
         pos = track.index(clan)
         return p * (0.35 + 0.65 * share) + 0.04 * (self.C - 1 - pos)
 
@@ -219,13 +226,12 @@ class ProwlHeuristic:
                 return (0.03, self._raise(track, cc, 1, bl), True, None)
             return best
         if e == "raider":
-            conf = self._accuse_target()[0]
-            return (0.2 * conf if conf > 0.4 else 0.0, track, dom_me, None)
+            return (self._accuse_target()[0], track, dom_me, None)
         if e in ("seer", "herald", "whisperer"):
             unknown = sum(1 for r in range(1, self.n) if self.known[r] < 0 and not self.protected[r])
             return (0.02 * min(unknown, 1) + (0.02 if e == "herald" else 0.0), track, dom_me, None)
         if e == "magistrate":
-            return (0.03, track, dom_me, None)
+            return (max(0.0, self._force_target()[0]), track, dom_me, None)
         if e == "bodyguard":
             return (0.04 if not self.own_face_up else 0.01, track, dom_me, None)
         if e == "glacier":
@@ -264,19 +270,51 @@ class ProwlHeuristic:
                 cands.append(ev - base)
         return max(cands) if cands else 0.0
 
+    def _reward_gains(self, r: int, c: int) -> tuple[float, float]:
+        """Value gains of the two Accuse rewards after a correct guess of clan ``c`` for
+        relative seat ``r``: (i) Dominance token (or raise my clan), (ii) force a Change."""
+        dom_me, my, tr = self.dom == 0, self.my_clan, self.track
+        v0 = self._value(tr, my, dom_me)
+        if dom_me:
+            g1 = self._value(self._raise(tr, my, 1, self._blocked()), my, True) - v0
+        else:
+            g1 = self._value(tr, my, True) - v0
+        P = self.P.copy()
+        P[r] = 1.0 / self.C
+        P[r, c] = 0.0
+        P[r] /= P[r].sum()
+        g2 = self._value(tr, my, dom_me, P) - v0
+        return g1, g2
+
+    def _force_target(self, rel: list[int] | None = None) -> tuple[float, int]:
+        """(expected value gain, relative seat) of forcing an opponent to Change."""
+        best = (-1.0, -1)
+        if self.my_clan < 0:
+            return best
+        for r in rel or range(1, self.n):
+            if self.protected[r] or self.forced[r]:
+                continue
+            g = sum(float(self.P[r, c]) * self._reward_gains(r, c)[1]
+                    for c in range(self.C) if self.P[r, c] > 0)
+            if g > best[0]:
+                best = (g, r)
+        return best
+
     def _accuse_target(self) -> tuple[float, int, int]:
-        """(confidence, relative seat, clan) of the most confident accusable opponent."""
+        """(expected gain, relative seat, clan) of the best Accusation now."""
         best = (0.0, -1, -1)
+        if self.my_clan < 0:
+            return best
         for r in range(1, self.n):
             if self.face_up[r] or self.protected[r]:
                 continue
-            c = int(np.argmax(self.P[r]))
-            p = float(self.P[r, c])
-            # prefer exposing threats: clans at or above mine
-            if self.my_clan >= 0 and self.track.index(c) <= self.track.index(self.my_clan):
-                p += 0.05
-            if p > best[0]:
-                best = (p, r, c)
+            for c in range(self.C):
+                p = float(self.P[r, c])
+                if p <= 0:
+                    continue
+                g = p * max(self._reward_gains(r, c)) + 0.01 * (1 - p)
+                if g > best[0]:
+                    best = (g, r, c)
         return best
 
     def _play_score(self, t: int, order: int) -> tuple[float, Any]:
@@ -335,8 +373,7 @@ class ProwlHeuristic:
         if k == K_YESNO:   # Herald: force the peeked opponent to Change?
             r = self.pending_opp
             c = self.known[r] if r >= 0 else -1
-            yes = c >= 0 and self.my_clan >= 0 and \
-                self.track.index(c) <= self.track.index(self.my_clan)
+            yes = c >= 0 and self.my_clan >= 0 and self._reward_gains(r, c)[1] > 0
             return off["yesno"] + int(yes)
         if k == K_SIDE:
             vals = []
@@ -348,12 +385,10 @@ class ProwlHeuristic:
         if k == K_REWARD:
             r = self.pending_opp
             c = self.known[r] if r >= 0 else -1
-            if self.dom != 0:
-                if c >= 0 and self.my_clan >= 0 and c != self.my_clan and \
-                        self.track.index(c) < self.track.index(self.my_clan):
-                    return off["reward"] + 1
+            if r < 0 or c < 0:
                 return off["reward"]
-            return off["reward"]   # already holding it: raise my clan
+            g1, g2 = self._reward_gains(r, c)
+            return off["reward"] + (0 if g1 >= g2 else 1)
         return None
 
     def _turn(self, mask: np.ndarray) -> int:
@@ -371,14 +406,15 @@ class ProwlHeuristic:
             if mask[off["change"] + t]:
                 c = self.type_clan[t]
                 s = self._value(self.track, c, dom_me) - 0.06 + (0.12 if self.own_face_up else 0)
+                if self.my_pact >= 0 and c != self.my_pact:
+                    s -= 1.0   # High Mage contract
                 opts.append((s, off["change"] + t))
         if mask[off["accuse"]:off["accuse"] + T].any():
-            conf, r, c = self._accuse_target()
-            if conf >= 0.5:
+            gain, r, c = self._accuse_target()
+            if r > 0:
                 cand = [t for t in range(T) if mask[off["accuse"] + t]]
                 t = min(cand, key=lambda u: play_vals.get(u, base))
-                s = base + conf * (0.12 if not dom_me else 0.06) + 0.25 * (conf - 0.5)
-                opts.append((s, off["accuse"] + t))
+                opts.append((base + gain, off["accuse"] + t))
         opts.sort(key=lambda x: -x[0])
         return opts[0][1]
 
@@ -387,18 +423,20 @@ class ProwlHeuristic:
         rel = [r for r in range(1, n) if mask[off["opp"] + r - 1]]
         e = self.eff[self.pending_card] if self.pending_card >= 0 else ""
         if self.pending_acc:
-            best = max(rel, key=lambda r: float(self.P[r].max()))
+            g, r, c = self._accuse_target()
+            best = r if r in rel else max(rel, key=lambda r: float(self.P[r].max()))
         elif e in ("seer", "herald", "whisperer"):
             unknown = [r for r in rel if self.known[r] < 0]
             pool = unknown or rel
-            best = max(pool, key=lambda r: -float(self.P[r].max()))
+            m = max(self.my_clan, 0)
+            best = max(pool, key=lambda r: float(self.P[r, m]) - 0.1 * float(self.P[r].max()))
         elif e == "changeling":
             vals = [(sum(self.P[r, c] * self._value(self.track, c, self.dom == 0)
                          for c in range(self.C)), r) for r in rel]
             best = max(vals)[1]
-        else:   # magistrate: the opponent most likely to back the top clan
-            top = self.track[0]
-            best = max(rel, key=lambda r: float(self.P[r, top]))
+        else:   # magistrate: the opponent whose forced Change helps most
+            g, r = self._force_target(rel)
+            best = r if r in rel else rel[0]
         return off["opp"] + best - 1
 
     def _choose_clan(self, mask: np.ndarray) -> int:
@@ -411,7 +449,8 @@ class ProwlHeuristic:
         V = lambda tr: self._value(tr, self.my_clan, dom_me)  # noqa: E731
         if self.pending_acc and self.pending_opp >= 0 and not self._is_raise_choice():
             r = self.pending_opp
-            return off["clan"] + max(legal, key=lambda c: float(self.P[r, c]))
+            return off["clan"] + max(legal, key=lambda c: float(self.P[r, c]) *
+                                     max(self._reward_gains(r, c)) + 1e-3 * float(self.P[r, c]))
         if e in ("hexer",) or (e == "marshal" and self.pending_clan >= 0):
             return off["clan"] + max(legal, key=lambda c: V(self._lower(self.track, c, 1, bl)))
         if e == "assassin":
