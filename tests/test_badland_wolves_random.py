@@ -215,3 +215,21 @@ def test_phase_coverage_in_random_play():
             legal = s.legal_actions()
             s.apply_action(legal[rng.randrange(len(legal))])
     assert seen == set(range(E.NUM_PHASES))
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**40), n=st.sampled_from([3, 4, 5]),
+       max_turns=st.integers(1, 120), pick=st.integers(0, 2**31))
+def test_property_any_seed_and_limit_conserves_and_ends(seed, n, max_turns, pick):
+    s = BadlandWolvesState(seed=seed, num_players=n, max_turns=max_turns)
+    rng = random.Random(pick)
+    while not s.is_over:
+        legal = s.legal_actions()
+        assert legal
+        s.apply_action(legal[rng.randrange(len(legal))])
+        assert s.card_totals() == (60, 55, 5 * n)
+    assert s.turns <= max_turns
+    assert s.is_terminal != s.is_truncated
