@@ -83,6 +83,15 @@ __doc__ = __doc__.format(table=observation_layout(3).table())
 _TERRAIN_ONEHOT = np.eye(4, dtype=np.float32)[B.AREA_TERRAIN]
 _NEIGH = B.NEIGHBOURS
 _NEIGH_ARR = [np.array(n, dtype=np.int64) for n in _NEIGH]
+_L3 = observation_layout(3)
+_OFF_TOTAL, _OFF_OCC, _OFF_VIL = (_L3[f].start for f in ("area_total", "occupied", "village"))
+_PUB_SCALE = np.ones(_L3["terrain"].stop, dtype=np.float32)
+_PUB_SCALE[_L3["huts"].slice] = 1.0 / B.HUTS_PER_COLOUR
+_PUB_SCALE[_L3["area_total"].slice] = 1.0 / 60.0
+#: per area: ids of the moves leaving it (id, destination), entering it (id, source), and both
+_OUT = [[(B.EDGE_ID[(a, x)], x) for x in _NEIGH[a]] for a in range(B.NUM_AREAS)]
+_IN = [[(B.EDGE_ID[(x, a)], x) for x in _NEIGH[a]] for a in range(B.NUM_AREAS)]
+_INCIDENT = [[e for e, _ in _OUT[a]] + [e for e, _ in _IN[a]] for a in range(B.NUM_AREAS)]
 #: per chart, per village position 0..11: the points rule as a hashable signature (points of a
 #: 10-hut village on each terrain); two positions with equal signatures score identically.
 _SIGNATURES = {name: [tuple(ch.village_points(k, t, 10) for t in range(4))
@@ -136,6 +145,7 @@ class ClansState(GameState):
         self.layout.view(self._template, "terrain")[:] = _TERRAIN_ONEHOT
         self._pub_len = self.layout["terrain"].stop
         self._pub: np.ndarray | None = None
+        self._movevec: np.ndarray | None = None
         rng = self.rng
         # Set-up (rulebook "Setup" 1, ruling 3): one 5-colour group per region, order random.
         self.huts = np.zeros((B.NUM_AREAS, B.NUM_COLOURS), dtype=np.int64)
@@ -221,15 +231,44 @@ class ClansState(GameState):
         return ((ts > 0) & (td > 0) & ~vil[B.EDGE_SRC] & ~vil[B.EDGE_DST]
                 & ((ts < B.BIG_GROUP) | (td >= ts)))
 
+    def _moves(self) -> np.ndarray:
+        """Int8 (276,) with the legal moves in ids 0-269, kept incrementally between moves."""
+        if self._movevec is None:
+            mv = np.zeros(NUM_ACTIONS, dtype=np.int8)
+            mv[:NUM_MOVE_ACTIONS] = self._move_mask()
+            self._movevec = mv
+        return self._movevec
+
+    def _update_moves(self, s: int, d: int) -> None:
+        """After moving area ``s`` onto ``d``: only edges touching s or d change legality.
+
+        Edges of a village never need a check: its neighbours are empty, so every edge from or
+        to it has an empty end.
+        """
+        mv = self._movevec
+        if mv is None:
+            return
+        for e in _INCIDENT[s]:
+            mv[e] = 0
+        tot = self.area_total
+        td = int(tot[d])
+        for e, x in _OUT[d]:
+            tx = int(tot[x])
+            mv[e] = 1 if tx and (td < B.BIG_GROUP or tx >= td) else 0
+        for e, x in _IN[d]:
+            tx = int(tot[x])
+            mv[e] = 1 if tx and (tx < B.BIG_GROUP or td >= tx) else 0
+
     def legal_action_mask(self) -> np.ndarray:
         """Int8 (276,): moves 0-269 when a move is due, ordering ids 270-275 when ordering."""
         if self._mask is None:
-            m = np.zeros(NUM_ACTIONS, dtype=np.int8)
-            if not self.terminal:
-                if self.pending:
-                    m[NUM_MOVE_ACTIONS:NUM_MOVE_ACTIONS + len(self.pending)] = 1
-                else:
-                    m[:NUM_MOVE_ACTIONS] = self._move_mask()
+            if self.terminal:
+                m = np.zeros(NUM_ACTIONS, dtype=np.int8)
+            elif self.pending:
+                m = np.zeros(NUM_ACTIONS, dtype=np.int8)
+                m[NUM_MOVE_ACTIONS:NUM_MOVE_ACTIONS + len(self.pending)] = 1
+            else:
+                m = self._moves().copy()
             self._mask = m
         return self._mask
 
@@ -260,14 +299,18 @@ class ClansState(GameState):
         self._mask = None
         self._obs = {}
         self._pub = None
+        self._movevec = None
 
     def _public_block(self) -> np.ndarray:
-        """Float32 view-ready copy of the fields ``huts`` .. ``terrain`` (kept incrementally)."""
+        """Float32 (unscaled counts) of the fields ``huts`` .. ``terrain``, kept incrementally.
+
+        The observation multiplies it by ``_PUB_SCALE`` (1/12 for huts, 1/60 for area totals).
+        """
         if self._pub is None:
             lay = self.layout
             pub = self._template[: self._pub_len].copy()
-            lay.view(pub, "huts")[:] = self.huts * (1.0 / B.HUTS_PER_COLOUR)
-            lay.view(pub, "area_total")[:] = self.area_total * (1.0 / 60.0)
+            lay.view(pub, "huts")[:] = self.huts
+            lay.view(pub, "area_total")[:] = self.area_total
             lay.view(pub, "occupied")[:] = self.area_total > 0
             lay.view(pub, "village")[:] = self.village
             self._pub = pub
@@ -279,11 +322,11 @@ class ClansState(GameState):
         if pub is None:
             return
         i = 5 * area
-        pub[i:i + 5] = self.huts[area] * (1.0 / B.HUTS_PER_COLOUR)
-        t = int(self.area_total[area])
-        pub[self._off["area_total"] + area] = t / 60.0
-        pub[self._off["occupied"] + area] = 1.0 if t else 0.0
-        pub[self._off["village"] + area] = 1.0 if self.village[area] else 0.0
+        pub[i:i + 5] = self.huts[area]
+        t = self.area_total[area]
+        pub[_OFF_TOTAL + area] = t
+        pub[_OFF_OCC + area] = t > 0
+        pub[_OFF_VIL + area] = self.village[area]
 
     def _apply_action(self, action: int) -> None:
         self._mask = None
@@ -300,6 +343,7 @@ class ClansState(GameState):
         self.area_total[s] = 0
         self._refresh_area(s)
         self._refresh_area(d)
+        self._update_moves(s, d)
         self.last_move[self.turn] = (s, d)
         # Village detection (ruling 5): only the destination and the source's neighbours can
         # have lost their last occupied neighbour.
@@ -344,7 +388,7 @@ class ClansState(GameState):
                 self.village[a] = True
                 self._refresh_area(a)
             self.pending = []
-        if not self.terminal and not self._move_mask().any():
+        if not self.terminal and not self._moves().any():
             self.terminal = True  # early end (rulebook "Special Rules", ruling 7)
         if not self.terminal:
             self.turn = (self.turn + 1) % self._n
@@ -386,7 +430,7 @@ class ClansState(GameState):
         off = self._off
         o = self._template.copy()
         A = B.NUM_AREAS
-        o[: self._pub_len] = self._public_block()
+        np.multiply(self._public_block(), _PUB_SCALE, out=o[: self._pub_len])
         k = len(self.villages)
         if k < B.NUM_CHIPS:
             o[off["epoch"] + self.chart.village_epoch[k]] = 1.0
@@ -489,6 +533,7 @@ class ClansState(GameState):
         s._mask = None
         s._obs = {}
         s._pub = None if self._pub is None else self._pub.copy()
+        s._movevec = None if self._movevec is None else self._movevec.copy()
         return s
 
     def resample_from_infostate(self, seat: int, rng: np.random.Generator) -> ClansState:
