@@ -88,10 +88,10 @@ def build_layout(n: int, T: int, C: int = 4) -> Layout:
     L.add("whisper_hand", (n, T), "per relative seat: hand known from a Whisperer peek, count "
           "per type / copies (kept up to date with public plays; cleared by a Change)")
     L.add("whisper_valid", n, "per relative seat: 1 if whisper_hand is known")
-    L.add("excluded", (n, C), "per relative seat: clan publicly ruled out for the current clan "
-          "card (failed Accusations, Firebrand)")
     L.add("possible", (n, C), "per relative seat: clan still possible for the clan card from "
           "your knowledge (deduction feature)")
+    L.add("excluded", (n, C), "per relative seat: clan publicly ruled out for the current clan "
+          "card (failed Accusations, Firebrand)")
     L.add("accusations_named", (n, C), "per relative seat: Accusations made naming each clan "
           "/ cards_per_player")
     L.add("unseen", T, "copies of each type not visible to you / copies")
@@ -183,6 +183,9 @@ class ProwlState(GameState):
         self._perms = [(s + np.arange(n)) % n for s in range(n)]
         self._perm_lists = [p.tolist() for p in self._perms]
         self._inv_cpp = 1.0 / self.cpp
+        self._da_slice = (self.layout["discards"].start, self.layout["attachments"].stop)
+        self._ea_slice = (self.layout["excluded"].start, self.layout["accusations_named"].stop)
+        self._ea_scale = np.array([1.0, self._inv_cpp]).reshape(2, 1, 1)
         self.pub = np.zeros(T, dtype=np.int64)   # cards in public view: discards, attachments, pile
         self._prot: list[bool] | None = None     # cache of protected(q), reset when attachments move
         self._wany = [False] * n                 # seat has ever Peeked at a hand
@@ -206,17 +209,21 @@ class ProwlState(GameState):
             self.box = rest
         self.deck2p_start = max(1, len(self.deck2p))
         self.pile = np.zeros(T, dtype=np.int64)       # 2-player public pile
-        self.discard = np.zeros((n, T), dtype=np.int64)
-        self.attach = np.zeros((n, T), dtype=np.int64)
+        # discard piles and attachments share one array (adjacent observation fields)
+        self._da = np.zeros((2, n, T), dtype=np.int64)
+        self.discard = self._da[0]
+        self.attach = self._da[1]
         self.clan_card = np.full(n, -1, dtype=np.int64)
         self.face_up = np.zeros(n, dtype=bool)
         self.know = np.full((n, n), -1, dtype=np.int64)   # know[s, q]: type of q's clan card
-        self.excl = np.zeros((n, C), dtype=bool)          # public: clan ruled out for q's card
+        # public exclusions (clan ruled out for q's card, 0/1) and Accusations named per clan
+        self._ea = np.zeros((2, n, C), dtype=np.int64)
+        self.excl = self._ea[0]
         self.whisper = np.zeros((n, n, T), dtype=np.int64)
         self.wvalid = np.zeros((n, n), dtype=bool)
         self.pact = np.full(n, -1, dtype=np.int64)
         self.forced = np.zeros(n, dtype=bool)
-        self.acc_named = np.zeros((n, C), dtype=np.int64)
+        self.acc_named = self._ea[1]
         self.accusations: list[tuple[int, int, int, bool, bool]] = []
         self.dominance = int(rng.integers(n))
         self.start_player = self.dominance
@@ -619,9 +626,8 @@ class ProwlState(GameState):
                 o[S["pending_opp"][0] + (ctx["opp"] - seat) % n] = 1
         o[S["turn_player"][0] + (self.turn_player - seat) % n] = 1
         o[S["dominance"][0] + (self.dominance - seat) % n] = 1
-        hs = self.hand.sum(axis=1)
         a, b = S["hand_size"]
-        o[a:b] = hs[perm] * self._inv_cpp
+        np.multiply(self.hand.sum(axis=1).take(perm), self._inv_cpp, out=o[a:b])
         ic = self.inv_copies
         h = self.hand[seat]
         a, b = S["hand"]
@@ -657,32 +663,27 @@ class ProwlState(GameState):
                 o[fo0 + r] = 1
             if prot[q]:
                 o[pr0 + r] = 1
-        a, b = S["discards"]
-        o[a:b] = (self.discard[perm] * ic).ravel()
-        a, b = S["attachments"]
-        o[a:b] = (self.attach[perm] * ic).ravel()
+        a, b = self._da_slice
+        np.multiply(self._da.take(perm, axis=1), ic, out=o[a:b].reshape(2, n, T))
         if self._wany[seat]:
             wv = self.wvalid[seat]
-            wp = self.whisper[seat][perm]
+            wp = self.whisper[seat].take(perm, axis=0)
             a, b = S["whisper_hand"]
             o[a:b] = (wp * ic).ravel()
             a, b = S["whisper_valid"]
             o[a:b] = wv[perm]
             seen = seen + wp.sum(axis=0)
-        ex = self.excl[perm]
-        a, b = S["excluded"]
-        o[a:b] = ex.ravel()
+        ea = self._ea.take(perm, axis=1)
+        a, b = self._ea_slice
+        np.multiply(ea, self._ea_scale, out=o[a:b].reshape(2, n, C))
         unseen = self.copies - seen
         a, b = S["unseen"]
         o[a:b] = unseen * ic
-        unseen_clan = (unseen @ self._clan_of_type_onehot) > 0
-        poss = ~ex & unseen_clan
+        poss = (ea[0] == 0) & ((unseen @ self._clan_of_type_onehot) > 0)
         for r, t in known_rows:
             poss[r] = self._clan_of_type_onehot[t]
         a, b = S["possible"]
         o[a:b] = poss.ravel()
-        a, b = S["accusations_named"]
-        o[a:b] = (self.acc_named[perm] * self._inv_cpp).ravel()
         if n == 2:
             a, b = S["public_pile"]
             o[a:b] = self.pile * ic
@@ -793,9 +794,11 @@ class ProwlState(GameState):
         """Fast copy: numpy arrays and lists copied, static tables shared."""
         s = object.__new__(ProwlState)
         d = self.__dict__.copy()
-        for k in ("hand", "pile", "pub", "discard", "attach", "clan_card", "face_up", "know", "excl",
-                  "whisper", "wvalid", "pact", "forced", "acc_named"):
+        for k in ("hand", "pile", "pub", "_da", "_ea", "clan_card", "face_up", "know",
+                  "whisper", "wvalid", "pact", "forced"):
             d[k] = d[k].copy()
+        d["discard"], d["attach"] = d["_da"][0], d["_da"][1]
+        d["excl"], d["acc_named"] = d["_ea"][0], d["_ea"][1]
         for k in ("track", "pos", "deck2p", "box", "history", "accusations", "_wany"):
             d[k] = list(d[k])
         d["queue"] = list(d["queue"])  # steps are immutable tuples (ctx dicts never mutated)
