@@ -279,3 +279,17 @@ def test_swapped_in_fifth_clan_plays_many_games():
     assert all(c != 1 for c in TIDE_CALLS)   # "another clan": never Equinox itself
     e = env(num_players=4, clans=clans)
     api_test(e, num_cycles=50)
+
+
+def test_render_text_hides_what_a_seat_cannot_see():
+    s = ProwlState(seed=2, num_players=3)
+    while s.setup_done < 3:
+        p = s.current_player
+        s.apply_action(s.off["setup"] + int(np.flatnonzero(s.hand[p])[0]))
+    full = s.render_text()
+    mine = s.render_text(seat=0)
+    truth = s.hidden_truth()
+    other_card = truth["clan_cards"][1]
+    assert "Track (top first)" in full and other_card in full.split("\n")[3]
+    assert "P1: clan ?" in mine and "5 cards" in mine
+    assert truth["clan_cards"][0] in mine.split("\n")[2]
