@@ -500,3 +500,35 @@ def test_illegal_actions_raise_with_reason():
         s.apply_action(I.DECLINE)
     do(s, I.ATTACK_TC + 1)     # wolf 1 has no card: the defence fails at once
     assert s.lead == 1 and s.tokens[0].tolist() == [5, 1, 0, 0]
+
+
+def test_observation_fields_decode_the_state():
+    tokens = [[3, 2, 0, 0], [2, 3, 0, 0], [0, 0, 5, 0], [0, 0, 0, 5]]
+    s = position(hands={0: {TC: 4, FEATHER: 1}, 1: {BONE: 2}, 2: {SKULL: 1}}, tokens=tokens)
+    s.wild[3] = 1
+    s.hunt_deck.remove(JACKALOPE)
+    s.known[0, 1, BONE] = 1
+    s.known[1, 0, TC] = 2
+    s.scrap_discard[FRENZY] = 1
+    s.scrap_deck.remove(FRENZY)
+    s.played_now[2, FRENZY] = 1
+    L = s.layout
+    o = s.observation_tensor(0)
+    v = lambda name: L.view(o, name)  # noqa: E731
+    assert v("seat").tolist() == [1, 0, 0, 0] and v("lead").tolist() == [1, 0, 0, 0]
+    assert v("phase")[E.TURN] == 1 and v("phase").sum() == 1
+    assert np.allclose(v("hand") * np.array(SCRAP_COUNTS), [4, 0, 0, 0, 0, 0, 0, 0, 1])
+    assert np.allclose(v("tokens") * 5, tokens)
+    assert v("allegiance").tolist() == [[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]
+    assert np.allclose(v("wild"), [0, 0, 0, 0.5])
+    assert np.allclose(v("hand_sizes") * 60, [5, 2, 1, 0])
+    assert np.allclose(v("deck_sizes"), [len(s.scrap_deck) / 60, 54 / 55])
+    assert np.isclose(v("scrap_discard")[FRENZY], 1 / 5) and v("scrap_discard").sum() == 0.2
+    assert np.isclose(v("played_now")[2, FRENZY], 1 / 5) and v("played_prev").sum() == 0
+    kn = v("known") * np.array(SCRAP_COUNTS)
+    assert np.allclose(kn[1], [0, 0, 0, 0, 0, 0, 1, 0, 0]) and kn[[0, 2, 3]].sum() == 0
+    o1 = s.observation_tensor(1)
+    assert np.allclose(L.view(o1, "known")[0] * np.array(SCRAP_COUNTS), [2, 0, 0, 0, 0, 0, 0, 0, 0])
+    assert np.allclose(L.view(o1, "hand") * np.array(SCRAP_COUNTS), [0, 0, 0, 0, 0, 0, 2, 0, 0])
+    s.tokens[0, 1], s.tokens[1, 1] = 3, 2
+    assert s.layout.view(s.observation_tensor(2), "allegiance")[0].tolist() == [0, 1, 0, 0]

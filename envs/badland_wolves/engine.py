@@ -146,6 +146,9 @@ def observation_layout(P: int) -> Layout:
     L.add("crow_first", P, "one-hot: first hunter picked for the Crow swap")
     L.add("look_target", P, "one-hot: wolf looked at with Crow's Ally this turn")
     L.add("hand", NUM_SCRAP_TYPES, "own Scrap hand: count per type / copies of that type")
+    L.add("known", (P, NUM_SCRAP_TYPES),
+          "row wolf: cards this seat knows that wolf still holds (Crow's Ally looks, shares it "
+          "dealt, cards stolen from it), per type / copies; own row 0")
     L.add("tokens", (P, P), "row holder, column colour: Loyalty tokens held / 5")
     L.add("wild", P, "Wild Loyalties (caught Jackalopes) per wolf / 2")
     L.add("allegiance", (P, P), "row holder, column wolf: 1 if holder holds that wolf's Allegiance")
@@ -153,9 +156,6 @@ def observation_layout(P: int) -> Layout:
     L.add("deck_sizes", 2, "Scrap deck / 60, Hunt deck / 55")
     L.add("scrap_discard", NUM_SCRAP_TYPES, "Scrap discard pile per type / copies")
     L.add("hunt_discard", NUM_HUNT_TYPES, "Hunt discard pile per type / copies")
-    L.add("known", (P, NUM_SCRAP_TYPES),
-          "row wolf: cards this seat knows that wolf still holds (Crow's Ally looks, shares it "
-          "dealt, cards stolen from it), per type / copies; own row 0")
     L.add("played_now", (P, NUM_SCRAP_TYPES),
           "row wolf: Scrap cards played or discarded during the current turn / copies")
     L.add("played_prev", (P, NUM_SCRAP_TYPES),
@@ -945,27 +945,21 @@ class BadlandWolvesState(GameState):
             o[F["crow_first"] + self.crow_first] = 1
         if self.look_target >= 0:
             o[F["look_target"] + self.look_target] = 1
-        o[F["hand"]:F["hand"] + NUM_SCRAP_TYPES] = self.hands[seat] * _INV_COPIES
-        tk = F["tokens"]
-        o[tk:tk + n * n] = self.tokens.ravel() * 0.2
-        al = F["allegiance"]
+        # own hand and known lower bounds (contiguous), then one public block (contiguous)
+        hs = F["hand"]
+        w = n * NUM_SCRAP_TYPES
+        priv = np.concatenate((self.hands[seat], self.known[seat].ravel()))
+        o[hs:hs + NUM_SCRAP_TYPES + w] = priv * _PRIV_SCALE[n]
+        ks = F["known"] + seat * NUM_SCRAP_TYPES
+        o[ks:ks + NUM_SCRAP_TYPES] = 0
         alleg = self.tokens >= ALLEGIANCE_AT
         alleg[_DIAG[n]] = False
-        o[al:al + n * n] = alleg.ravel()
-        o[F["wild"]:F["wild"] + n] = self.wild * 0.5
-        o[F["hand_sizes"]:F["hand_sizes"] + n] = self.hands.sum(axis=1) * (1 / 60)
-        ds = F["deck_sizes"]
-        o[ds] = len(self.scrap_deck) / NUM_SCRAP
-        o[ds + 1] = len(self.hunt_deck) / NUM_HUNT
-        o[F["scrap_discard"]:F["scrap_discard"] + NUM_SCRAP_TYPES] = \
-            self.scrap_discard * _INV_COPIES
-        o[F["hunt_discard"]:F["hunt_discard"] + NUM_HUNT_TYPES] = self.hunt_discard * _INV_HUNT
-        w = n * NUM_SCRAP_TYPES
-        kn = (self.known[seat] * _INV_COPIES)
-        kn[seat] = 0
-        o[F["known"]:F["known"] + w] = kn.ravel()
-        o[F["played_now"]:F["played_now"] + w] = (self.played_now * _INV_COPIES).ravel()
-        o[F["played_prev"]:F["played_prev"] + w] = (self.played_prev * _INV_COPIES).ravel()
+        pub = np.concatenate((
+            self.tokens.ravel(), self.wild, alleg.ravel(), self.hands.sum(axis=1),
+            (len(self.scrap_deck), len(self.hunt_deck)), self.scrap_discard, self.hunt_discard,
+            self.played_now.ravel(), self.played_prev.ravel()))
+        ps = F["tokens"]
+        o[ps:ps + pub.size] = pub * _PUB_SCALE[n]
         if self.prev_hunt >= 0:
             o[F["prev_hunt"] + self.prev_hunt] = 1
         return o
@@ -1112,6 +1106,12 @@ class BadlandWolvesState(GameState):
 _INV_COPIES = (1.0 / SCRAP_COUNTS_ARR).astype(np.float64)
 _INV_HUNT = (1.0 / HUNT_COUNTS_ARR).astype(np.float64)
 _DIAG = {P: np.eye(P, dtype=bool) for P in ALLOWED_PLAYERS}
+#: scale of the private block (hand, known) and of the public block (tokens ... played_prev)
+_PRIV_SCALE = {P: np.tile(_INV_COPIES, P + 1) for P in ALLOWED_PLAYERS}
+_PUB_SCALE = {P: np.concatenate((
+    np.full(P * P, 1 / TOKENS_PER_COLOUR), np.full(P, 0.5), np.ones(P * P), np.full(P, 1 / 60),
+    (1 / NUM_SCRAP, 1 / NUM_HUNT), _INV_COPIES, _INV_HUNT, np.tile(_INV_COPIES, 2 * P)))
+    for P in ALLOWED_PLAYERS}
 
 
 @lru_cache(maxsize=None)
