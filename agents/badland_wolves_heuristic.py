@@ -21,8 +21,7 @@ from typing import Any
 import numpy as np
 
 from envs.badland_wolves.cards import (
-    ANTLER, CROWS_ALLY, DEFENCE_NEEDS, DEFENCES_VS, FEATHER, FRENZY, RAVENOUS, SCRAP_COUNTS_ARR,
-    TC, THORN,
+    ANTLER, CROWS_ALLY, DEFENCE_NEEDS, DEFENCES_VS, FEATHER, FRENZY, SCRAP_COUNTS_ARR, TC,
 )
 from envs.badland_wolves.engine import (
     CA_FOLLOW, CROW1, CROW2, DEAL, DEFEND, DISCARD, FOX_T, GRIZZLY_T, GUARD_ACCEPT, GUARD_CALL,

@@ -21,7 +21,9 @@ Action ids (``P`` = num_players; see :func:`action_layout`):
 | 0 | HUNT | Lead Wolf leads a Hunt |
 | 1 | FEATHER | play three Feathers: retrieve every own-colour Loyalty |
 | 2 | ACCEPT | Guardian accepts / keep the Jackalope (discard 3) |
-| 3 | DECLINE | stay out, no defence, no Guardian call, Guardian declines, no Crow swap, no Fox take, Crow's Ally: end the turn, Jackalope: draw 2 |
+| 3 | DECLINE | the "no" of a decision: stay out, no defence, no Guardian call, |
+|   |         | refuse to guard, no Crow swap, no Fox take, end the turn after |
+|   |         | Crow's Ally, Jackalope: draw 2 instead |
 | 4 .. 4+P-1 | ATTACK_TC[t] | Tooth & Claw attack on wolf t |
 | .. +P | ATTACK_FRENZY[t] | Frenzy attack on wolf t |
 | .. +P | CROWS_ALLY[t] | look at wolf t's hand |
@@ -44,9 +46,9 @@ import numpy as np
 from envs.core import ConfigError, GameState, Layout
 
 from .cards import (
-    ALLEGIANCE_AT, BISON, COUGAR, CROW, CROWS_ALLY, DEER, DEFENCE_NAMES, DEFENCE_NEEDS,
-    DEFENCES, DEFENCES_VS, FEATHER, FOX, FRENZY, GRIZZLY, HUNT_COUNTS, HUNT_NAMES, JACKALOPE,
-    NUM_HUNT, NUM_HUNT_TYPES, NUM_SCRAP, NUM_SCRAP_TYPES, PORCUPINE, RABBIT, RAM,
+    ALLEGIANCE_AT, COUGAR, CROW, CROWS_ALLY, DEFENCE_NAMES, DEFENCE_NEEDS,
+    DEFENCES, DEFENCES_VS, FEATHER, FRENZY, GRIZZLY, HUNT_COUNTS, HUNT_NAMES, JACKALOPE,
+    NUM_HUNT, NUM_HUNT_TYPES, NUM_SCRAP, NUM_SCRAP_TYPES, PORCUPINE, RABBIT,
     RATTLESNAKE, RAVENOUS_DEFENCES, SCRAP_COUNTS, SCRAP_COUNTS_ARR, SCRAP_NAMES, SHARE_DRAW, TC,
     THORN_DEFENCES, TOKENS_PER_COLOUR, WEASEL, HUNT_COUNTS_ARR, ANTLER,
 )
@@ -92,7 +94,8 @@ class ActionIds:
         P = self.P
         if a < 4:
             return (("HUNT", "FEATHER", "ACCEPT", "DECLINE")[a], -1, -1)
-        for name, start, size in (("ATTACK_TC", self.ATTACK_TC, P), ("ATTACK_FR", self.ATTACK_FR, P),
+        for name, start, size in (("ATTACK_TC", self.ATTACK_TC, P),
+                                  ("ATTACK_FR", self.ATTACK_FR, P),
                                   ("CROWS_ALLY", self.CROWS_ALLY, P),
                                   ("COLLECT", self.COLLECT, 3 * P), ("COLOUR", self.COLOUR, P),
                                   ("TARGET", self.TARGET, P),
@@ -131,7 +134,8 @@ def observation_layout(P: int) -> Layout:
         f"{i} {n}" for i, n in enumerate(PHASE_NAMES[:NUM_PHASES])))
     L.add("turn", 1, "Lead-Wolf turns played / max_turns")
     L.add("attacker", P, "one-hot: attacker of the pending attack")
-    L.add("defender", P, "one-hot: defender of the pending attack (the wolf who may call a Guardian)")
+    L.add("defender", P,
+          "one-hot: defender of the pending attack (the wolf who may call a Guardian)")
     L.add("guardian", P, "one-hot: Guardian Wolf (called, or accepted and defending)")
     L.add("strength", 2, "one-hot attack strength: Tooth & Claw, Frenzy")
     L.add("hunt_card", NUM_HUNT_TYPES, "one-hot: Hunt card being resolved")
@@ -162,10 +166,6 @@ def observation_layout(P: int) -> Layout:
           "row wolf: Scrap cards played or discarded during the previous turn / copies")
     L.add("prev_hunt", NUM_HUNT_TYPES, "one-hot: Hunt card of the previous turn (if it hunted)")
     return L
-
-
-def _scrap_name(k: int) -> str:
-    return SCRAP_NAMES[k]
 
 
 class BadlandWolvesState(GameState):
@@ -727,7 +727,8 @@ class BadlandWolvesState(GameState):
                 ORDER: "TARGET (next hunter for a larger share)", DEAL: "GIVE",
                 JACK: "ACCEPT or DECLINE", DISCARD: "DISCARD of a held type",
                 WEASEL_T: "TARGET hunter", GRIZZLY_T: "TARGET hunter",
-                CROW1: "TARGET hunter or DECLINE", CROW2: "TARGET hunter", FOX_T: "TARGET or DECLINE",
+                CROW1: "TARGET hunter or DECLINE", CROW2: "TARGET hunter",
+                FOX_T: "TARGET or DECLINE",
                 CA_FOLLOW: "an attack on the wolf looked at, or DECLINE",
                 GUARD_CALL: "TARGET Guardian or DECLINE", GUARD_ACCEPT: "ACCEPT or DECLINE",
                 DEFEND: "DEFEND or DECLINE", TAKE: "COLOUR the victim holds"}.get(ph, "nothing")
@@ -1115,16 +1116,6 @@ _PUB_SCALE = {P: np.concatenate((
 
 
 @lru_cache(maxsize=None)
-def _fields_cached(P: int) -> tuple:
-    L = observation_layout(P)
-    return tuple((f.name, f.start) for f in L)
-
-
-_FIELD_CACHE: dict[int, dict[str, int]] = {}
-
-
 def _fields(P: int) -> dict[str, int]:
-    d = _FIELD_CACHE.get(P)
-    if d is None:
-        d = _FIELD_CACHE[P] = dict(_fields_cached(P))
-    return d
+    """Start index of every observation field, by name (cached per player count)."""
+    return {f.name: f.start for f in observation_layout(P)}
