@@ -14,8 +14,9 @@ options by gathering its own huts into larger groups on terrain that is not host
 Ordering decisions (ruling 6) take the order that maximises the same value.
 
 Belief: each other seat is assumed to favour its own colour; points its villages gave to each
-colour (public, ``seat_colour_points``) and the colours at the destination of its last move
-raise that seat's likelihood of owning those colours (a softmax over the colours that are not
+colour (public, ``seat_colour_points``), each colour's share of the huts in the groups it moved
+onto (public, ``seat_colour_moved``) and the colours at the destination of its last moves
+(remembered between calls within a game) raise that seat's likelihood of owning those colours (a softmax over the colours that are not
 ours); ``w(c)`` sums those probabilities over the other seats (capped at 1).
 """
 
@@ -52,6 +53,8 @@ class ClansHeuristic:
         self.chart = B.EPOCH_CHARTS[config.get("epoch_chart", "rulebook")]
         self.layout = observation_layout(self.n)
         self.rng = np.random.default_rng(seed)
+        self.points_weight = 0.15   # belief logit per point a seat's villages gave a colour
+        self.moved_weight = 4.0     # belief logit per unit share of a colour in its moves
         self._pts = [[[self.chart.village_points(k, t, h) for h in range(61)] for t in range(4)]
                      for k in range(B.NUM_CHIPS)]
         self.reset()
@@ -82,10 +85,13 @@ class ClansHeuristic:
                     d = mv[1]
                     self.evidence[r] += 0.5 * (self.huts[d] > 0)
         # belief that each colour belongs to an opponent
+        moved = lay.view(obs, "seat_colour_moved") * 360.0
         w = np.zeros(B.NUM_COLOURS)
         others = [c for c in range(B.NUM_COLOURS) if c != self.own]
         for r in range(1, self.n):
-            e = 0.15 * scp[r, others] + self.evidence[r, others]
+            frac = moved[r] / max(1.0, moved[r].sum())
+            e = (self.points_weight * scp[r, others] + self.moved_weight * frac[others]
+                 + self.evidence[r, others])
             p = np.exp(e - e.max())
             p /= p.sum()
             w[others] += p

@@ -57,6 +57,10 @@ def test_bad_config_named_with_allowed_values():
         ClansState(num_players=1)
     with pytest.raises(ConfigError, match="num_players"):
         ClansState(num_players=True)
+    with pytest.raises(ConfigError, match="num_players"):
+        ClansState(num_players=3.0)
+    with pytest.raises(ConfigError, match="epoch_chart"):
+        ClansState(epoch_chart=["rulebook"])
     with pytest.raises(ConfigError, match=r"epoch_chart must be one of \['board_2002', 'rulebook'\]"):
         env(epoch_chart="2002")
     with pytest.raises(ConfigError, match=r"reward must be one of \['win_loss', 'score_margin'\]"):
@@ -190,5 +194,7 @@ def test_hidden_truth_and_observation_contents():
     o = s.observation_tensor(2)
     src = lay.view(o, "last_move_src")[(mover - 2) % 4]
     assert src.argmax() == B.EDGE_SRC[a] and src.sum() == 1
+    moved = lay.view(o, "seat_colour_moved")[(mover - 2) % 4] * 360
+    assert np.allclose(moved, s.huts[B.EDGE_DST[a]]) and moved.sum() == 2
     with pytest.raises(ValueError, match="seat"):
         s.observation_tensor(4)

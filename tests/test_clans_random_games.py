@@ -85,6 +85,7 @@ def test_random_games_keep_invariants(num_players, chart, games, seed0):
         if len(s.villages) < 12:
             early += 1
             assert not naive_moves(s) and not s.unscored
+        assert s.seat_moved.max() <= 360 and s.scores.max() <= 100   # observation bounds
         fs = s.final_scores()
         assert np.array_equal(fs, s.scores[s.colours] + s.chips)
         r = s.returns()

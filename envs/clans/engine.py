@@ -44,6 +44,7 @@ from . import board as B
 NUM_MOVE_ACTIONS = B.NUM_EDGES                 # 270
 NUM_ORDER_ACTIONS = B.MAX_DEGREE               # 6: at most deg(source) villages per move
 NUM_ACTIONS = NUM_MOVE_ACTIONS + NUM_ORDER_ACTIONS
+MOVED_NORM = 360.0   # at most 30 moves per seat (59 moves, 2 seats) x 12 huts of a colour
 SCORE_NORM = 100.0   # a colour scores at most 60 huts + 30 epoch bonus = 90 < 100
 REWARDS = ("win_loss", "score_margin")
 PLAYER_COUNTS = (2, 3, 4, 5)
@@ -69,6 +70,9 @@ def observation_layout(num_players: int) -> Layout:
     lay.add("to_act", n, "one-hot relative seat whose decision is due (all 0 when over)")
     lay.add("seat_colour_points", (n, B.NUM_COLOURS), "points given to each colour by the villages "
             "each relative seat formed / 100 (public history for deduction)")
+    lay.add("seat_colour_moved", (n, B.NUM_COLOURS), "huts of each colour in the destination "
+            "group after each move of each relative seat, summed over its moves / 360 (a seat "
+            "moves at most 30 times, 12 huts of a colour at most)")
     lay.add("last_move_src", (n, B.NUM_AREAS), "one-hot source area of each relative seat's last "
             "move")
     lay.add("last_move_dst", (n, B.NUM_AREAS), "one-hot destination area of each relative seat's "
@@ -120,20 +124,23 @@ class ClansState(GameState):
         chips: int64 (n,) bonus chips per seat; colours: int64 (n,) secret colour id per seat;
         turn: seat whose turn it is; pending: sorted list of villages awaiting the ordering
         decision; removed: int64 (5,) huts removed in disputes; seat_points: int64 (n, 5);
-        last_move: int64 (n, 2) last (source, destination) of each seat, -1 if none.
+        last_move: int64 (n, 2) last (source, destination) of each seat, -1 if none;
+        seat_moved: int64 (n, 5) per seat, huts of each colour in its destination groups,
+        summed over its moves (public history for deduction).
     """
 
     game_name = "clans"
 
     def __init__(self, *, seed: int | None = None, num_players: int = 3,
                  epoch_chart: str = "rulebook", reward: str = "win_loss") -> None:
-        if isinstance(num_players, bool) or num_players not in PLAYER_COUNTS:
+        if not isinstance(num_players, (int, np.integer)) or isinstance(num_players, bool) \
+                or num_players not in PLAYER_COUNTS:
             raise ConfigError(f"num_players must be one of {list(PLAYER_COUNTS)}, "
                               f"got {num_players!r}")
-        if epoch_chart not in B.EPOCH_CHARTS:
+        if not isinstance(epoch_chart, str) or epoch_chart not in B.EPOCH_CHARTS:
             raise ConfigError(f"epoch_chart must be one of {sorted(B.EPOCH_CHARTS)}, "
                               f"got {epoch_chart!r}")
-        if reward not in REWARDS:
+        if not isinstance(reward, str) or reward not in REWARDS:
             raise ConfigError(f"reward must be one of {list(REWARDS)}, got {reward!r}")
         super().__init__(seed=seed, config={"num_players": int(num_players),
                                             "epoch_chart": epoch_chart, "reward": reward})
@@ -166,6 +173,7 @@ class ClansState(GameState):
         self.removed = np.zeros(B.NUM_COLOURS, dtype=np.int64)
         self.seat_points = np.zeros((self._n, B.NUM_COLOURS), dtype=np.int64)
         self.last_move = np.full((self._n, 2), -1, dtype=np.int64)
+        self.seat_moved = np.zeros((self._n, B.NUM_COLOURS), dtype=np.int64)
         self.pending: list[int] = []
         self.terminal = False
         self._mask: np.ndarray | None = None
@@ -345,6 +353,7 @@ class ClansState(GameState):
         self._refresh_area(d)
         self._update_moves(s, d)
         self.last_move[self.turn] = (s, d)
+        self.seat_moved[self.turn] += self.huts[d]
         # Village detection (ruling 5): only the destination and the source's neighbours can
         # have lost their last occupied neighbour.
         tot = self.area_total.tolist()
@@ -446,6 +455,8 @@ class ClansState(GameState):
             o[off["to_act"] + (self.turn - seat) % n] = 1.0
         i = off["seat_colour_points"]
         o[i:i + 5 * n] = (self.seat_points[order] * (1.0 / SCORE_NORM)).reshape(-1)
+        i = off["seat_colour_moved"]
+        o[i:i + 5 * n] = (self.seat_moved[order] * (1.0 / MOVED_NORM)).reshape(-1)
         src0, dst0 = off["last_move_src"], off["last_move_dst"]
         lm = self.last_move.tolist()
         for r in range(n):
@@ -521,7 +532,7 @@ class ClansState(GameState):
         s = object.__new__(ClansState)
         s.__dict__.update(self.__dict__)
         for name in ("huts", "area_total", "village", "scores", "chips", "removed",
-                     "seat_points", "last_move", "colours"):
+                     "seat_points", "last_move", "colours", "seat_moved"):
             setattr(s, name, getattr(self, name).copy())
         s.villages = list(self.villages)
         s.unscored = list(self.unscored)
