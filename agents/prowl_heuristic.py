@@ -228,7 +228,8 @@ class ProwlHeuristic:
         if e == "raider":
             return (self._accuse_target()[0], track, dom_me, None)
         if e in ("seer", "herald", "whisperer"):
-            unknown = sum(1 for r in range(1, self.n) if self.known[r] < 0 and not self.protected[r])
+            unknown = sum(1 for r in range(1, self.n)
+                          if self.known[r] < 0 and not self.protected[r])
             return (0.02 * min(unknown, 1) + (0.02 if e == "herald" else 0.0), track, dom_me, None)
         if e == "magistrate":
             return (max(0.0, self._force_target()[0]), track, dom_me, None)

@@ -104,7 +104,8 @@ def register_clan(name: str, cards: list[CardSpec]) -> None:
             raise ValueError(f"card {c.name!r} of clan {name!r} needs copies >= 1")
         bad = set(c.keywords) - KEYWORDS
         if bad:
-            raise ValueError(f"card {c.name!r}: unknown keywords {sorted(bad)}; known {sorted(KEYWORDS)}")
+            raise ValueError(f"card {c.name!r}: unknown keywords {sorted(bad)}; "
+                             f"known {sorted(KEYWORDS)}")
     if sum(c.copies for c in cards if "Leader" in c.keywords) > 1:
         raise ValueError(f"clan {name!r} may have at most one Leader card")
     CLANS[name] = list(cards)

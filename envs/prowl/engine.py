@@ -136,8 +136,9 @@ class ProwlState(GameState):
             raise ConfigError(f"clans must be 4 distinct clan names from {sorted(CLANS)}, "
                               f"got {clans!r}")
         deck_size = 28 if beginner else 32
-        if isinstance(cards_per_player, bool) or not isinstance(cards_per_player, (int, np.integer)) \
-                or cards_per_player < 2 or num_players * cards_per_player > deck_size:
+        cpp_ok = isinstance(cards_per_player, (int, np.integer)) \
+            and not isinstance(cards_per_player, bool)
+        if not cpp_ok or cards_per_player < 2 or num_players * cards_per_player > deck_size:
             raise ConfigError(
                 f"cards_per_player must be an integer >= 2 with num_players × cards_per_player "
                 f"<= {deck_size} (the {'beginner ' if beginner else ''}deck); got "
@@ -187,7 +188,7 @@ class ProwlState(GameState):
         self._ea_slice = (self.layout["excluded"].start, self.layout["accusations_named"].stop)
         self._ea_scale = np.array([1.0, self._inv_cpp]).reshape(2, 1, 1)
         self.pub = np.zeros(T, dtype=np.int64)   # cards in public view: discards, attachments, pile
-        self._prot: list[bool] | None = None     # cache of protected(q), reset when attachments move
+        self._prot: list[bool] | None = None     # cache of protected(q); reset on attachments
         self._wany = [False] * n                 # seat has ever Peeked at a hand
         # --- set-up (Set-up 1-5)
         rng = self.rng
@@ -754,13 +755,15 @@ class ProwlState(GameState):
             if seat is None or seat == q or self.face_up[q] or self.know[seat, q] >= 0:
                 t = self.clan_card[q] if seat is None or seat == q or self.face_up[q] \
                     else self.know[seat, q]
-                clan = "-" if t < 0 else f"{self.type_names[t]} ({self.clan_names[self.type_clan[t]]})"
+                clan = "-" if t < 0 else \
+                    f"{self.type_names[t]} ({self.clan_names[self.type_clan[t]]})"
             else:
                 clan = "?"
             clan += " face-up" if self.face_up[q] else ""
             hand = (", ".join(f"{self.type_names[t]}x{k}" for t, k in enumerate(self.hand[q]) if k)
                     if seat is None or seat == q else f"{int(self.hand[q].sum())} cards")
-            disc = ", ".join(f"{self.type_names[t]}x{k}" for t, k in enumerate(self.discard[q]) if k)
+            disc = ", ".join(f"{self.type_names[t]}x{k}"
+                             for t, k in enumerate(self.discard[q]) if k)
             att = ", ".join(self.type_names[t] for t in np.flatnonzero(self.attach[q]))
             extra = []
             if self.forced[q]:
@@ -770,7 +773,8 @@ class ProwlState(GameState):
             lines.append(f"P{q}: clan {clan} | hand {hand} | discards [{disc}] | attached "
                          f"[{att}] {' '.join(extra)}")
         if self._terminal:
-            lines.append(f"Game over: winner {'none' if self.winner is None else f'P{self.winner}'}")
+            who = "none" if self.winner is None else f"P{self.winner}"
+            lines.append(f"Game over: winner {who}")
         elif self._dec is not None:
             lines.append(f"Decision: {KIND_NAMES[self._dec[1]]} for P{self._dec[2]}")
         return "\n".join(lines)
