@@ -293,3 +293,21 @@ def test_render_text_hides_what_a_seat_cannot_see():
     assert "Track (top first)" in full and other_card in full.split("\n")[3]
     assert "P1: clan ?" in mine and "5 cards" in mine
     assert truth["clan_cards"][0] in mine.split("\n")[2]
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(2, 5), cpp=st.integers(2, 8), beginner=st.booleans(),
+       seed=st.integers(0, 2**31), play_seed=st.integers(0, 2**31))
+def test_property_any_valid_config_plays_to_a_consistent_end(n, cpp, beginner, seed, play_seed):
+    if n * cpp > (28 if beginner else 32):
+        with pytest.raises(ConfigError, match="cards_per_player"):
+            ProwlState(seed=seed, num_players=n, cards_per_player=cpp, beginner=beginner)
+        return
+    s = ProwlState(seed=seed, num_players=n, cards_per_player=cpp, beginner=beginner)
+    steps = _random_game(s, np.random.default_rng(play_seed), check_every_step=True)
+    assert steps >= n + n * (cpp - 1)          # set-up, then at least one decision a turn
+    assert np.array_equal(ProwlState.from_record(s.to_record()).returns(), s.returns())
