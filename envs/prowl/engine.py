@@ -176,6 +176,7 @@ class ProwlState(GameState):
         self.glacier_types = [t for t in range(T) if self.effect_ids[t] == "glacier"]
         self.off = action_offsets(T)
         self.A = self.off["end"]
+        self._decode_table = [self._decode_slow(a) for a in range(self.A)]
         self.layout = build_layout(n, T, C)
         self._clan_of_type_onehot = np.zeros((T, C), dtype=np.int64)
         self._clan_of_type_onehot[np.arange(T), self.type_clan_arr] = 1
@@ -509,6 +510,9 @@ class ProwlState(GameState):
         return m
 
     def _decode(self, a: int) -> tuple[str, int]:
+        return self._decode_table[a]
+
+    def _decode_slow(self, a: int) -> tuple[str, int]:
         for name in ("reward", "side", "yesno", "clan", "opp", "order", "setup", "accuse",
                      "change", "play"):
             if a >= self.off[name]:
