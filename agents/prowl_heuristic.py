@@ -406,7 +406,7 @@ class ProwlHeuristic:
         for t in range(T):
             if mask[off["change"] + t]:
                 c = self.type_clan[t]
-                s = self._value(self.track, c, dom_me) - 0.06 + (0.12 if self.own_face_up else 0)
+                s = self._value(self.track, c, dom_me) - 0.06 + (0.05 if self.own_face_up else 0)
                 if self.my_pact >= 0 and c != self.my_pact:
                     s -= 1.0   # High Mage contract
                 opts.append((s, off["change"] + t))
