@@ -55,6 +55,8 @@ class ClansHeuristic:
         self.rng = np.random.default_rng(seed)
         self.points_weight = 0.15   # belief logit per point a seat's villages gave a colour
         self.moved_weight = 4.0     # belief logit per unit share of a colour in its moves
+        self.reply_weight = 0.5     # weight of the next player's worst reply village
+        self.reply_candidates = 6   # best moves checked one ply deeper
         self._pts = [[[self.chart.village_points(k, t, h) for h in range(61)] for t in range(4)]
                      for k in range(B.NUM_CHIPS)]
         self.reset()
@@ -215,11 +217,11 @@ class ClansHeuristic:
             scored.append((v, a, s, d, len(formed)))
         scored.sort(reverse=True)
         best, best_v = scored[0][1], -1e9
-        for v, a, s, d, nf in scored[:6]:
+        for v, a, s, d, nf in scored[: self.reply_candidates]:
             if self.k + nf >= B.NUM_CHIPS:
                 total = v
             else:
-                total = v - 0.5 * self._threat(s, d, self.k + nf)
+                total = v - self.reply_weight * self._threat(s, d, self.k + nf)
             if total > best_v:
                 best, best_v = a, total
         return int(best)
