@@ -636,7 +636,7 @@ class ProwlState(GameState):
         ic = self.inv_copies
         h = self.hand[seat]
         a, b = S["hand"]
-        o[a:b] = h * ic
+        np.multiply(h, ic, out=o[a:b])
         own = int(self.clan_card[seat])
         if own >= 0:
             o[S["own_clan"][0] + own] = 1
@@ -683,12 +683,12 @@ class ProwlState(GameState):
         np.multiply(ea, self._ea_scale, out=o[a:b].reshape(2, n, C))
         unseen = self.copies - seen
         a, b = S["unseen"]
-        o[a:b] = unseen * ic
-        poss = (ea[0] == 0) & ((unseen @ self._clan_of_type_onehot) > 0)
+        np.multiply(unseen, ic, out=o[a:b])
+        a, b = S["possible"]
+        poss = o[a:b].reshape(n, C)
+        np.less(ea[0], (unseen @ self._clan_of_type_onehot) > 0, out=poss)
         for r, t in known_rows:
             poss[r] = self._clan_of_type_onehot[t]
-        a, b = S["possible"]
-        o[a:b] = poss.ravel()
         if n == 2:
             a, b = S["public_pile"]
             o[a:b] = self.pile * ic
