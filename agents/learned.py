@@ -10,6 +10,32 @@ import numpy as np
 from .base import legal_ids
 
 
+def _numpy_actor(policy: Any) -> list[tuple[np.ndarray, np.ndarray, str | None]] | None:
+    """The actor of a standard ``MlpPolicy`` as numpy layers ``(W, b, activation)``, or None.
+
+    A frozen policy then acts with a few numpy matrix products (tens of microseconds) instead of
+    a torch call per decision; policies of any other shape keep the torch path.
+    """
+    import torch.nn as nn
+    from stable_baselines3.common.torch_layers import FlattenExtractor
+
+    if not isinstance(getattr(policy, "features_extractor", None), FlattenExtractor):
+        return None
+    modules = list(policy.mlp_extractor.policy_net) + [policy.action_net]
+    acts = {nn.Tanh: "tanh", nn.ReLU: "relu"}
+    layers: list[tuple[np.ndarray, np.ndarray, str | None]] = []
+    for m in modules:
+        if isinstance(m, nn.Linear):
+            layers.append((m.weight.detach().cpu().numpy().T.astype(np.float32).copy(),
+                           m.bias.detach().cpu().numpy().astype(np.float32).copy(), None))
+        elif type(m) in acts and layers and layers[-1][2] is None:
+            w, b, _ = layers[-1]
+            layers[-1] = (w, b, acts[type(m)])
+        else:
+            return None
+    return layers
+
+
 class PolicyAgent:
     """Acts with a MaskablePPO policy, masked to the legal actions.
 
@@ -35,6 +61,8 @@ class PolicyAgent:
         self.name = name
         self.obs_size = int(np.prod(policy.observation_space.shape))
         self.num_actions = int(policy.action_space.n)
+        self.rng = np.random.default_rng(seed)
+        self._layers = _numpy_actor(policy)
         if seed is not None and not deterministic:
             torch.manual_seed(seed)
 
@@ -70,6 +98,19 @@ class PolicyAgent:
         legal = legal_ids(observation)
         if legal.size == 1:
             return int(legal[0])
+        if self._layers is not None:
+            x = obs.astype(np.float32, copy=False)
+            for w, b, act in self._layers:
+                x = x @ w + b
+                if act == "tanh":
+                    x = np.tanh(x)
+                elif act == "relu":
+                    x = np.maximum(x, 0.0)
+            logits = x[legal].astype(np.float64)
+            if self.deterministic:
+                return int(legal[int(np.argmax(logits))])
+            p = np.exp(logits - logits.max())
+            return int(legal[int(self.rng.choice(legal.size, p=p / p.sum()))])
         action, _ = self.policy.predict(obs, deterministic=self.deterministic,
                                         action_masks=mask.astype(bool))
         return int(action)

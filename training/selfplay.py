@@ -268,6 +268,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--checkpoint-every", type=int, default=20_000)
     p.add_argument("--eval-games", type=int, default=300,
                    help="games per final evaluation match-up (0 skips it)")
+    p.add_argument("--torch-threads", type=int, default=1,
+                   help="torch intra-op threads (default 1: small networks gain nothing from "
+                        "more, and extra threads contend with the game loop)")
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     return p
 
@@ -291,6 +294,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "resolved_config": config}
     (run_dir / "config.json").write_text(json.dumps(settings, indent=2))
     torch.manual_seed(args.seed)
+    if args.torch_threads < 1:
+        raise SystemExit("--torch-threads must be >= 1")
+    torch.set_num_threads(args.torch_threads)
 
     pool = OpponentPool(args.game, config, parse_weights(args.opponents),
                         max_snapshots=args.pool_size, seed=args.seed)
