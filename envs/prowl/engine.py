@@ -710,6 +710,8 @@ class ProwlState(GameState):
         if block == "order":
             return ("effect first", "strengthen first")[v]
         if block == "opp":
+            if v >= self.n - 1:
+                return f"opponent at relative seat {v + 1} (none in a {self.n}-player game)"
             p = self.current_player if self.current_player is not None else 0
             return f"opponent {self._seat_str((p + 1 + v) % self.n)} (relative seat {v + 1})"
         if block == "clan":
@@ -737,7 +739,7 @@ class ProwlState(GameState):
         if kind == K_SETUP and block == "setup":
             return f"card {self.type_names[v]} is not in seat {p}'s hand"
         if block.replace("/", "") not in want.split("/"):
-            return f"a {KIND_NAMES[kind]} decision is due, not a {block} action"
+            return f"a {KIND_NAMES[kind]} decision is due; {block} actions are not part of it"
         if kind == K_OPP:
             q = (p + 1 + v) % self.n
             if v >= self.n - 1:
