@@ -162,6 +162,7 @@ class ProwlState(GameState):
         self.type_clan = [ci for ci, _ in specs]
         self.type_clan_arr = np.array(self.type_clan, dtype=np.int64)
         self.copies = np.array([sp.copies for sp in self.specs], dtype=np.int64)
+        self.copies_f = self.copies.astype(np.float32)
         self.inv_copies = (1.0 / self.copies).astype(np.float32)
         self.type_names = [sp.name for sp in self.specs]
         self.is_attach = [("Attachment" in sp.keywords) for sp in self.specs]
@@ -178,7 +179,7 @@ class ProwlState(GameState):
         self.A = self.off["end"]
         self._decode_table = [self._decode_slow(a) for a in range(self.A)]
         self.layout = build_layout(n, T, C)
-        self._clan_of_type_onehot = np.zeros((T, C), dtype=np.int64)
+        self._clan_of_type_onehot = np.zeros((T, C), dtype=np.float32)
         self._clan_of_type_onehot[np.arange(T), self.type_clan_arr] = 1
         self._sl = {f.name: (f.start, f.stop) for f in self.layout}
         self._obs_size = self.layout.size
@@ -187,8 +188,10 @@ class ProwlState(GameState):
         self._inv_cpp = 1.0 / self.cpp
         self._da_slice = (self.layout["discards"].start, self.layout["attachments"].stop)
         self._ea_slice = (self.layout["excluded"].start, self.layout["accusations_named"].stop)
-        self._ea_scale = np.array([1.0, self._inv_cpp]).reshape(2, 1, 1)
-        self.pub = np.zeros(T, dtype=np.int64)   # cards in public view: discards, attachments, pile
+        self._ea_scale = np.array([1.0, self._inv_cpp], dtype=np.float32).reshape(2, 1, 1)
+        # card counts are float32 (exact for these small integers) so that the observation
+        # is written without mixed-type casts
+        self.pub = np.zeros(T, dtype=np.float32)   # cards in public view: discards, attachments, pile
         self._prot: list[bool] | None = None     # cache of protected(q); reset on attachments
         self._wany = [False] * n                 # seat has ever Peeked at a hand
         # --- set-up (Set-up 1-5)
@@ -199,7 +202,7 @@ class ProwlState(GameState):
             self.pos[c] = i
         deck = np.repeat(np.arange(T), self.copies)
         rng.shuffle(deck)
-        self.hand = np.zeros((n, T), dtype=np.int64)
+        self.hand = np.zeros((n, T), dtype=np.float32)
         for p in range(n):
             np.add.at(self.hand[p], deck[p * self.cpp:(p + 1) * self.cpp], 1)
         rest = [int(x) for x in deck[n * self.cpp:]]
@@ -210,18 +213,18 @@ class ProwlState(GameState):
             self.deck2p = []
             self.box = rest
         self.deck2p_start = max(1, len(self.deck2p))
-        self.pile = np.zeros(T, dtype=np.int64)       # 2-player public pile
+        self.pile = np.zeros(T, dtype=np.float32)       # 2-player public pile
         # discard piles and attachments share one array (adjacent observation fields)
-        self._da = np.zeros((2, n, T), dtype=np.int64)
+        self._da = np.zeros((2, n, T), dtype=np.float32)
         self.discard = self._da[0]
         self.attach = self._da[1]
         self.clan_card = np.full(n, -1, dtype=np.int64)
         self.face_up = np.zeros(n, dtype=bool)
         self.know = np.full((n, n), -1, dtype=np.int64)   # know[s, q]: type of q's clan card
         # public exclusions (clan ruled out for q's card, 0/1) and Accusations named per clan
-        self._ea = np.zeros((2, n, C), dtype=np.int64)
+        self._ea = np.zeros((2, n, C), dtype=np.float32)
         self.excl = self._ea[0]
-        self.whisper = np.zeros((n, n, T), dtype=np.int64)
+        self.whisper = np.zeros((n, n, T), dtype=np.float32)
         self.wvalid = np.zeros((n, n), dtype=bool)
         self.pact = np.full(n, -1, dtype=np.int64)
         self.forced = np.zeros(n, dtype=bool)
@@ -681,7 +684,7 @@ class ProwlState(GameState):
         ea = self._ea.take(perm, axis=1)
         a, b = self._ea_slice
         np.multiply(ea, self._ea_scale, out=o[a:b].reshape(2, n, C))
-        unseen = self.copies - seen
+        unseen = self.copies_f - seen
         a, b = S["unseen"]
         np.multiply(unseen, ic, out=o[a:b])
         a, b = S["possible"]
@@ -766,9 +769,10 @@ class ProwlState(GameState):
             else:
                 clan = "?"
             clan += " face-up" if self.face_up[q] else ""
-            hand = (", ".join(f"{self.type_names[t]}x{k}" for t, k in enumerate(self.hand[q]) if k)
+            hand = (", ".join(f"{self.type_names[t]}x{int(k)}"
+                              for t, k in enumerate(self.hand[q]) if k)
                     if seat is None or seat == q else f"{int(self.hand[q].sum())} cards")
-            disc = ", ".join(f"{self.type_names[t]}x{k}"
+            disc = ", ".join(f"{self.type_names[t]}x{int(k)}"
                              for t, k in enumerate(self.discard[q]) if k)
             att = ", ".join(self.type_names[t] for t in np.flatnonzero(self.attach[q]))
             extra = []
