@@ -311,3 +311,32 @@ def test_property_any_valid_config_plays_to_a_consistent_end(n, cpp, beginner, s
     steps = _random_game(s, np.random.default_rng(play_seed), check_every_step=True)
     assert steps >= n + n * (cpp - 1)          # set-up, then at least one decision a turn
     assert np.array_equal(ProwlState.from_record(s.to_record()).returns(), s.returns())
+
+
+def test_resample_respects_many_exclusions():
+    from tests.test_prowl_helpers import position
+    s = position(num_players=5, clans=["Seer", "Raider", "Captain", "Magistrate", "Hexer"],
+                 hands=[["Hexer", "Seer", "Wanderer"]] * 5)
+    s.box = [0, 1, 6, 12, 18]
+    s.hand[:] = 0
+    for q in range(5):       # five distinct unseen hands
+        for t in (3 * q + 2, 3 * q + 3, 3 * q + 4):
+            s.hand[q, t % s.T] += 1
+    # every face-down opponent is publicly known to back its true clan only
+    for q in range(1, 5):
+        s.excl[q] = 1
+        s.excl[q, s.type_clan[s.clan_card[q]]] = 0
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        r = s.resample_from_infostate(0, rng)
+        assert np.array_equal(r.observation_tensor(0), s.observation_tensor(0))
+        for q in range(1, 5):
+            assert r.type_clan[r.clan_card[q]] == s.type_clan[s.clan_card[q]]
+    # the fallback deal used when rejection keeps failing obeys the exclusions too
+    slots, hands = s._hidden_slots(0)
+    pool = np.array([s.clan_card[q] for q in slots] + [t for q in hands for t in range(s.T)
+                                                       for _ in range(int(s.hand[q, t]))])
+    for _ in range(20):
+        perm = s._constrained_deal(pool, slots, rng)
+        assert sorted(perm.tolist()) == sorted(pool.tolist())
+        assert all(not s.excl[q, s.type_clan[perm[i]]] for i, q in enumerate(slots))

@@ -829,14 +829,32 @@ class ProwlState(GameState):
         hand_slots = [q for q in range(self.n) if q != seat and not self.wvalid[seat, q]]
         return clan_slots, hand_slots
 
+    def _constrained_deal(self, pool: np.ndarray, clan_slots: list[int],
+                          rng: np.random.Generator) -> np.ndarray | None:
+        """A permutation of ``pool`` whose first cards fit ``clan_slots``' exclusions, dealing
+        each clan slot a card drawn uniformly among the allowed ones (None after 100 dead ends)."""
+        for _ in range(100):
+            rest = list(rng.permutation(pool))
+            head = []
+            for q in clan_slots:
+                allowed = [i for i, t in enumerate(rest) if not self.excl[q, self.type_clan[t]]]
+                if not allowed:
+                    break
+                head.append(rest.pop(allowed[int(rng.integers(len(allowed)))]))
+            else:
+                return np.array(head + rest, dtype=np.int64)
+        return None
+
     def resample_from_infostate(self, seat: int, rng: np.random.Generator) -> "ProwlState":
         """A state consistent with everything ``seat`` knows.
 
         The cards ``seat`` cannot see (other players' unknown face-down clan cards, hands not
         known from a Whisperer peek, the 2-player deck, the box) are pooled and dealt uniformly
         to those slots, rejecting deals in which a clan card contradicts a public exclusion
-        (failed Accusation, Firebrand). After 500 rejected deals the true deal is kept. Other
-        seats' knowledge (peeks, whispers) is updated to match the new cards.
+        (failed Accusation, Firebrand): uniform over consistent deals. After 500 rejected deals
+        the clan cards are dealt one by one among the allowed cards (consistent, not exactly
+        uniform); if even that fails 100 times the true deal is kept. Other seats' knowledge
+        (peeks, whispers) is updated to match the new cards.
         """
         s = self.clone()
         s.rng = np.random.default_rng(int(rng.integers(2**62)))
@@ -853,8 +871,10 @@ class ProwlState(GameState):
             if all(not self.excl[q, self.type_clan[perm[i]]] for i, q in enumerate(clan_slots)):
                 ok = True
                 break
-        if not ok:
-            return s
+        if not ok:   # many exclusions: constrained sequential deal (not exactly uniform)
+            perm = self._constrained_deal(pool, clan_slots, rng)
+            if perm is None:
+                return s
         for i, q in enumerate(clan_slots):
             s.clan_card[q] = perm[i]
         pos = k
