@@ -483,6 +483,9 @@ class ProwlState(GameState):
 
     # ------------------------------------------------------------------------------ actions
     def legal_action_mask(self) -> np.ndarray:
+        """Int8 (num_actions,): 1 for the legal ids of the decision due (cached until the state
+        changes; all zeros once terminal). Turn: Play/Change/Accuse by card in hand, only Change
+        when forced (ruling 5), Accuse only with an accusable opponent (ruling 4)."""
         if self._terminal:
             return np.zeros(self.A, dtype=np.int8)
         if self._mask is None:
@@ -523,6 +526,8 @@ class ProwlState(GameState):
         raise AssertionError(a)
 
     def _apply_action(self, a: int) -> None:
+        """Apply legal action ``a`` for the decision due, then run automatic steps until the
+        next decision (effects, strengthening, end of turn, start of the next turn)."""
         block, v = self._decode(a)
         dec = self._dec
         _, kind, p, handler, _, ctx = dec
@@ -703,6 +708,7 @@ class ProwlState(GameState):
         return f"P{q}"
 
     def action_to_string(self, a: int) -> str:
+        """Readable text of action id ``a`` (opponents named for the current player)."""
         block, v = self._decode(int(a))
         T = self.T
         if block in ("play", "change", "accuse", "setup") and 0 <= v < T:
@@ -726,6 +732,7 @@ class ProwlState(GameState):
         return ("reward: Dominance token (or raise a clan)", "reward: force Change")[v]
 
     def illegal_reason(self, a: int) -> str:
+        """Why action ``a`` is illegal now (used in ``IllegalActionError`` messages)."""
         if self._terminal:
             return "the game is over"
         block, v = self._decode(int(a))
@@ -758,6 +765,7 @@ class ProwlState(GameState):
         return "the action mask forbids it in the current decision"
 
     def render_text(self, seat: int | None = None) -> str:
+        """Text picture: everything (``seat=None``) or only what ``seat`` can see."""
         lines = ["Track (top first): " + ", ".join(self.clan_names[c] for c in self.track),
                  f"Dominance: P{self.dominance}; turn of P{self.turn_player}"]
         for q in range(self.n):
