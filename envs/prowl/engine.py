@@ -189,6 +189,11 @@ class ProwlState(GameState):
         self._da_slice = (self.layout["discards"].start, self.layout["attachments"].stop)
         self._ea_slice = (self.layout["excluded"].start, self.layout["accusations_named"].stop)
         self._ea_scale = np.array([1.0, self._inv_cpp], dtype=np.float32).reshape(2, 1, 1)
+        # scratch observation buffer and reshaped views into it (each call returns a copy)
+        self._buf = self.layout.zeros()
+        self._buf_da = self._buf[self._da_slice[0]:self._da_slice[1]].reshape(2, n, T)
+        self._buf_ea = self._buf[self._ea_slice[0]:self._ea_slice[1]].reshape(2, n, C)
+        self._buf_poss = self.layout.view(self._buf, "possible")
         # card counts are float32 (exact for these small integers) so that the observation
         # is written without mixed-type casts
         self.pub = np.zeros(T, dtype=np.float32)   # cards in public view: discards, attachments, pile
@@ -622,7 +627,8 @@ class ProwlState(GameState):
         """Float32 (observation_size,): what ``seat`` knows, layout :func:`build_layout`
         (table in docs/prowl.md); every entry in [0, 1]."""
         n, T, C, S = self.n, self.T, self.C, self._sl
-        o = np.zeros(self._obs_size, dtype=np.float32)
+        o = self._buf
+        o.fill(0.0)
         perm = self._perms[seat]
         o[S["seat"][0] + seat] = 1
         dec = self._dec
@@ -639,8 +645,9 @@ class ProwlState(GameState):
                 o[S["pending_opp"][0] + (ctx["opp"] - seat) % n] = 1
         o[S["turn_player"][0] + (self.turn_player - seat) % n] = 1
         o[S["dominance"][0] + (self.dominance - seat) % n] = 1
-        a, b = S["hand_size"]
-        np.multiply(self.hand.sum(axis=1).take(perm), self._inv_cpp, out=o[a:b])
+        hs0 = S["hand_size"][0]
+        hs = self.hand.sum(axis=1).tolist()
+        inv_cpp = self._inv_cpp
         ic = self.inv_copies
         h = self.hand[seat]
         a, b = S["hand"]
@@ -663,6 +670,7 @@ class ProwlState(GameState):
         prot = self._prot_list()
         known_rows = []
         for r, q in enumerate(self._perm_lists[seat]):
+            o[hs0 + r] = hs[q] * inv_cpp
             t = know[q]
             if t >= 0:
                 o[kn0 + r * T + t] = 1
@@ -676,8 +684,7 @@ class ProwlState(GameState):
                 o[fo0 + r] = 1
             if prot[q]:
                 o[pr0 + r] = 1
-        a, b = self._da_slice
-        np.multiply(self._da.take(perm, axis=1), ic, out=o[a:b].reshape(2, n, T))
+        np.multiply(self._da.take(perm, axis=1), ic, out=self._buf_da)
         if self._wany[seat]:
             wv = self.wvalid[seat]
             wp = self.whisper[seat].take(perm, axis=0)
@@ -687,13 +694,11 @@ class ProwlState(GameState):
             o[a:b] = wv[perm]
             seen = seen + wp.sum(axis=0)
         ea = self._ea.take(perm, axis=1)
-        a, b = self._ea_slice
-        np.multiply(ea, self._ea_scale, out=o[a:b].reshape(2, n, C))
+        np.multiply(ea, self._ea_scale, out=self._buf_ea)
         unseen = self.copies_f - seen
         a, b = S["unseen"]
         np.multiply(unseen, ic, out=o[a:b])
-        a, b = S["possible"]
-        poss = o[a:b].reshape(n, C)
+        poss = self._buf_poss
         np.less(ea[0], (unseen @ self._clan_of_type_onehot) > 0, out=poss)
         for r, t in known_rows:
             poss[r] = self._clan_of_type_onehot[t]
@@ -701,7 +706,7 @@ class ProwlState(GameState):
             a, b = S["public_pile"]
             o[a:b] = self.pile * ic
             o[S["deck_left"][0]] = len(self.deck2p) / self.deck2p_start
-        return o
+        return o.copy()
 
     # ------------------------------------------------------------------------------ text
     def _seat_str(self, q: int) -> str:
