@@ -178,6 +178,7 @@ class ProwlState(GameState):
         self.off = action_offsets(T)
         self.A = self.off["end"]
         self._decode_table = [self._decode_slow(a) for a in range(self.A)]
+        self._mask_cache: dict = {}   # read-only masks of sub-decisions, shared by clones
         self.layout = build_layout(n, T, C)
         self._clan_of_type_onehot = np.zeros((T, C), dtype=np.float32)
         self._clan_of_type_onehot[np.arange(T), self.type_clan_arr] = 1
@@ -498,19 +499,25 @@ class ProwlState(GameState):
         return self._mask
 
     def _compute_mask(self) -> np.ndarray:
-        m = np.zeros(self.A, dtype=np.int8)
         _, kind, p, _, opts, _ = self._dec
         T = self.T
-        if kind == K_SETUP:
-            m[3 * T:4 * T] = self.hand[p] > 0
-        elif kind == K_TURN:
+        if kind == K_TURN or kind == K_SETUP:
+            m = np.zeros(self.A, dtype=np.int8)
             has = self.hand[p] > 0
-            m[T:2 * T] = has
-            if not self.forced[p]:
-                m[0:T] = has
-                if self.accusable(p):
-                    m[2 * T:3 * T] = has
-        else:
+            if kind == K_SETUP:
+                m[3 * T:4 * T] = has
+            else:
+                m[T:2 * T] = has
+                if not self.forced[p]:
+                    m[0:T] = has
+                    if self.accusable(p):
+                        m[2 * T:3 * T] = has
+            return m
+        # sub-decisions: the mask depends only on (kind, player, options): cached per config
+        key = (kind, p, opts)
+        m = self._mask_cache.get(key)
+        if m is None:
+            m = np.zeros(self.A, dtype=np.int8)
             base = self.off[_KIND_BLOCK[kind]]
             if kind == K_OPP:
                 for q in opts:
@@ -518,6 +525,8 @@ class ProwlState(GameState):
             else:
                 for v in opts:
                     m[base + v] = 1
+            m.flags.writeable = False
+            self._mask_cache[key] = m
         return m
 
     def _decode(self, a: int) -> tuple[str, int]:
