@@ -452,3 +452,17 @@ def test_captain_gains_dominance_or_raises():
     assert s._dec[1] == K_CLAN
     act(s, clan(s, "Winter"))
     assert track_names(s) == ["Spring", "Summer", "Winter", "Autumn"]
+
+
+def test_who_peeked_whom_is_public_but_not_the_card():
+    s = position(hands=[["Seer", "Hexer"]] * 4)
+    play(s, "Seer")
+    act(s, opp(s, 2))
+    o3 = s.observation_tensor(3)
+    kc = s.layout.view(o3, "knows_clan")
+    assert kc[(0 - 3) % 4, (2 - 3) % 4] == 1          # seat 3 sees that seat 0 knows seat 2
+    assert s.layout.view(o3, "known_clan")[(2 - 3) % 4].sum() == 0   # but not the card
+    act(s, s.off["change"] + tid(s, "Hexer"))         # seat 1 Changes: unrelated
+    act(s, s.off["change"] + tid(s, "Hexer"))         # seat 2 Changes: the peek is void
+    kc = s.layout.view(s.observation_tensor(3), "knows_clan")
+    assert kc[(0 - 3) % 4, (2 - 3) % 4] == 0

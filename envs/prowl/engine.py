@@ -88,6 +88,10 @@ def build_layout(n: int, T: int, C: int = 4) -> Layout:
     L.add("whisper_hand", (n, T), "per relative seat: hand known from a Whisperer peek, count "
           "per type / copies (kept up to date with public plays; cleared by a Change)")
     L.add("whisper_valid", n, "per relative seat: 1 if whisper_hand is known")
+    L.add("knows_clan", (n, n), "public: row relative seat knows the clan card of column relative "
+          "seat (Peek, swap, pass, face-up; cleared when that card is changed)")
+    L.add("knows_hand", (n, n), "public: row relative seat knows the hand of column relative seat "
+          "(Whisperer)")
     L.add("possible", (n, C), "per relative seat: clan still possible for the clan card from "
           "your knowledge (deduction feature)")
     L.add("excluded", (n, C), "per relative seat: clan publicly ruled out for the current clan "
@@ -195,6 +199,9 @@ class ProwlState(GameState):
         self._buf_da = self._buf[self._da_slice[0]:self._da_slice[1]].reshape(2, n, T)
         self._buf_ea = self._buf[self._ea_slice[0]:self._ea_slice[1]].reshape(2, n, C)
         self._buf_poss = self.layout.view(self._buf, "possible")
+        self._buf_kc = self.layout.view(self._buf, "knows_clan")
+        self._buf_kh = self.layout.view(self._buf, "knows_hand")
+        self._perm_grid = [np.ix_(p, p) for p in self._perms]
         # card counts are float32 (exact for these small integers) so that the observation
         # is written without mixed-type casts
         self.pub = np.zeros(T, dtype=np.float32)   # cards in public view: discards, attachments, pile
@@ -702,6 +709,9 @@ class ProwlState(GameState):
             a, b = S["whisper_valid"]
             o[a:b] = wv[perm]
             seen = seen + wp.sum(axis=0)
+        pp = self._perm_grid[seat]
+        np.greater_equal(self.know[pp], 0, out=self._buf_kc)
+        np.copyto(self._buf_kh, self.wvalid[pp])
         ea = self._ea.take(perm, axis=1)
         np.multiply(ea, self._ea_scale, out=self._buf_ea)
         unseen = self.copies_f - seen
