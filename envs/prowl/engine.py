@@ -104,6 +104,77 @@ def build_layout(n: int, T: int, C: int = 4) -> Layout:
     return L
 
 
+_STATIC: dict = {}
+
+
+def _static_tables(n: int, cpp: int, beginner: bool, clans: tuple) -> dict[str, Any]:
+    """Card tables, layout, action offsets and caches for one configuration (shared by every
+    state of that configuration; rebuilt when a clan's card rows are re-registered)."""
+    key = (n, cpp, beginner, clans, tuple(tuple(CLANS[c]) for c in clans))
+    st = _STATIC.get(key)
+    if st is not None:
+        return st
+    self = _Tables()
+    self.n, self.cpp, self.C = n, cpp, 4
+    C = 4
+    specs = []
+    for ci, cname in enumerate(clans):
+        for sp in CLANS[cname]:
+            if beginner and "Leader" in sp.keywords:
+                continue
+            specs.append((ci, sp))
+    self.specs = [sp for _, sp in specs]
+    self.T = T = len(specs)
+    self.type_clan = [ci for ci, _ in specs]
+    self.type_clan_arr = np.array(self.type_clan, dtype=np.int64)
+    self.copies = np.array([sp.copies for sp in self.specs], dtype=np.int64)
+    self.copies_f = self.copies.astype(np.float32)
+    self.inv_copies = (1.0 / self.copies).astype(np.float32)
+    self.type_names = [sp.name for sp in self.specs]
+    self.is_attach = [("Attachment" in sp.keywords) for sp in self.specs]
+    self.is_leader = [("Leader" in sp.keywords) for sp in self.specs]
+    self.is_early = [("Early" in sp.keywords) for sp in self.specs]
+    self.is_final = [("Final" in sp.keywords) for sp in self.specs]
+    self.effect_ids = [sp.effect_id for sp in self.specs]
+    for e in self.effect_ids:
+        if e not in EFFECTS:
+            raise ConfigError(f"clans: card effect {e!r} is not registered in EFFECTS")
+    self.bodyguard_types = [t for t in range(T) if self.effect_ids[t] == "bodyguard"]
+    self.glacier_types = [t for t in range(T) if self.effect_ids[t] == "glacier"]
+    self.off = action_offsets(T)
+    self.A = self.off["end"]
+    self._decode_table = [ProwlState._decode_slow(self, a) for a in range(self.A)]
+    self._mask_cache: dict = {}   # read-only masks of sub-decisions, shared by clones
+    self.layout = build_layout(n, T, C)
+    self._clan_of_type_onehot = np.zeros((T, C), dtype=np.float32)
+    self._clan_of_type_onehot[np.arange(T), self.type_clan_arr] = 1
+    self._sl = {f.name: (f.start, f.stop) for f in self.layout}
+    self._obs_size = self.layout.size
+    self._perms = [(s + np.arange(n)) % n for s in range(n)]
+    self._perm_lists = [p.tolist() for p in self._perms]
+    self._inv_cpp = 1.0 / self.cpp
+    self._da_slice = (self.layout["discards"].start, self.layout["attachments"].stop)
+    self._ea_slice = (self.layout["excluded"].start, self.layout["accusations_named"].stop)
+    self._ea_scale = np.array([1.0, self._inv_cpp], dtype=np.float32).reshape(2, 1, 1)
+    # scratch observation buffer and reshaped views into it (each call returns a copy)
+    self._buf = self.layout.zeros()   # shared scratch: single-threaded use
+    self._buf_da = self._buf[self._da_slice[0]:self._da_slice[1]].reshape(2, n, T)
+    self._buf_ea = self._buf[self._ea_slice[0]:self._ea_slice[1]].reshape(2, n, C)
+    self._buf_poss = self.layout.view(self._buf, "possible")
+    self._buf_kc = self.layout.view(self._buf, "knows_clan")
+    self._buf_kh = self.layout.view(self._buf, "knows_hand")
+    self._perm_grid = [np.ix_(p, p) for p in self._perms]
+    st = dict(self.__dict__)
+    for k in ("n", "cpp", "C"):
+        del st[k]
+    _STATIC[key] = st
+    return st
+
+
+class _Tables:
+    """Attribute bag used while building the static tables."""
+
+
 class ProwlState(GameState):
     """Prowl engine state (``GameState`` subclass).
 
@@ -154,54 +225,11 @@ class ProwlState(GameState):
         self.cpp = int(cards_per_player)
         self.C = C = 4
         self.clan_names = list(clans)
-        # --- static card tables
-        specs = []
-        for ci, cname in enumerate(clans):
-            for sp in CLANS[cname]:
-                if beginner and "Leader" in sp.keywords:
-                    continue
-                specs.append((ci, sp))
-        self.specs = [sp for _, sp in specs]
-        self.T = T = len(specs)
-        self.type_clan = [ci for ci, _ in specs]
-        self.type_clan_arr = np.array(self.type_clan, dtype=np.int64)
-        self.copies = np.array([sp.copies for sp in self.specs], dtype=np.int64)
-        self.copies_f = self.copies.astype(np.float32)
-        self.inv_copies = (1.0 / self.copies).astype(np.float32)
-        self.type_names = [sp.name for sp in self.specs]
-        self.is_attach = [("Attachment" in sp.keywords) for sp in self.specs]
-        self.is_leader = [("Leader" in sp.keywords) for sp in self.specs]
-        self.is_early = [("Early" in sp.keywords) for sp in self.specs]
-        self.is_final = [("Final" in sp.keywords) for sp in self.specs]
-        self.effect_ids = [sp.effect_id for sp in self.specs]
+        self.__dict__.update(_static_tables(n, self.cpp, beginner, tuple(clans)))
         for e in self.effect_ids:
             if e not in EFFECTS:
                 raise ConfigError(f"clans: card effect {e!r} is not registered in EFFECTS")
-        self.bodyguard_types = [t for t in range(T) if self.effect_ids[t] == "bodyguard"]
-        self.glacier_types = [t for t in range(T) if self.effect_ids[t] == "glacier"]
-        self.off = action_offsets(T)
-        self.A = self.off["end"]
-        self._decode_table = [self._decode_slow(a) for a in range(self.A)]
-        self._mask_cache: dict = {}   # read-only masks of sub-decisions, shared by clones
-        self.layout = build_layout(n, T, C)
-        self._clan_of_type_onehot = np.zeros((T, C), dtype=np.float32)
-        self._clan_of_type_onehot[np.arange(T), self.type_clan_arr] = 1
-        self._sl = {f.name: (f.start, f.stop) for f in self.layout}
-        self._obs_size = self.layout.size
-        self._perms = [(s + np.arange(n)) % n for s in range(n)]
-        self._perm_lists = [p.tolist() for p in self._perms]
-        self._inv_cpp = 1.0 / self.cpp
-        self._da_slice = (self.layout["discards"].start, self.layout["attachments"].stop)
-        self._ea_slice = (self.layout["excluded"].start, self.layout["accusations_named"].stop)
-        self._ea_scale = np.array([1.0, self._inv_cpp], dtype=np.float32).reshape(2, 1, 1)
-        # scratch observation buffer and reshaped views into it (each call returns a copy)
-        self._buf = self.layout.zeros()
-        self._buf_da = self._buf[self._da_slice[0]:self._da_slice[1]].reshape(2, n, T)
-        self._buf_ea = self._buf[self._ea_slice[0]:self._ea_slice[1]].reshape(2, n, C)
-        self._buf_poss = self.layout.view(self._buf, "possible")
-        self._buf_kc = self.layout.view(self._buf, "knows_clan")
-        self._buf_kh = self.layout.view(self._buf, "knows_hand")
-        self._perm_grid = [np.ix_(p, p) for p in self._perms]
+        T = self.T
         # card counts are float32 (exact for these small integers) so that the observation
         # is written without mixed-type casts
         self.pub = np.zeros(T, dtype=np.float32)   # cards in public view: discards, attachments, pile
