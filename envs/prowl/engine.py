@@ -545,7 +545,8 @@ class ProwlState(GameState):
                 m[T:2 * T] = has
                 if not self.forced[p]:
                     m[0:T] = has
-                    if self.accusable(p):
+                    prot, fu = self._prot_list(), self.face_up
+                    if any(q != p and not fu[q] and not prot[q] for q in range(self.n)):
                         m[2 * T:3 * T] = has
             return m
         # sub-decisions: the mask depends only on (kind, player, options): cached per config
