@@ -92,3 +92,48 @@ def test_layout_table_and_views():
         lay.add("a", 1, "dup")
     with pytest.raises(ValueError, match="unknown layout field"):
         lay["zz"]
+
+
+def test_unknown_keyword_and_bad_max_cycles_are_config_errors():
+    with pytest.raises(ConfigError, match=r"unknown toy keyword\(s\) \['colour'\]"):
+        env(colour="red")
+    with pytest.raises(ConfigError, match="max_cycles"):
+        env(max_cycles=True)
+    assert raw_env(max_cycles=np.int64(3)).max_cycles == 3
+
+
+def test_wrapped_env_names_bad_actions():
+    e = env(num_players=2)
+    e.reset(seed=0)
+    for bad in (-1, 2, 10**20, 1.0, "0", None):
+        with pytest.raises(IllegalActionError):
+            e.step(bad)
+
+
+def test_editing_a_handed_out_mask_cannot_make_an_action_legal():
+    e = raw_env(num_players=2, target=3)
+    e.reset(seed=0)
+    e.step(1)                                    # total 2: only "add 1" is legal now
+    obs, *_ = e.last()
+    obs["action_mask"][:] = 1
+    e.infos["player_1"]["action_mask"][:] = 1
+    with pytest.raises(IllegalActionError):
+        e.step(1)
+
+
+def test_seat_arguments_are_checked_for_every_game_method():
+    s = ToyState(seed=0)
+    for bad in (-1, 2, True, 1.0, "0"):
+        with pytest.raises(ValueError, match="seat must be an integer in 0..1"):
+            s.observation_tensor(bad)
+        with pytest.raises(ValueError, match="seat must be an integer"):
+            s.resample_from_infostate(bad, np.random.default_rng(0))
+    assert s.observation_tensor(np.int64(1)).shape == (13,)
+
+
+def test_malformed_records_raise_record_errors():
+    rec = ToyState(seed=1).to_record()
+    for bad in ({**rec, "config": {"colour": 1}}, {**rec, "config": None},
+                {**rec, "actions": "01"}, {**rec, "seed": -4}, {**rec, "config": {"num_players": 9}}):
+        with pytest.raises(RecordError):
+            ToyState.from_record(bad)

@@ -67,8 +67,10 @@ def test_evaluate_cli_writes_tables_chart_and_replayable_records(tmp_path):
 def test_selfplay_trains_checkpoints_resumes_and_evaluates(tmp_path, capsys):
     args = ["--game", "toy", "--run-dir", str(tmp_path), "--n-envs", "2", "--n-steps", "64",
             "--batch-size", "64", "--snapshot-every", "100", "--checkpoint-every", "100",
-            "--eval-games", "10", "--no-progress"]
+            "--eval-games", "10", "--no-progress", "--imitation-games", "40",
+            "--imitation-epochs", "3"]
     assert selfplay_main(args + ["--timesteps", "256"]) == 0
+    assert "warm start:" in capsys.readouterr().out
     state = json.loads((tmp_path / "checkpoints" / "state.json").read_text())
     assert state["timesteps"] == 256 and state["snapshots"][0] == "snapshot_0"
     assert (tmp_path / "final_model.zip").exists() and (tmp_path / "evaluation.png").exists()
@@ -76,7 +78,7 @@ def test_selfplay_trains_checkpoints_resumes_and_evaluates(tmp_path, capsys):
         first = list(csv.DictReader(fh))
     assert first and {r["seat"] for r in first} == {"0", "1"}
     assert list((tmp_path / "tb").iterdir())
-    capsys.readouterr()
+    assert state["imitation"]["games"] == 40 and state["imitation"]["decisions"] > 40
     assert selfplay_main(args + ["--timesteps", "384"]) == 0
     assert "resuming from" in capsys.readouterr().out
     assert json.loads((tmp_path / "checkpoints" / "state.json").read_text())["timesteps"] == 384
@@ -121,3 +123,23 @@ def test_replay_prints_every_decision_and_reproduces_returns(tmp_path, capsys):
         replay.replay_lines({**s.to_record(), "returns": [-1.0, 1.0]})
     with pytest.raises(RecordError, match="unknown game"):
         replay.replay_lines({**s.to_record(), "game": "chess"})
+
+
+def test_imitation_learns_the_toy_heuristic():
+    """Behaviour cloning reaches the heuristic's choices on the toy game's few states."""
+    from sb3_contrib import MaskablePPO
+
+    from tests.toy_game import ToyState
+    from training.imitation import collect_demonstrations, pretrain_policy
+    from training.selfplay import LearnerEnv
+
+    cfg = {"num_players": 2, "target": 10}
+    demos = collect_demonstrations("toy", ToyState, cfg, games=60, seed=1)
+    assert demos.obs.shape == (len(demos), 13) and demos.masks.shape == (len(demos), 2)
+    assert set(np.unique(demos.returns)) <= {-1.0, 1.0}
+    pool = OpponentPool("toy", cfg, {"random": 1.0})
+    model = MaskablePPO("MlpPolicy", LearnerEnv(ToyState, cfg, pool), device="cpu", seed=0)
+    stats = pretrain_policy(model.policy, demos, epochs=30, batch_size=64, log=lambda m: None)
+    assert stats["accuracy"] > 0.95
+    with pytest.raises(ValueError, match="games"):
+        collect_demonstrations("toy", ToyState, cfg, games=0)

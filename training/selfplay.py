@@ -261,6 +261,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--learning-rate", type=float, default=3e-4)
     p.add_argument("--ent-coef", type=float, default=0.01)
     p.add_argument("--net", default="256,256", help="hidden layer sizes (default 256,256)")
+    p.add_argument("--imitation-games", type=int, default=1500,
+                   help="warm start: behaviour-clone the heuristic on this many heuristic-only "
+                        "games before PPO (0: start from a uniform policy)")
+    p.add_argument("--imitation-epochs", type=int, default=8)
     p.add_argument("--opponents", default="snapshot=0.4,random=0.3,heuristic=0.3",
                    help="pool sampling weights")
     p.add_argument("--pool-size", type=int, default=5)
@@ -324,9 +328,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                             n_epochs=args.n_epochs, gamma=0.99, ent_coef=args.ent_coef,
                             policy_kwargs={"net_arch": net}, seed=args.seed, device="cpu",
                             tensorboard_log=str(run_dir / "tb"), verbose=0)
+        state = {"last_snapshot": 0}
+        if args.imitation_games > 0:
+            state["imitation"] = warm_start(model, args, state_class, config)
         pool.add_snapshot(model.policy, "snapshot_0")
         model.save(run_dir / "snapshots" / "snapshot_0")
-        state = {"last_snapshot": 0}
+        save_checkpoint(model, run_dir, pool, state)
 
     remaining = max(0, args.timesteps - model.num_timesteps)
     t0 = time.perf_counter()
@@ -348,6 +355,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.eval_games > 0:
         final_evaluation(args.game, config, run_dir, n_players, args.eval_games, args.seed)
     return 0
+
+
+def warm_start(model: Any, args: argparse.Namespace, state_class: type[GameState],
+               config: dict[str, Any]) -> dict[str, Any]:
+    """Behaviour-clone the heuristic into ``model.policy`` (see :mod:`training.imitation`)."""
+    from tqdm import tqdm
+
+    from .imitation import collect_demonstrations, pretrain_policy
+
+    t0 = time.perf_counter()
+    with tqdm(total=args.imitation_games, desc="heuristic demonstrations", unit="game",
+              disable=args.no_progress) as bar:
+        demos = collect_demonstrations(args.game, state_class, config, args.imitation_games,
+                                       seed=args.seed + 17, progress=bar.update)
+    stats = pretrain_policy(model.policy, demos, epochs=args.imitation_epochs, seed=args.seed)
+    stats.update({"games": args.imitation_games, "decisions": len(demos),
+                  "seconds": time.perf_counter() - t0})
+    print(f"warm start: {len(demos)} heuristic decisions from {args.imitation_games} games, "
+          f"imitation accuracy {stats['accuracy']:.3f} ({stats['seconds']:.0f} s)")
+    return stats
 
 
 def final_evaluation(game: str, config: dict[str, Any], run_dir: Path, n_players: int,

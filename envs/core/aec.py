@@ -77,10 +77,12 @@ class GameAECEnv(AECEnv):
         modes = self.metadata["render_modes"]
         if render_mode is not None and render_mode not in modes:
             raise ConfigError(f"render_mode must be one of {modes} or None, got {render_mode!r}")
-        if max_cycles is not None and (not isinstance(max_cycles, int) or max_cycles < 1):
+        if max_cycles is not None and (isinstance(max_cycles, (bool, np.bool_)) or not isinstance(
+                max_cycles, (int, np.integer)) or max_cycles < 1):
             raise ConfigError(f"max_cycles must be a positive integer or None, got {max_cycles!r}")
         self.render_mode = render_mode
-        self.max_cycles = max_cycles
+        self.max_cycles = None if max_cycles is None else int(max_cycles)
+        self.state_class.check_config_keys(config)
         self._config = dict(config)
         # Validate the configuration now (CONVENTIONS: errors at construction).
         self.game: GameState = self.state_class(seed=0, **self._config)
@@ -135,7 +137,7 @@ class GameAECEnv(AECEnv):
                     self.rewards[a] = float(ret[i])
                     self.terminations[a] = not truncated
                     self.truncations[a] = truncated
-                    self.infos[a] = {"action_mask": self._zero_mask}
+                    self.infos[a] = {"action_mask": self._zero_mask.copy()}
             self._mask = self._zero_mask
             # Agents then step None in seat order to leave (PettingZoo's dead-step protocol).
             self.agent_selection = self.agents[0]
@@ -143,14 +145,16 @@ class GameAECEnv(AECEnv):
         self._mask = game.legal_action_mask()
         cur = agent_name(game.current_player)
         for a in self.agents:
-            self.infos[a] = {"action_mask": self._mask if a == cur else self._zero_mask}
+            self.infos[a] = {"action_mask": self._mask.copy() if a == cur else
+                             self._zero_mask.copy()}
         self.agent_selection = cur
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = seat_of(agent)
         mask = self._mask if agent == self.agent_selection and not (
             self.terminations.get(agent) or self.truncations.get(agent)) else self._zero_mask
-        return {"observation": self.game.observation_tensor(seat), "action_mask": mask}
+        # a copy: agents may edit their mask; the engine's own stays untouched
+        return {"observation": self.game.observation_tensor(seat), "action_mask": mask.copy()}
 
     def step(self, action: int | None) -> None:
         """Apply ``action`` for ``agent_selection`` (``None`` for an agent that is done).
@@ -214,13 +218,14 @@ class GameAECEnv(AECEnv):
 def make_env_fn(raw_env_cls: type[GameAECEnv]) -> Callable[..., AECEnv]:
     """Build the module-level ``env(**config)``: raw env + PettingZoo's standard wrappers.
 
-    As in PettingZoo classic: ``AssertOutOfBoundsWrapper`` then ``OrderEnforcingWrapper``. Illegal
-    actions raise :class:`IllegalActionError` rather than ending the game silently.
+    ``OrderEnforcingWrapper``, as PettingZoo classic. PettingZoo's ``AssertOutOfBoundsWrapper`` is
+    left out on purpose: the raw env already refuses every out-of-range, mistyped or illegal action
+    with an :class:`IllegalActionError` naming the action and the reason (an ``assert`` names
+    neither and vanishes under ``python -O``).
     """
 
     def env(**kwargs: Any) -> AECEnv:
         e = raw_env_cls(**kwargs)
-        e = wrappers.AssertOutOfBoundsWrapper(e)
         e = wrappers.OrderEnforcingWrapper(e)
         return e
 

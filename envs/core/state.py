@@ -19,12 +19,14 @@ may differ from the seat whose turn it is (out-of-turn reactions, choices made f
 from __future__ import annotations
 
 import copy
+import functools
+import inspect
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar
+from typing import Any, Callable, ClassVar
 
 import numpy as np
 
-from .errors import IllegalActionError, RecordError
+from .errors import ConfigError, IllegalActionError, RecordError
 
 RECORD_FORMAT = 1
 
@@ -44,6 +46,46 @@ class GameState(ABC):
     """
 
     game_name: ClassVar[str] = ""
+
+    #: methods whose first argument is a seat, checked by :meth:`check_seat` for every game
+    _SEAT_METHODS: ClassVar[tuple[str, ...]] = ("observation_tensor", "resample_from_infostate")
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for name in cls._SEAT_METHODS:
+            fn = cls.__dict__.get(name)
+            if fn is not None and not getattr(fn, "_seat_checked", False):
+                setattr(cls, name, _with_seat_check(fn))
+
+    def check_seat(self, seat: Any) -> int:
+        """``seat`` as an int after checking it names a seat of this game.
+
+        Raises:
+            ValueError: ``seat`` is not an integer (bools are refused) in ``0..num_players-1``.
+        """
+        if isinstance(seat, (bool, np.bool_)) or not isinstance(seat, (int, np.integer)) \
+                or not 0 <= seat < self.num_players:
+            raise ValueError(f"seat must be an integer in 0..{self.num_players - 1}, "
+                             f"got {seat!r}")
+        return int(seat)
+
+    @classmethod
+    def check_config_keys(cls, config: dict[str, Any]) -> None:
+        """Refuse keywords the game's constructor does not take.
+
+        Raises:
+            ConfigError: an unknown keyword (the message lists the game's keywords).
+        """
+        params = inspect.signature(cls.__init__).parameters
+        if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
+            return
+        known = [n for n, p in params.items() if n not in ("self", "seed")
+                 and p.kind in (inspect.Parameter.KEYWORD_ONLY,
+                                inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+        unknown = sorted(set(config) - set(known))
+        if unknown:
+            raise ConfigError(f"unknown {cls.game_name} keyword(s) {unknown}; the keywords are "
+                              f"{known}")
 
     def __init__(self, *, seed: int | None, config: dict[str, Any]) -> None:
         if seed is None:
@@ -216,7 +258,13 @@ class GameState(ABC):
             raise RecordError(
                 f"record is for game {record['game']!r}, not {cls.game_name!r}"
             )
-        state = cls(seed=record["seed"], **record["config"])
+        if not isinstance(record["config"], dict) or not isinstance(record["actions"], list):
+            raise RecordError("a game record's 'config' must be a dict and 'actions' a list")
+        try:
+            cls.check_config_keys(record["config"])
+            state = cls(seed=record["seed"], **record["config"])
+        except ValueError as exc:
+            raise RecordError(f"record cannot be set up: {exc}") from exc
         for i, a in enumerate(record["actions"]):
             try:
                 state.apply_action(a)
@@ -229,3 +277,14 @@ class GameState(ABC):
                     f"{record['returns']}"
                 )
         return state
+
+
+def _with_seat_check(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Wrap a ``(self, seat, ...)`` method so that a bad seat raises a clear ValueError."""
+
+    @functools.wraps(fn)
+    def checked(self: GameState, seat: Any, *args: Any, **kwargs: Any) -> Any:
+        return fn(self, self.check_seat(seat), *args, **kwargs)
+
+    checked._seat_checked = True  # type: ignore[attr-defined]
+    return checked
