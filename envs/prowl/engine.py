@@ -153,17 +153,67 @@ def _static_tables(n: int, cpp: int, beginner: bool, clans: tuple) -> dict[str, 
     self._perms = [(s + np.arange(n)) % n for s in range(n)]
     self._perm_lists = [p.tolist() for p in self._perms]
     self._inv_cpp = 1.0 / self.cpp
-    self._da_slice = (self.layout["discards"].start, self.layout["attachments"].stop)
-    self._ea_slice = (self.layout["excluded"].start, self.layout["accusations_named"].stop)
-    self._ea_scale = np.array([1.0, self._inv_cpp], dtype=np.float32).reshape(2, 1, 1)
+    # The observation is assembled by one gather from a flat float32 source vector (the
+    # state's count arrays and public knowledge matrices, in absolute seat order, see
+    # ``_obs_source``), one multiplication by a per-entry scale, then a few scalar writes.
+    L = self.layout
+    nT, nC, nn = n * T, n * C, n * n
+    src_off = {}
+    pos = 0
+    for name, size in (("hand", nT), ("da", 2 * nT), ("ea", 2 * nC), ("whisper", n * nT),
+                       ("knows_clan", nn), ("knows_hand", nn), ("hand_size", n), ("pile", T),
+                       ("zero", 1)):
+        src_off[name] = pos
+        pos += size
+    self._src_off = src_off
+    self._src_size = pos
+    zero = src_off["zero"]
+    inv_cpp32 = np.float32(1.0 / cpp)
+    self._cpp32 = np.float32(cpp)
+    self._gather = []
+    self._scale = np.ones(L.size, dtype=np.float32)
+    sc = self._scale
+    for f in (L["hand"], L["discards"], L["attachments"], L["whisper_hand"], L["public_pile"]):
+        sc[f.start:f.stop] = np.tile(self.inv_copies, f.size // T)
+    a = L["accusations_named"]
+    sc[a.start:a.stop] = inv_cpp32
+    for seat in range(n):
+        perm = (seat + np.arange(n)) % n
+        g = np.full(L.size, zero, dtype=np.intp)
+        f = L["hand"]
+        g[f.start:f.stop] = src_off["hand"] + seat * T + np.arange(T)
+        rows_T = (perm[:, None] * T + np.arange(T)[None, :]).ravel()
+        rows_C = (perm[:, None] * C + np.arange(C)[None, :]).ravel()
+        grid = (perm[:, None] * n + perm[None, :]).ravel()
+        for field, start in (("hand_size", src_off["hand_size"] + perm),
+                             ("discards", src_off["da"] + rows_T),
+                             ("attachments", src_off["da"] + nT + rows_T),
+                             ("excluded", src_off["ea"] + rows_C),
+                             ("accusations_named", src_off["ea"] + nC + rows_C),
+                             ("whisper_hand", src_off["whisper"] + seat * nT + rows_T),
+                             ("whisper_valid", src_off["knows_hand"] + seat * n + perm),
+                             ("knows_clan", src_off["knows_clan"] + grid),
+                             ("knows_hand", src_off["knows_hand"] + grid)):
+            f = L[field]
+            g[f.start:f.stop] = start
+        if n == 2:
+            f = L["public_pile"]
+            g[f.start:f.stop] = src_off["pile"] + np.arange(T)
+        self._gather.append(g)
     # scratch observation buffer and reshaped views into it (each call returns a copy)
     self._buf = self.layout.zeros()   # shared scratch: single-threaded use
-    self._buf_da = self._buf[self._da_slice[0]:self._da_slice[1]].reshape(2, n, T)
-    self._buf_ea = self._buf[self._ea_slice[0]:self._ea_slice[1]].reshape(2, n, C)
+    self._buf_ex = self.layout.view(self._buf, "excluded")
     self._buf_poss = self.layout.view(self._buf, "possible")
-    self._buf_kc = self.layout.view(self._buf, "knows_clan")
-    self._buf_kh = self.layout.view(self._buf, "knows_hand")
-    self._perm_grid = [np.ix_(p, p) for p in self._perms]
+    a, b = L["unseen"].start, L["unseen"].stop
+    self._buf_unseen = self._buf[a:b]
+    a, b = L["hand_size"].start, L["hand_size"].stop
+    self._buf_hs = self._buf[a:b]
+    # first type index of each clan (the card table lists the types clan by clan)
+    self._clan_starts = np.array([self.type_clan.index(c) for c in range(C)], dtype=np.intp)
+    self._obs_pos = {name: L[name].start for name in (
+        "seat", "decision", "pending_card", "pending_accusation", "pending_clan", "pending_opp",
+        "turn_player", "own_clan", "own_face_up", "track", "dominance", "face_up",
+        "known_clan", "pact", "forced", "protected", "deck_left")}
     st = dict(self.__dict__)
     for k in ("n", "cpp", "C"):
         del st[k]
@@ -243,7 +293,10 @@ class ProwlState(GameState):
             self.pos[c] = i
         deck = np.repeat(np.arange(T), self.copies)
         rng.shuffle(deck)
-        self.hand = np.zeros((n, T), dtype=np.float32)
+        # hands, discards/attachments, exclusions/Accusations named, whispers and the 2-player
+        # pile are views into one float32 vector, the source of the observation's gather
+        self._src = np.zeros(self._src_size, dtype=np.float32)
+        self._bind_views()
         for p in range(n):
             np.add.at(self.hand[p], deck[p * self.cpp:(p + 1) * self.cpp], 1)
         rest = [int(x) for x in deck[n * self.cpp:]]
@@ -254,22 +307,13 @@ class ProwlState(GameState):
             self.deck2p = []
             self.box = rest
         self.deck2p_start = max(1, len(self.deck2p))
-        self.pile = np.zeros(T, dtype=np.float32)       # 2-player public pile
-        # discard piles and attachments share one array (adjacent observation fields)
-        self._da = np.zeros((2, n, T), dtype=np.float32)
-        self.discard = self._da[0]
-        self.attach = self._da[1]
         self.clan_card = np.full(n, -1, dtype=np.int64)
         self.face_up = np.zeros(n, dtype=bool)
         self.know = np.full((n, n), -1, dtype=np.int64)   # know[s, q]: type of q's clan card
         # public exclusions (clan ruled out for q's card, 0/1) and Accusations named per clan
-        self._ea = np.zeros((2, n, C), dtype=np.float32)
-        self.excl = self._ea[0]
-        self.whisper = np.zeros((n, n, T), dtype=np.float32)
         self.wvalid = np.zeros((n, n), dtype=bool)
         self.pact = np.full(n, -1, dtype=np.int64)
         self.forced = np.zeros(n, dtype=bool)
-        self.acc_named = self._ea[1]
         self.accusations: list[tuple[int, int, int, bool, bool]] = []
         self.dominance = int(rng.integers(n))
         self.start_player = self.dominance
@@ -283,6 +327,20 @@ class ProwlState(GameState):
         self._dec = None
         self._mask: np.ndarray | None = None
         self._ask_setup()
+
+    def _bind_views(self) -> None:
+        """(Re)make the state arrays that live in ``self._src`` (see ``_static_tables``)."""
+        n, T, C, o, b = self.n, self.T, self.C, self._src_off, self._src
+        self.hand = b[o["hand"]:o["hand"] + n * T].reshape(n, T)
+        self._da = b[o["da"]:o["da"] + 2 * n * T].reshape(2, n, T)
+        self.discard, self.attach = self._da[0], self._da[1]   # discard piles, attachments
+        self._ea = b[o["ea"]:o["ea"] + 2 * n * C].reshape(2, n, C)
+        self.excl, self.acc_named = self._ea[0], self._ea[1]   # public exclusions, named
+        self.whisper = b[o["whisper"]:o["whisper"] + n * n * T].reshape(n, n, T)
+        self.pile = b[o["pile"]:o["pile"] + T]                 # 2-player public pile
+        self._src_kc = b[o["knows_clan"]:o["knows_clan"] + n * n].reshape(n, n)
+        self._src_kh = b[o["knows_hand"]:o["knows_hand"] + n * n].reshape(n, n)
+        self._src_hs = b[o["hand_size"]:o["hand_size"] + n]
 
     # ------------------------------------------------------------------------------ basics
     num_players = property(lambda self: self.n)
@@ -671,51 +729,48 @@ class ProwlState(GameState):
     def observation_tensor(self, seat: int) -> np.ndarray:
         """Float32 (observation_size,): what ``seat`` knows, layout :func:`build_layout`
         (table in docs/prowl.md); every entry in [0, 1]."""
-        n, T, C, S = self.n, self.T, self.C, self._sl
+        n, T, C, P = self.n, self.T, self.C, self._obs_pos
         o = self._buf
-        o.fill(0.0)
-        perm = self._perms[seat]
-        o[S["seat"][0] + seat] = 1
+        # counts, exclusions, whispers and knows-matrices: one gather, one scaling
+        np.greater_equal(self.know, 0, out=self._src_kc)
+        np.copyto(self._src_kh, self.wvalid)
+        np.add.reduce(self.hand, axis=1, out=self._src_hs)
+        np.take(self._src, self._gather[seat], out=o, mode="clip")
+        np.multiply(o, self._scale, out=o)
+        np.divide(self._buf_hs, self._cpp32, out=self._buf_hs)
+        o[P["seat"] + seat] = 1
         dec = self._dec
         if dec is not None and dec[2] == seat:
-            o[S["decision"][0] + dec[1]] = 1
+            o[P["decision"] + dec[1]] = 1
             if self.pending_card >= 0:
-                o[S["pending_card"][0] + self.pending_card] = 1
+                o[P["pending_card"] + self.pending_card] = 1
             ctx = dec[5]
             if dec[3] in ACC_HANDLERS:
-                o[S["pending_accusation"][0]] = 1
+                o[P["pending_accusation"]] = 1
             if "clan" in ctx and dec[3] != "acc_reward" and dec[3] != "reward_raise":
-                o[S["pending_clan"][0] + ctx["clan"]] = 1
+                o[P["pending_clan"] + ctx["clan"]] = 1
             if "opp" in ctx:
-                o[S["pending_opp"][0] + (ctx["opp"] - seat) % n] = 1
-        o[S["turn_player"][0] + (self.turn_player - seat) % n] = 1
-        o[S["dominance"][0] + (self.dominance - seat) % n] = 1
-        hs0 = S["hand_size"][0]
-        hs = self.hand.sum(axis=1).tolist()
-        inv_cpp = self._inv_cpp
-        ic = self.inv_copies
-        h = self.hand[seat]
-        a, b = S["hand"]
-        np.multiply(h, ic, out=o[a:b])
+                o[P["pending_opp"] + (ctx["opp"] - seat) % n] = 1
+        o[P["turn_player"] + (self.turn_player - seat) % n] = 1
+        o[P["dominance"] + (self.dominance - seat) % n] = 1
         own = int(self.clan_card[seat])
         if own >= 0:
-            o[S["own_clan"][0] + own] = 1
-        if self.face_up[seat]:
-            o[S["own_face_up"][0]] = 1
-        a = S["track"][0]
+            o[P["own_clan"] + own] = 1
+        face_up = self.face_up.tolist()
+        if face_up[seat]:
+            o[P["own_face_up"]] = 1
+        a = P["track"]
         for c, i in enumerate(self.pos):
             o[a + c * C + i] = 1
-        seen = self.pub + h
-        fu0, kn0, pa0, fo0, pr0 = (S["face_up"][0], S["known_clan"][0], S["pact"][0],
-                                   S["forced"][0], S["protected"][0])
+        seen = self.pub + self.hand[seat]
+        fu0, kn0, pa0, fo0, pr0 = P["face_up"], P["known_clan"], P["pact"], P["forced"], \
+            P["protected"]
         know = self.know[seat].tolist()
-        face_up = self.face_up.tolist()
         pact = self.pact.tolist()
         forced = self.forced.tolist()
         prot = self._prot_list()
         known_rows = []
         for r, q in enumerate(self._perm_lists[seat]):
-            o[hs0 + r] = hs[q] * inv_cpp
             t = know[q]
             if t >= 0:
                 o[kn0 + r * T + t] = 1
@@ -729,31 +784,20 @@ class ProwlState(GameState):
                 o[fo0 + r] = 1
             if prot[q]:
                 o[pr0 + r] = 1
-        np.multiply(self._da.take(perm, axis=1), ic, out=self._buf_da)
         if self._wany[seat]:
-            wv = self.wvalid[seat]
-            wp = self.whisper[seat].take(perm, axis=0)
-            a, b = S["whisper_hand"]
-            o[a:b] = (wp * ic).ravel()
-            a, b = S["whisper_valid"]
-            o[a:b] = wv[perm]
-            seen = seen + wp.sum(axis=0)
-        pp = self._perm_grid[seat]
-        np.greater_equal(self.know[pp], 0, out=self._buf_kc)
-        np.copyto(self._buf_kh, self.wvalid[pp])
-        ea = self._ea.take(perm, axis=1)
-        np.multiply(ea, self._ea_scale, out=self._buf_ea)
+            seen = seen + self.whisper[seat].sum(axis=0)
         unseen = self.copies_f - seen
-        a, b = S["unseen"]
-        np.multiply(unseen, ic, out=o[a:b])
+        np.multiply(unseen, self.inv_copies, out=self._buf_unseen)
         poss = self._buf_poss
-        np.less(ea[0], (unseen @ self._clan_of_type_onehot) > 0, out=poss)
+        # clan still possible: not publicly excluded and some card of the clan unseen
+        has = np.add.reduceat(unseen, self._clan_starts)
+        np.minimum(has, 1, out=has)
+        np.less(self._buf_ex, has, out=poss)
+        onehot = self._clan_of_type_onehot
         for r, t in known_rows:
-            poss[r] = self._clan_of_type_onehot[t]
+            poss[r] = onehot[t]
         if n == 2:
-            a, b = S["public_pile"]
-            o[a:b] = self.pile * ic
-            o[S["deck_left"][0]] = len(self.deck2p) / self.deck2p_start
+            o[P["deck_left"]] = len(self.deck2p) / self.deck2p_start
         return o.copy()
 
     # ------------------------------------------------------------------------------ text
@@ -869,11 +913,8 @@ class ProwlState(GameState):
         """Fast copy: numpy arrays and lists copied, static tables shared."""
         s = object.__new__(ProwlState)
         d = self.__dict__.copy()
-        for k in ("hand", "pile", "pub", "_da", "_ea", "clan_card", "face_up", "know",
-                  "whisper", "wvalid", "pact", "forced"):
+        for k in ("_src", "pub", "clan_card", "face_up", "know", "wvalid", "pact", "forced"):
             d[k] = d[k].copy()
-        d["discard"], d["attach"] = d["_da"][0], d["_da"][1]
-        d["excl"], d["acc_named"] = d["_ea"][0], d["_ea"][1]
         for k in ("track", "pos", "deck2p", "box", "history", "accusations", "_wany"):
             d[k] = list(d[k])
         d["queue"] = list(d["queue"])  # steps are immutable tuples (ctx dicts never mutated)
@@ -881,6 +922,7 @@ class ProwlState(GameState):
         d["rng"].bit_generator.state = self.rng.bit_generator.state
         d["_mask"] = None
         s.__dict__ = d
+        s._bind_views()
         return s
 
     def _hidden_slots(self, seat: int) -> tuple[list, list]:
