@@ -197,6 +197,15 @@ def test_config_errors_name_the_parameter():
         ProwlState(clans=["Spring", "Summer", "Autumn", "Nowhere"])
     with pytest.raises(ConfigError, match="beginner"):
         ProwlState(beginner="yes")
+    for bad in ([["a"], ["b"], ["c"], ["d"]], {"Spring": 1, "Summer": 1, "Autumn": 1, "Winter": 1},
+                [1, 2, 3, 4], None):
+        with pytest.raises(ConfigError, match="clans"):
+            ProwlState(clans=bad)
+    with pytest.raises(ConfigError, match="clans"):
+        env(clans=[["x"]] * 4)
+    s = ProwlState(clans=np.array(["Spring", "Summer", "Autumn", "Winter"]))
+    assert s.config["clans"] == ["Spring", "Summer", "Autumn", "Winter"]
+    assert all(type(c) is str for c in s.config["clans"])
     with pytest.raises(ConfigError, match="num_players"):
         env(num_players=6)
     assert ProwlState(num_players=5, cards_per_player=6).T == 24
@@ -211,6 +220,12 @@ def test_illegal_actions_raise():
         s.apply_action(s.off["setup"] + missing)
     with pytest.raises(IllegalActionError, match="setup decision is due"):
         s.apply_action(s.off["clan"])
+    with pytest.raises(IllegalActionError, match="an order decision is due"):
+        position = ProwlState(seed=1, num_players=2)
+        while position.setup_done < 2:
+            position.apply_action(position.legal_actions()[0])
+        position.apply_action(position.legal_actions()[0])   # a Play: the order is due
+        position.apply_action(position.off["clan"])
     with pytest.raises(IllegalActionError, match="out of range"):
         s.apply_action(s.num_actions)
     with pytest.raises(IllegalActionError, match="integer"):

@@ -466,3 +466,36 @@ def test_who_peeked_whom_is_public_but_not_the_card():
     act(s, s.off["change"] + tid(s, "Hexer"))         # seat 2 Changes: the peek is void
     kc = s.layout.view(s.observation_tensor(3), "knows_clan")
     assert kc[(0 - 3) % 4, (2 - 3) % 4] == 0
+
+
+def test_high_mage_contract_applies_to_a_leader_winner():
+    # seat 0 played the High Mage (Pact Spring) and the Warlord; it backs Summer. The Warlord's
+    # condition holds (Dominance token, Autumn on top), but ruling 8c is checked after 8a: the
+    # winner's clan is not the Pact clan, so they lose and nobody wins (FAQ "High Mage").
+    s = position(clans=["Raider", "Seer", "Captain", "Magistrate"], dominance=0,
+                 track=("Autumn", "Spring", "Summer", "Winter"))
+    s.attach[0, tid(s, "High Mage")] = 1
+    s.pact[0] = cid(s, "Spring")
+    s.attach[0, tid(s, "Warlord")] = 1
+    end(s)
+    assert s.winner is None and s.returns().tolist() == [0.0, 0.0, 0.0, 0.0]
+    # the same Leader win with the Pact clan kept stands
+    s = position(clans=["Seer", "Raider", "Captain", "Magistrate"], dominance=0,
+                 track=("Autumn", "Spring", "Summer", "Winter"))
+    s.attach[0, tid(s, "High Mage")] = 1
+    s.pact[0] = cid(s, "Spring")
+    s.attach[0, tid(s, "Warlord")] = 1
+    end(s)
+    assert s.winner == 0 and s.returns().tolist() == [1.0, -1.0, -1.0, -1.0]
+
+
+def test_hooded_figure_asks_nothing_when_every_opponent_is_protected():
+    s = position(clans=["Seer", "Raider", "Captain", "Magistrate"],
+                 hands=[["Hooded Figure", "Hexer"]] + [["Seer", "Hexer"]] * 3)
+    s.attach[1:, tid(s, "Bodyguard")] = 1
+    s._prot = None
+    before = s.clan_card.tolist()
+    play(s, "Hooded Figure")
+    assert s._dec[1] == K_TURN and s.current_player == 1   # ruling 3: no side decision
+    assert s.clan_card.tolist() == before
+    assert track_names(s) == ["Spring", "Summer", "Autumn", "Winter"]

@@ -31,8 +31,10 @@ def _pact(s, p, ctx, c):
 
 
 def hooded_figure(s, p, t):
-    """Choose left or right: all unprotected players pass their clan card simultaneously."""
-    s.ask(K_SIDE, p, "hooded_pass", (0, 1), {"card": t})
+    """Choose left or right: all unprotected players pass their clan card simultaneously
+    (nothing to choose when every opponent is protected: ruling 3)."""
+    if s.targetable(p):
+        s.ask(K_SIDE, p, "hooded_pass", (0, 1), {"card": t})
 
 
 def _hooded_pass(s, p, ctx, side):

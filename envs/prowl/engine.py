@@ -256,7 +256,9 @@ class ProwlState(GameState):
             raise ConfigError(f"beginner must be True or False, got {beginner!r}")
         if reward not in REWARDS:
             raise ConfigError(f"reward must be one of {list(REWARDS)}, got {reward!r}")
-        if isinstance(clans, str) or not hasattr(clans, "__len__") or len(clans) != 4 \
+        if isinstance(clans, (str, bytes, dict, set, frozenset)) \
+                or not hasattr(clans, "__len__") or len(clans) != 4 \
+                or not all(isinstance(c, str) for c in clans) \
                 or len(set(clans)) != 4 or any(c not in CLANS for c in clans):
             raise ConfigError(f"clans must be 4 distinct clan names from {sorted(CLANS)}, "
                               f"got {clans!r}")
@@ -270,12 +272,12 @@ class ProwlState(GameState):
                 f"{cards_per_player!r} for {num_players} players")
         super().__init__(seed=seed, config={
             "num_players": int(num_players), "cards_per_player": int(cards_per_player),
-            "beginner": beginner, "clans": list(clans), "reward": reward})
+            "beginner": beginner, "clans": [str(c) for c in clans], "reward": reward})
         self.n = n = int(num_players)
         self.cpp = int(cards_per_player)
         self.C = C = 4
-        self.clan_names = list(clans)
-        self.__dict__.update(_static_tables(n, self.cpp, beginner, tuple(clans)))
+        self.clan_names = [str(c) for c in clans]
+        self.__dict__.update(_static_tables(n, self.cpp, beginner, tuple(self.clan_names)))
         for e in self.effect_ids:
             if e not in EFFECTS:
                 raise ConfigError(f"clans: card effect {e!r} is not registered in EFFECTS")
@@ -714,9 +716,11 @@ class ProwlState(GameState):
                 if len(backers) > 1 and self.dominance in backers:
                     winner = self.dominance
                     break
-            if winner is not None and self.pact[winner] >= 0 \
-                    and self.pact[winner] != clans[winner]:
-                winner = None   # ruling 8c: High Mage contract broken
+        # ruling 8c (after a and b, FAQ "High Mage"): a winner, by a Leader or by the track,
+        # who played the High Mage and whose clan is not the Pact clan loses; nobody wins
+        if winner is not None and self.pact[winner] >= 0 \
+                and self.pact[winner] != self.clan_of(winner):
+            winner = None
         self.winner = winner
         r = np.zeros(n)
         if winner is not None:
@@ -846,7 +850,8 @@ class ProwlState(GameState):
         if kind == K_SETUP and block == "setup":
             return f"card {self.type_names[v]} is not in seat {p}'s hand"
         if block.replace("/", "") not in want.split("/"):
-            return f"a {KIND_NAMES[kind]} decision is due; {block} actions are not part of it"
+            art = "an" if KIND_NAMES[kind][0] in "aeiou" else "a"
+            return f"{art} {KIND_NAMES[kind]} decision is due; {block} actions are not part of it"
         if kind == K_OPP:
             q = (p + 1 + v) % self.n
             if v >= self.n - 1:
