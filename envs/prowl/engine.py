@@ -146,16 +146,12 @@ def _static_tables(n: int, cpp: int, beginner: bool, clans: tuple) -> dict[str, 
     self._decode_table = [ProwlState._decode_slow(self, a) for a in range(self.A)]
     self._mask_cache: dict = {}   # read-only masks of sub-decisions, shared by clones
     self.layout = build_layout(n, T, C)
-    self._clan_of_type_onehot = np.zeros((T, C), dtype=np.float32)
-    self._clan_of_type_onehot[np.arange(T), self.type_clan_arr] = 1
-    self._sl = {f.name: (f.start, f.stop) for f in self.layout}
-    self._obs_size = self.layout.size
-    self._perms = [(s + np.arange(n)) % n for s in range(n)]
-    self._perm_lists = [p.tolist() for p in self._perms]
-    self._inv_cpp = 1.0 / self.cpp
-    # The observation is assembled by one gather from a flat float32 source vector (the
-    # state's count arrays and public knowledge matrices, in absolute seat order, see
-    # ``_obs_source``), one multiplication by a per-entry scale, then a few scalar writes.
+    self._perm_lists = [((s + np.arange(n)) % n).tolist() for s in range(n)]
+    # The observation is assembled by one gather from a flat float32 source vector holding,
+    # in absolute seat order, the state's count arrays (they live in it: ``_bind_views``) and
+    # the public knows-matrices and hand sizes (refreshed per call), one multiplication by a
+    # per-entry scale, then scalar writes of the one-hot fields. Unmapped entries read the
+    # trailing zero.
     L = self.layout
     nT, nC, nn = n * T, n * C, n * n
     src_off = {}
@@ -200,20 +196,13 @@ def _static_tables(n: int, cpp: int, beginner: bool, clans: tuple) -> dict[str, 
             f = L["public_pile"]
             g[f.start:f.stop] = src_off["pile"] + np.arange(T)
         self._gather.append(g)
-    # scratch observation buffer and reshaped views into it (each call returns a copy)
-    self._buf = self.layout.zeros()   # shared scratch: single-threaded use
-    self._buf_ex = self.layout.view(self._buf, "excluded")
-    self._buf_poss = self.layout.view(self._buf, "possible")
-    a, b = L["unseen"].start, L["unseen"].stop
-    self._buf_unseen = self._buf[a:b]
-    a, b = L["hand_size"].start, L["hand_size"].stop
-    self._buf_hs = self._buf[a:b]
     # first type index of each clan (the card table lists the types clan by clan)
     self._clan_starts = np.array([self.type_clan.index(c) for c in range(C)], dtype=np.intp)
     self._obs_pos = {name: L[name].start for name in (
         "seat", "decision", "pending_card", "pending_accusation", "pending_clan", "pending_opp",
         "turn_player", "own_clan", "own_face_up", "track", "dominance", "face_up",
-        "known_clan", "pact", "forced", "protected", "deck_left")}
+        "known_clan", "pact", "forced", "protected", "deck_left", "hand_size", "unseen",
+        "possible")}
     st = dict(self.__dict__)
     for k in ("n", "cpp", "C"):
         del st[k]
@@ -734,14 +723,14 @@ class ProwlState(GameState):
         """Float32 (observation_size,): what ``seat`` knows, layout :func:`build_layout`
         (table in docs/prowl.md); every entry in [0, 1]."""
         n, T, C, P = self.n, self.T, self.C, self._obs_pos
-        o = self._buf
         # counts, exclusions, whispers and knows-matrices: one gather, one scaling
         np.greater_equal(self.know, 0, out=self._src_kc)
         np.copyto(self._src_kh, self.wvalid)
         np.add.reduce(self.hand, axis=1, out=self._src_hs)
-        np.take(self._src, self._gather[seat], out=o, mode="clip")
+        o = self._src[self._gather[seat]]
         np.multiply(o, self._scale, out=o)
-        np.divide(self._buf_hs, self._cpp32, out=self._buf_hs)
+        hs = o[P["hand_size"]:P["hand_size"] + n]
+        np.divide(hs, self._cpp32, out=hs)
         o[P["seat"] + seat] = 1
         dec = self._dec
         if dec is not None and dec[2] == seat:
@@ -773,12 +762,11 @@ class ProwlState(GameState):
         pact = self.pact.tolist()
         forced = self.forced.tolist()
         prot = self._prot_list()
-        known_rows = []
-        for r, q in enumerate(self._perm_lists[seat]):
+        perm = self._perm_lists[seat]
+        for r, q in enumerate(perm):
             t = know[q]
             if t >= 0:
                 o[kn0 + r * T + t] = 1
-                known_rows.append((r, t))
                 seen[t] += 1
                 if face_up[q]:
                     o[fu0 + r * T + t] = 1
@@ -791,18 +779,26 @@ class ProwlState(GameState):
         if self._wany[seat]:
             seen = seen + self.whisper[seat].sum(axis=0)
         unseen = self.copies_f - seen
-        np.multiply(unseen, self.inv_copies, out=self._buf_unseen)
-        poss = self._buf_poss
-        # clan still possible: not publicly excluded and some card of the clan unseen
-        has = np.add.reduceat(unseen, self._clan_starts)
-        np.minimum(has, 1, out=has)
-        np.less(self._buf_ex, has, out=poss)
-        onehot = self._clan_of_type_onehot
-        for r, t in known_rows:
-            poss[r] = onehot[t]
+        a = P["unseen"]
+        np.multiply(unseen, self.inv_copies, out=o[a:a + T])
+        # possible: the known card's clan, else the clans not publicly excluded of which some
+        # card is unseen
+        has = np.add.reduceat(unseen, self._clan_starts).tolist()
+        excl = self.excl.tolist()
+        type_clan = self.type_clan
+        a = P["possible"]
+        for r, q in enumerate(perm):
+            t = know[q]
+            if t >= 0:
+                o[a + r * C + type_clan[t]] = 1
+            else:
+                ex = excl[q]
+                for c in range(C):
+                    if has[c] > 0 and not ex[c]:
+                        o[a + r * C + c] = 1
         if n == 2:
             o[P["deck_left"]] = len(self.deck2p) / self.deck2p_start
-        return o.copy()
+        return o
 
     # ------------------------------------------------------------------------------ text
     def _seat_str(self, q: int) -> str:
