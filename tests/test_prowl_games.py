@@ -355,3 +355,20 @@ def test_resample_respects_many_exclusions():
         perm = s._constrained_deal(pool, slots, rng)
         assert sorted(perm.tolist()) == sorted(pool.tolist())
         assert all(not s.excl[q, s.type_clan[perm[i]]] for i, q in enumerate(slots))
+
+
+def test_returned_mask_and_observation_cannot_corrupt_the_state():
+    s = ProwlState(seed=0)
+    while s.setup_done < s.n:
+        s.apply_action(s.legal_actions()[0])
+    m = s.legal_action_mask()
+    legal = s.legal_actions()
+    assert len(legal) > 0
+    with pytest.raises(ValueError, match="read-only"):
+        m[:] = 0
+    assert s.legal_actions() == legal
+    o = s.observation_tensor(0)
+    o[:] = 7.0
+    assert s.observation_tensor(0).max() <= 1.0
+    s.apply_action(legal[0])
+    assert s.legal_action_mask().flags.writeable is False

@@ -574,7 +574,7 @@ class ProwlState(GameState):
     # ------------------------------------------------------------------------------ actions
     def legal_action_mask(self) -> np.ndarray:
         """Int8 (num_actions,): 1 for the legal ids of the decision due (cached until the state
-        changes; all zeros once terminal). Turn: Play/Change/Accuse by card in hand, only Change
+        changes, so read-only: copy it to edit it; all zeros once terminal). Turn: Play/Change/Accuse by card in hand, only Change
         when forced (ruling 5), Accuse only with an accusable opponent (ruling 4)."""
         if self._terminal:
             return np.zeros(self.A, dtype=np.int8)
@@ -597,6 +597,7 @@ class ProwlState(GameState):
                     prot, fu = self._prot_list(), self.face_up
                     if any(q != p and not fu[q] and not prot[q] for q in range(self.n)):
                         m[2 * T:3 * T] = has
+            m.flags.writeable = False   # cached: a caller must not be able to edit it
             return m
         # sub-decisions: the mask depends only on (kind, player, options): cached per config
         key = (kind, p, opts)
