@@ -143,3 +143,47 @@ def test_imitation_learns_the_toy_heuristic():
     assert stats["accuracy"] > 0.95
     with pytest.raises(ValueError, match="games"):
         collect_demonstrations("toy", ToyState, cfg, games=0)
+
+
+def test_selfplay_refuses_to_resume_another_game_or_config(tmp_path, capsys):
+    args = ["--game", "toy", "--run-dir", str(tmp_path), "--n-envs", "1", "--n-steps", "64",
+            "--batch-size", "64", "--eval-games", "0", "--no-progress", "--imitation-games", "0",
+            "--timesteps", "64"]
+    assert selfplay_main(args) == 0
+    with pytest.raises(SystemExit):
+        selfplay_main(args + ["--config", "target=12"])
+    assert "use --fresh" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        selfplay_main(args + ["--net", "64,x"])
+    assert "--net is a comma-separated list" in capsys.readouterr().err
+    assert json.loads((tmp_path / "config.json").read_text())["resolved_config"]["target"] == 10
+
+
+def test_config_values_parse_json_python_literals_and_strings():
+    from training.evaluate import parse_config
+
+    assert parse_config(["beginner=True", "x=true", "n=4", "reward=zero_sum",
+                         'clans=["A","B"]']) == {"beginner": True, "x": True, "n": 4,
+                                                 "reward": "zero_sum", "clans": ["A", "B"]}
+    with pytest.raises(ValueError, match="twice"):
+        parse_config(["n=1", "n=2"])
+    with pytest.raises(ValueError, match="KEY=VALUE"):
+        parse_config(["n"])
+
+
+def test_records_name_the_agents_and_cut_records_are_refused(tmp_path, capsys):
+    from envs.core import RecordError
+    from tests.toy_game import ToyState
+    from training import replay
+
+    assert evaluate_cli.main(["--game", "toy", "--agents", "heuristic", "random", "--games", "2",
+                              "--out", str(tmp_path), "--records"]) == 0
+    recs = [json.loads(x) for x in (tmp_path / "records.jsonl").read_text().splitlines()]
+    assert recs[0]["agents"] == ["heuristic", "random"]
+    assert recs[1]["agents"] == ["random", "heuristic"]
+    capsys.readouterr()
+    (tmp_path / "one.json").write_text(json.dumps(recs[0]))
+    replay.main([str(tmp_path / "one.json")])
+    assert "player_0 (heuristic): add" in capsys.readouterr().out
+    with pytest.raises(RecordError, match="end before the game does"):
+        ToyState.from_record({**recs[0], "actions": recs[0]["actions"][:-1]})

@@ -8,13 +8,15 @@ Examples::
 
 One agent spec per seat (``random``, ``heuristic``, ``ppo:PATH``); the number of agents sets
 ``num_players``. Seats are rotated game by game. Writes ``evaluation.json``, ``evaluation.csv``
-(per entry), ``seats.csv`` (per entry and seat) and ``evaluation.png`` into ``--out``, and prints
-the table: win rate with its 95% Wilson interval, mean return, openskill rating.
+(per entry), ``evaluation_seats.csv`` (per entry and seat) and ``evaluation.png`` into ``--out``,
+and prints the table: win rate with its 95% Wilson interval, mean return, openskill rating.
+``--records`` adds ``records.jsonl``: every game's replayable record with the agent in each seat.
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import csv
 import json
 import sys
@@ -29,20 +31,28 @@ from .plots import save_chart
 
 
 def parse_config(pairs: Sequence[str]) -> dict[str, Any]:
-    """``["key=value", ...]`` to a dict; values parsed as JSON when possible, else strings.
+    """``["key=value", ...]`` to a dict.
+
+    Values are read as JSON (``true``, ``4``, ``["Spring", ...]``) or as Python literals
+    (``True``, ``None``), and otherwise kept as strings (``reward=zero_sum``).
 
     Raises:
-        ValueError: an item without ``=``.
+        ValueError: an item without ``=`` or a key given twice.
     """
     config: dict[str, Any] = {}
     for item in pairs:
         key, sep, value = item.partition("=")
         if not sep or not key:
             raise ValueError(f"--config items are KEY=VALUE, got {item!r}")
+        if key in config:
+            raise ValueError(f"--config gives {key!r} twice")
         try:
             config[key] = json.loads(value)
         except json.JSONDecodeError:
-            config[key] = value
+            try:
+                config[key] = ast.literal_eval(value)
+            except (ValueError, SyntaxError):
+                config[key] = value
     return config
 
 
@@ -101,16 +111,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     out = args.out or Path("runs") / f"eval-{args.game}-{time.strftime('%Y%m%d-%H%M%S')}"
     from tqdm import tqdm
 
-    with tqdm(total=args.games, desc="games", unit="game") as bar:
-        report = evaluate(args.game, args.agents, args.games, seed=args.seed,
-                          config=parse_config(args.config), keep_records=args.records,
-                          progress=bar.update)
+    try:
+        with tqdm(total=args.games, desc="games", unit="game") as bar:
+            report = evaluate(args.game, args.agents, args.games, seed=args.seed,
+                              config=parse_config(args.config), keep_records=args.records,
+                              progress=bar.update)
+    except (ValueError, FileNotFoundError) as exc:
+        parser.error(str(exc))
     print_report(report)
     paths = write_report(report, out)
     if args.records:
         with (out / "records.jsonl").open("w") as fh:
             for r in report.results:
-                fh.write(json.dumps(r.record) + "\n")
+                seats = [report.labels[i] for i in r.seating]
+                fh.write(json.dumps({**r.record, "agents": seats}) + "\n")
     print(f"wrote {', '.join(str(p) for p in paths.values())}")
     return 0
 

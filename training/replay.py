@@ -30,13 +30,16 @@ def replay_lines(record: dict[str, Any]) -> tuple[GameState, list[str]]:
         state_class = env_module(record["game"]).raw_env.state_class
     except ValueError as exc:
         raise RecordError(str(exc)) from exc
-    start = state_class.from_record({**record, "actions": []})
+    final = state_class.from_record(record)   # checks every action and the stored outcome
+    start = state_class.from_record({k: v for k, v in record.items()
+                                     if k not in ("actions", "returns")} | {"actions": []})
+    agents = record.get("agents")
     lines = []
     for i, a in enumerate(record["actions"]):
         seat = start.current_player
-        lines.append(f"{i:4d}  player_{seat}: {start.action_to_string(a)}")
+        who = f"player_{seat}" + (f" ({agents[seat]})" if agents else "")
+        lines.append(f"{i:4d}  {who}: {start.action_to_string(a)}")
         start.apply_action(a)
-    final = state_class.from_record(record)   # also checks the stored returns
     return final, lines
 
 
@@ -53,7 +56,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         record = json.loads(lines[args.index])
     else:
         record = json.loads("\n".join(lines))
-    state, steps = replay_lines(record)
+    try:
+        state, steps = replay_lines(record)
+    except RecordError as exc:
+        p.error(str(exc))
     print("\n".join(steps))
     print(state.render_text())
     print("returns:", [float(x) for x in state.returns()])

@@ -62,11 +62,7 @@ class OpponentPool:
 
     def __init__(self, game: str, config: dict[str, Any], weights: dict[str, float],
                  max_snapshots: int = 5, seed: int = 0) -> None:
-        bad = set(weights) - set(self.KINDS)
-        if bad:
-            raise ValueError(f"unknown opponent kinds {sorted(bad)}; use {self.KINDS}")
-        if sum(weights.values()) <= 0 or any(w < 0 for w in weights.values()):
-            raise ValueError(f"opponent weights must be >= 0 with a positive sum, got {weights}")
+        self.check_weights(weights)
         self.weights = {k: float(weights.get(k, 0.0)) for k in self.KINDS}
         self.rng = np.random.default_rng(seed)
         self.baselines: dict[str, Agent] = {
@@ -74,6 +70,15 @@ class OpponentPool:
             for i, kind in enumerate(("random", "heuristic")) if self.weights[kind] > 0}
         self.snapshots: list[tuple[str, PolicyAgent]] = []
         self.max_snapshots = max_snapshots
+
+    @classmethod
+    def check_weights(cls, weights: dict[str, float]) -> None:
+        """Raise ValueError for an unknown kind, a negative weight or a zero total."""
+        bad = set(weights) - set(cls.KINDS)
+        if bad:
+            raise ValueError(f"unknown opponent kinds {sorted(bad)}; use {cls.KINDS}")
+        if sum(weights.values()) <= 0 or any(w < 0 for w in weights.values()):
+            raise ValueError(f"opponent weights must be >= 0 with a positive sum, got {weights}")
 
     def add_snapshot(self, policy: Any, label: str) -> None:
         """Freeze a copy of ``policy`` (sampling its actions) and add it; drops the oldest."""
@@ -237,9 +242,12 @@ def parse_weights(text: str) -> dict[str, float]:
     out = {}
     for part in text.split(","):
         k, sep, v = part.partition("=")
-        if not sep:
-            raise ValueError(f"--opponents items are KIND=WEIGHT, got {part!r}")
-        out[k.strip()] = float(v)
+        try:
+            if not sep:
+                raise ValueError
+            out[k.strip()] = float(v)
+        except ValueError:
+            raise ValueError(f"--opponents items are KIND=WEIGHT, got {part!r}") from None
     return out
 
 
@@ -249,8 +257,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--game", default="prowl", choices=sorted(GAMES))
     p.add_argument("--config", nargs="*", default=[], metavar="KEY=VALUE",
                    help="game keywords, e.g. num_players=4 beginner=true")
-    p.add_argument("--timesteps", type=int, default=150_000,
-                   help="learner decisions to train on (default 150000)")
+    p.add_argument("--timesteps", type=int, default=200_000,
+                   help="learner decisions to train on (default 200000)")
     p.add_argument("--run-dir", type=Path, default=None, help="default runs/<game>")
     p.add_argument("--fresh", action="store_true", help="ignore an existing checkpoint")
     p.add_argument("--seed", type=int, default=0)
@@ -258,13 +266,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--n-steps", type=int, default=256, help="rollout steps per env")
     p.add_argument("--batch-size", type=int, default=512)
     p.add_argument("--n-epochs", type=int, default=5)
-    p.add_argument("--learning-rate", type=float, default=3e-4)
+    p.add_argument("--learning-rate", type=float, default=1e-4,
+                   help="PPO learning rate (default 1e-4: gentle on the warm-started policy)")
     p.add_argument("--ent-coef", type=float, default=0.01)
     p.add_argument("--net", default="256,256", help="hidden layer sizes (default 256,256)")
-    p.add_argument("--imitation-games", type=int, default=1500,
+    p.add_argument("--imitation-games", type=int, default=2000,
                    help="warm start: behaviour-clone the heuristic on this many heuristic-only "
                         "games before PPO (0: start from a uniform policy)")
-    p.add_argument("--imitation-epochs", type=int, default=8)
+    p.add_argument("--imitation-epochs", type=int, default=12)
     p.add_argument("--opponents", default="snapshot=0.4,random=0.3,heuristic=0.3",
                    help="pool sampling weights")
     p.add_argument("--pool-size", type=int, default=5)
@@ -279,40 +288,81 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _validated(parser: argparse.ArgumentParser, args: argparse.Namespace
+               ) -> tuple[type[GameState], dict[str, Any], list[int], dict[str, float]]:
+    """Check every argument before anything is written; ``parser.error`` names the bad one."""
+    from .evaluate import parse_config
+
+    for name in ("timesteps", "imitation_games"):
+        if getattr(args, name) < 0:
+            parser.error(f"--{name.replace('_', '-')} must be >= 0")
+    for name in ("n_envs", "n_steps", "batch_size", "n_epochs", "pool_size", "snapshot_every",
+                 "checkpoint_every", "torch_threads", "imitation_epochs"):
+        if getattr(args, name) < 1:
+            parser.error(f"--{name.replace('_', '-')} must be >= 1")
+    if args.eval_games < 0:
+        parser.error("--eval-games must be >= 0")
+    if not args.learning_rate > 0:
+        parser.error("--learning-rate must be > 0")
+    try:
+        net = [int(x) for x in args.net.split(",")]
+        if not net or min(net) < 1:
+            raise ValueError
+    except ValueError:
+        parser.error(f"--net is a comma-separated list of positive layer sizes, got {args.net!r}")
+    try:
+        weights = parse_weights(args.opponents)
+        OpponentPool.check_weights(weights)
+        state_class = env_module(args.game).raw_env.state_class
+        overrides = parse_config(args.config)
+        state_class.check_config_keys(overrides)
+        config = dict(state_class(seed=0, **overrides).config)   # validated, resolved
+    except ValueError as exc:
+        parser.error(str(exc))
+    return state_class, config, net, weights
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    state_class, config, net, weights = _validated(parser, args)
+    import signal
+
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv
 
-    from .evaluate import parse_config
-
-    if args.timesteps < 0:
-        raise SystemExit("--timesteps must be >= 0")
     run_dir = args.run_dir or Path("runs") / args.game
+    ckpt = run_dir / "checkpoints" / "latest.zip"
+    resume = ckpt.exists() and not args.fresh
+    state: dict[str, Any] = {}
+    if resume:
+        state = json.loads((run_dir / "checkpoints" / "state.json").read_text())
+        if state.get("game") != args.game or state.get("config") != config:
+            parser.error(f"{run_dir} holds a run of {state.get('game')!r} with config "
+                         f"{state.get('config')}, not {args.game!r} with {config}: use --fresh "
+                         "to start over there, or another --run-dir")
     run_dir.mkdir(parents=True, exist_ok=True)
     (run_dir / "snapshots").mkdir(exist_ok=True)
-    state_class = env_module(args.game).raw_env.state_class
-    config = dict(state_class(seed=0, **parse_config(args.config)).config)  # validated, resolved
     settings = {**{k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()},
                 "resolved_config": config}
     (run_dir / "config.json").write_text(json.dumps(settings, indent=2))
     torch.manual_seed(args.seed)
-    if args.torch_threads < 1:
-        raise SystemExit("--torch-threads must be >= 1")
     torch.set_num_threads(args.torch_threads)
 
-    pool = OpponentPool(args.game, config, parse_weights(args.opponents),
-                        max_snapshots=args.pool_size, seed=args.seed)
+    def _terminate(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt   # SIGTERM saves a checkpoint as Ctrl-C does
+
+    signal.signal(signal.SIGTERM, _terminate)
+
+    pool = OpponentPool(args.game, config, weights, max_snapshots=args.pool_size,
+                        seed=args.seed)
     n_players = state_class(seed=0, **config).num_players
     vec = DummyVecEnv([
         (lambda i=i: LearnerEnv(state_class, config, pool, seed=args.seed * 100 + i,
                                 first_seat=i)) for i in range(args.n_envs)])
-    ckpt = run_dir / "checkpoints" / "latest.zip"
-    state: dict[str, Any] = {}
-    if ckpt.exists() and not args.fresh:
+    if resume:
         model = MaskablePPO.load(ckpt, env=vec, device="cpu", tensorboard_log=str(run_dir / "tb"))
-        state = json.loads((run_dir / "checkpoints" / "state.json").read_text())
         for label in state.get("snapshots", []):
             snap = run_dir / "snapshots" / f"{label}.zip"
             if snap.exists():
@@ -322,13 +372,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         if args.fresh and (run_dir / "episodes.csv").exists():
             (run_dir / "episodes.csv").unlink()
-        net = [int(x) for x in args.net.split(",") if x]
         model = MaskablePPO("MlpPolicy", vec, learning_rate=args.learning_rate,
                             n_steps=args.n_steps, batch_size=args.batch_size,
                             n_epochs=args.n_epochs, gamma=0.99, ent_coef=args.ent_coef,
                             policy_kwargs={"net_arch": net}, seed=args.seed, device="cpu",
                             tensorboard_log=str(run_dir / "tb"), verbose=0)
-        state = {"last_snapshot": 0}
+        state = {"game": args.game, "config": config, "last_snapshot": 0}
         if args.imitation_games > 0:
             state["imitation"] = warm_start(model, args, state_class, config)
         pool.add_snapshot(model.policy, "snapshot_0")

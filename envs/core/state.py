@@ -249,7 +249,8 @@ class GameState(ABC):
 
         Raises:
             RecordError: the record is for another game, is malformed, holds an illegal action,
-                or its stored returns differ from the replay's.
+                stores an outcome that its actions do not reach, or stores returns that differ
+                from the replay's.
         """
         for key in ("game", "config", "seed", "actions"):
             if key not in record:
@@ -270,7 +271,12 @@ class GameState(ABC):
                 state.apply_action(a)
             except IllegalActionError as exc:
                 raise RecordError(f"record action #{i} cannot be replayed: {exc}") from exc
-        if "returns" in record and state.is_over:
+        if "returns" in record:
+            if not state.is_over:
+                raise RecordError(
+                    f"record stores an outcome but its {len(record['actions'])} actions end "
+                    "before the game does"
+                )
             if not np.allclose(state.returns(), record["returns"]):
                 raise RecordError(
                     f"replayed returns {state.returns().tolist()} differ from the record's "
