@@ -67,6 +67,13 @@ def test_bad_config_named_with_allowed_values():
         env(reward="margin")
     assert ClansState(seed=0).config == {"num_players": 3, "epoch_chart": "rulebook",
                                         "reward": "win_loss"}
+    for bad in (np.float64(3), np.bool_(True), "3", None):
+        with pytest.raises(ConfigError, match="num_players"):
+            ClansState(num_players=bad)
+    with pytest.raises(ConfigError, match="reward"):
+        ClansState(reward=("win_loss",))
+    s = ClansState(seed=0, num_players=np.int64(4))
+    assert s.config["num_players"] == 4 and type(s.config["num_players"]) is int
 
 
 def test_illegal_actions_raise_naming_action_and_reason():

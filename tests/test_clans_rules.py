@@ -255,3 +255,19 @@ def test_village_never_moves_nor_receives_huts():
     s._changed()
     assert move(9, 5) not in s.legal_actions()
     assert "village" in s.illegal_reason(move(9, 5))
+
+
+def test_mask_is_read_only_so_callers_cannot_change_what_is_legal():
+    s = position({9: {RED: 2}, 5: {GREEN: 1}, 1: {BLACK: 1}, 0: {BLACK: 1}})
+    m = s.legal_action_mask()
+    legal = s.legal_actions()
+    assert m.sum() == len(legal) and m[NUM_MOVE_ACTIONS:].sum() == 0
+    with pytest.raises(ValueError):
+        m[:] = 1
+    with pytest.raises(IllegalActionError, match="no ordering decision is due"):
+        s.apply_action(NUM_MOVE_ACTIONS + 5)
+    with pytest.raises(IllegalActionError, match="empty"):
+        s.apply_action(move(2, 1))
+    assert s.legal_actions() == legal
+    s.apply_action(move(5, 1))                         # masks of later states are read-only too
+    assert not s.legal_action_mask().flags.writeable

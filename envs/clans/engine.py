@@ -133,7 +133,8 @@ class ClansState(GameState):
 
     def __init__(self, *, seed: int | None = None, num_players: int = 3,
                  epoch_chart: str = "rulebook", reward: str = "win_loss") -> None:
-        if not isinstance(num_players, (int, np.integer)) or isinstance(num_players, bool) \
+        if not isinstance(num_players, (int, np.integer)) \
+                or isinstance(num_players, (bool, np.bool_)) \
                 or num_players not in PLAYER_COUNTS:
             raise ConfigError(f"num_players must be one of {list(PLAYER_COUNTS)}, "
                               f"got {num_players!r}")
@@ -268,7 +269,11 @@ class ClansState(GameState):
             mv[e] = 1 if tx and (tx < B.BIG_GROUP or td >= tx) else 0
 
     def legal_action_mask(self) -> np.ndarray:
-        """Int8 (276,): moves 0-269 when a move is due, ordering ids 270-275 when ordering."""
+        """Int8 (276,): moves 0-269 when a move is due, ordering ids 270-275 when ordering.
+
+        Cached per state and read-only: editing it raises ``ValueError`` instead of changing
+        what the engine accepts (take a ``.copy()`` to edit).
+        """
         if self._mask is None:
             if self.terminal:
                 m = np.zeros(NUM_ACTIONS, dtype=np.int8)
@@ -277,6 +282,7 @@ class ClansState(GameState):
                 m[NUM_MOVE_ACTIONS:NUM_MOVE_ACTIONS + len(self.pending)] = 1
             else:
                 m = self._moves().copy()
+            m.flags.writeable = False
             self._mask = m
         return self._mask
 
