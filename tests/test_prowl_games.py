@@ -372,3 +372,29 @@ def test_returned_mask_and_observation_cannot_corrupt_the_state():
     assert s.observation_tensor(0).max() <= 1.0
     s.apply_action(legal[0])
     assert s.legal_action_mask().flags.writeable is False
+
+
+def test_whisper_multiset_invariant_and_resample_law_in_random_games():
+    """After a Whisperer peek and a Change, the peeker's known multiset is exactly the hand plus
+    the clan card, the observation does not tell which card is the clan card, and resampling
+    keeps the observation (many random positions)."""
+    rng = np.random.default_rng(21)
+    flagged = 0
+    for g in range(1500):
+        s = ProwlState(seed=50_000 + g, num_players=2 + g % 4)
+        while not s.is_terminal:
+            s.apply_action(int(rng.choice(s.legal_actions())))
+            pairs = list(zip(*np.nonzero(s.wclan)))
+            if not pairs or rng.random() > 0.3:
+                continue
+            i, q = (int(x) for x in pairs[0])
+            expect = s.hand[q].copy()
+            expect[s.clan_card[q]] += 1
+            assert np.array_equal(s.whisper[i, q], expect) and s.know[i, q] < 0
+            o = s.observation_tensor(i)
+            assert s.layout.view(o, "whisper_valid")[(q - i) % s.n] == 0.5
+            r = s.resample_from_infostate(i, rng)
+            assert np.array_equal(r.observation_tensor(i), o)
+            assert np.array_equal(card_totals(r), s.copies)
+            flagged += 1
+    assert flagged > 100

@@ -499,3 +499,58 @@ def test_hooded_figure_asks_nothing_when_every_opponent_is_protected():
     assert s._dec[1] == K_TURN and s.current_player == 1   # ruling 3: no side decision
     assert s.clan_card.tolist() == before
     assert track_names(s) == ["Spring", "Summer", "Autumn", "Winter"]
+
+
+def test_whisperer_knowledge_survives_a_change_as_hand_plus_clan_card():
+    s = position(clans=["Seer", "Raider", "Captain", "Magistrate"],
+                 hands=[["Whisperer", "Seer", "Hexer"], ["Hexer", "Captain", "Glacier"],
+                        ["Seer", "Hexer", "Hexer"], ["Seer", "Hexer", "Hexer"]])
+    play(s, "Whisperer")
+    act(s, opp(s, 1))                                  # seat 0 sees {Hexer, Captain, Glacier}
+    act(s, s.off["change"] + tid(s, "Captain"))        # seat 1: Raider face-up to the discards
+    assert s.clan_card[1] == tid(s, "Captain") and s.wvalid[0, 1] and s.wclan[0, 1]
+    o = s.observation_tensor(0)
+    wh = s.layout.view(o, "whisper_hand")[1]
+    # the three known cards are still known to be seat 1's (hand plus the new clan card)
+    assert wh[tid(s, "Hexer")] == 0.5 and wh[tid(s, "Captain")] == 0.5   # counts / copies
+    assert wh[tid(s, "Glacier")] == 1.0 and wh.sum() == 2.0
+    assert s.layout.view(o, "whisper_valid")[1] == 0.5
+    assert s.layout.view(o, "known_clan")[1].sum() == 0      # which one is the clan: unknown
+    poss = s.layout.view(o, "possible")[1]
+    assert poss.tolist() == [1.0, 0.0, 1.0, 1.0]        # Spring, Autumn, Winter; never Summer
+    # the same observation whichever of the three cards seat 1 placed face-down
+    m = s.clone()
+    m.clan_card[1] = tid(m, "Glacier")
+    m.hand[1, tid(m, "Glacier")] -= 1
+    m.hand[1, tid(m, "Captain")] += 1
+    m.know[1, 1] = m.clan_card[1]
+    assert np.array_equal(m.observation_tensor(0), o)
+    # a later Peek at the clan card splits the multiset into the exact hand again
+    act(s, s.off["play"] + tid(s, "Seer"), s.off["order"])     # seat 2 Peeks at seat 3
+    act(s, opp(s, 3))
+    act(s, s.off["play"] + tid(s, "Seer"), s.off["order"])     # seat 3 Peeks at seat 0
+    act(s, opp(s, 0))
+    play(s, "Seer")                                             # seat 0 Peeks at seat 1
+    act(s, opp(s, 1))
+    assert not s.wclan[0, 1] and s.know[0, 1] == tid(s, "Captain")
+    assert s.whisper[0, 1].tolist() == s.hand[1].tolist()
+    # and the resample law holds while the multiset is known
+    rng = np.random.default_rng(0)
+    s2 = m
+    for _ in range(30):
+        r = s2.resample_from_infostate(0, rng)
+        assert np.array_equal(r.observation_tensor(0), s2.observation_tensor(0))
+        assert r.clan_card[1] in (tid(s, "Hexer"), tid(s, "Captain"), tid(s, "Glacier"))
+
+
+def test_whisperer_multiset_forgotten_when_the_clan_card_moves():
+    s = position(clans=["Seer", "Raider", "Captain", "Magistrate"],
+                 hands=[["Whisperer", "Seer", "Hexer"], ["Hexer", "Captain", "Glacier"],
+                        ["Changeling", "Hexer", "Hexer"], ["Seer", "Hexer", "Hexer"]])
+    play(s, "Whisperer")
+    act(s, opp(s, 1))
+    act(s, s.off["change"] + tid(s, "Captain"))
+    play(s, "Changeling")                   # seat 2 swaps clan cards with seat 1
+    act(s, opp(s, 1))
+    assert not s.wvalid[0, 1] and not s.wclan[0, 1] and s.whisper[0, 1].sum() == 0
+    assert s.layout.view(s.observation_tensor(0), "whisper_valid")[1] == 0

@@ -86,8 +86,10 @@ def build_layout(n: int, T: int, C: int = 4) -> Layout:
     L.add("forced", n, "per relative seat: must Change on next turn")
     L.add("protected", n, "per relative seat: protected by an attached Bodyguard")
     L.add("whisper_hand", (n, T), "per relative seat: hand known from a Whisperer peek, count "
-          "per type / copies (kept up to date with public plays; cleared by a Change)")
-    L.add("whisper_valid", n, "per relative seat: 1 if whisper_hand is known")
+          "per type / copies (kept up to date with public plays; after a Change: the hand plus "
+          "the new clan card; forgotten when that clan card is swapped or passed away)")
+    L.add("whisper_valid", n, "per relative seat: 1 if whisper_hand is the hand, 0.5 if it is "
+          "the hand plus the clan card (Changed since the peek)")
     L.add("knows_clan", (n, n), "public: row relative seat knows the clan card of column relative "
           "seat (Peek, swap, pass, face-up; cleared when that card is changed)")
     L.add("knows_hand", (n, n), "public: row relative seat knows the hand of column relative seat "
@@ -202,7 +204,7 @@ def _static_tables(n: int, cpp: int, beginner: bool, clans: tuple) -> dict[str, 
         "seat", "decision", "pending_card", "pending_accusation", "pending_clan", "pending_opp",
         "turn_player", "own_clan", "own_face_up", "track", "dominance", "face_up",
         "known_clan", "pact", "forced", "protected", "deck_left", "hand_size", "unseen",
-        "possible")}
+        "possible", "whisper_valid")}
     st = dict(self.__dict__)
     for k in ("n", "cpp", "C"):
         del st[k]
@@ -303,6 +305,9 @@ class ProwlState(GameState):
         self.know = np.full((n, n), -1, dtype=np.int64)   # know[s, q]: type of q's clan card
         # public exclusions (clan ruled out for q's card, 0/1) and Accusations named per clan
         self.wvalid = np.zeros((n, n), dtype=bool)
+        # wclan[w, q]: w's Whisperer knowledge of q is the multiset "q's hand plus q's clan
+        # card" (q Changed since the peek, placing one of the known cards face-down)
+        self.wclan = np.zeros((n, n), dtype=bool)
         self.pact = np.full(n, -1, dtype=np.int64)
         self.forced = np.zeros(n, dtype=bool)
         self.accusations: list[tuple[int, int, int, bool, bool]] = []
@@ -484,24 +489,43 @@ class ProwlState(GameState):
         self._swap_pos(self.pos[a], self.pos[b])
 
     # ------------------------------------------------------------------------------ clan cards
+    def _split_whisper(self, ws, q: int) -> None:
+        """Seats ``ws`` now know ``q``'s clan card: a Whisperer multiset "hand plus clan card"
+        of ``q`` they hold becomes the exact hand again."""
+        sel = [w for w in ws if self.wclan[w, q]]
+        if sel:
+            self.whisper[sel, q, self.clan_card[q]] -= 1
+            self.wclan[sel, q] = False
+
     def _reveal(self, q: int) -> None:
+        self._split_whisper(range(self.n), q)
         self.face_up[q] = True
         self.know[:, q] = self.clan_card[q]
 
     def peek_clan(self, p: int, q: int) -> None:
         """``p`` Peeks at ``q``'s clan card (Seer, Herald)."""
+        self._split_whisper((p,), q)
         self.know[p, q] = self.clan_card[q]
 
     def peek_hand(self, p: int, q: int) -> None:
         """``p`` Peeks at ``q``'s hand (Whisperer)."""
         self.whisper[p, q] = self.hand[q]
         self.wvalid[p, q] = True
+        self.wclan[p, q] = False
         self._wany = list(self._wany)
         self._wany[p] = True
 
     def _permute_clans(self, src: list[int], dst: list[int]) -> None:
         """Move the clan card of seat src[i] to dst[i] simultaneously (facings, public
-        exclusions and everyone's knowledge travel with the cards)."""
+        exclusions and everyone's knowledge travel with the cards). A Whisperer multiset
+        "hand plus clan card" of a seat whose clan card leaves is forgotten (design, Peek:
+        knowledge is kept until the peeked card moves)."""
+        lost = self.wclan[:, src]
+        if lost.any():
+            for w, i in zip(*np.nonzero(lost)):
+                q = src[i]
+                self.wvalid[w, q] = self.wclan[w, q] = False
+                self.whisper[w, q] = 0
         for arr in (self.clan_card, self.face_up, self.excl):
             old = arr[src].copy()
             arr[dst] = old
@@ -561,8 +585,14 @@ class ProwlState(GameState):
         self.excl[p] = False
         self.know[:, p] = -1
         self.know[p, p] = t
-        self.wvalid[:, p] = False
-        self.whisper[:, p] = 0
+        # Whisperer knowledge of p's hand: the new clan card is one of the known cards, so
+        # the known multiset becomes "hand plus clan card" (the old clan card, if it was in
+        # that multiset, is now face-up in the discard pile)
+        w = self.wvalid[:, p]
+        if w.any():
+            if old >= 0:
+                self.whisper[w & self.wclan[:, p], p, old] -= 1
+            self.wclan[w, p] = True
         self.forced[p] = False
 
     def _public_remove(self, p: int, t: int) -> None:
@@ -777,8 +807,15 @@ class ProwlState(GameState):
                 o[fo0 + r] = 1
             if prot[q]:
                 o[pr0 + r] = 1
+        wmix = None
         if self._wany[seat]:
             seen = seen + self.whisper[seat].sum(axis=0)
+            if self.wclan[seat].any():
+                wmix = self.wclan[seat].tolist()
+                a = P["whisper_valid"]
+                for r, q in enumerate(perm):
+                    if wmix[q]:
+                        o[a + r] = 0.5
         unseen = self.copies_f - seen
         a = P["unseen"]
         np.multiply(unseen, self.inv_copies, out=o[a:a + T])
@@ -792,6 +829,13 @@ class ProwlState(GameState):
             t = know[q]
             if t >= 0:
                 o[a + r * C + type_clan[t]] = 1
+            elif wmix is not None and wmix[q]:
+                # the clan card is one of the cards in the known multiset
+                ex = excl[q]
+                cl = np.add.reduceat(self.whisper[seat, q], self._clan_starts).tolist()
+                for c in range(C):
+                    if cl[c] > 0 and not ex[c]:
+                        o[a + r * C + c] = 1
             else:
                 ex = excl[q]
                 for c in range(C):
@@ -915,7 +959,8 @@ class ProwlState(GameState):
         """Fast copy: numpy arrays and lists copied, static tables shared."""
         s = object.__new__(ProwlState)
         d = self.__dict__.copy()
-        for k in ("_src", "pub", "clan_card", "face_up", "know", "wvalid", "pact", "forced"):
+        for k in ("_src", "pub", "clan_card", "face_up", "know", "wvalid", "wclan", "pact",
+                  "forced"):
             d[k] = d[k].copy()
         for k in ("track", "pos", "deck2p", "box", "history", "accusations", "_wany"):
             d[k] = list(d[k])
@@ -930,7 +975,8 @@ class ProwlState(GameState):
     def _hidden_slots(self, seat: int) -> tuple[list, list]:
         """Clan-card slots and hand slots whose contents ``seat`` does not know."""
         clan_slots = [q for q in range(self.n)
-                      if q != seat and self.clan_card[q] >= 0 and self.know[seat, q] < 0]
+                      if q != seat and self.clan_card[q] >= 0 and self.know[seat, q] < 0
+                      and not self.wclan[seat, q]]
         hand_slots = [q for q in range(self.n) if q != seat and not self.wvalid[seat, q]]
         return clan_slots, hand_slots
 
@@ -958,8 +1004,10 @@ class ProwlState(GameState):
         to those slots, rejecting deals in which a clan card contradicts a public exclusion
         (failed Accusation, Firebrand): uniform over consistent deals. After 500 rejected deals
         the clan cards are dealt one by one among the allowed cards (consistent, not exactly
-        uniform); if even that fails 100 times the true deal is kept. Other seats' knowledge
-        (peeks, whispers) is updated to match the new cards.
+        uniform); if even that fails 100 times the true deal is kept. A seat whose hand plus
+        clan card ``seat`` knows as a multiset (Whisperer, then a Change) gets a clan card drawn
+        uniformly from that multiset among the cards its exclusions allow, the rest as its hand.
+        Other seats' knowledge (peeks, whispers) is updated to match the new cards.
         """
         s = self.clone()
         s.rng = np.random.default_rng(int(rng.integers(2**62)))
@@ -992,9 +1040,18 @@ class ProwlState(GameState):
         pos += nd
         s.box = [int(x) for x in perm[pos:]]
         for q in range(self.n):
+            if q != seat and self.wclan[seat, q]:
+                cards = [t for t in range(self.T) for _ in range(int(self.whisper[seat, q, t]))
+                         if not self.excl[q, self.type_clan[t]]]
+                t = cards[int(rng.integers(len(cards)))]
+                s.hand[q] = self.whisper[seat, q]
+                s.hand[q, t] -= 1
+                s.clan_card[q] = t
+        for q in range(self.n):
             col = s.know[:, q]
             col[col >= 0] = s.clan_card[q]
             s.know[q, q] = s.clan_card[q]
             w = s.wvalid[:, q]
             s.whisper[w, q] = s.hand[q]
+            s.whisper[w & s.wclan[:, q], q, s.clan_card[q]] += 1
         return s
