@@ -93,12 +93,21 @@ def test_terminal_rewards_through_env():
     ({"num_players": "4"}, "num_players"), ({"max_turns": 0}, "max_turns"),
     ({"max_turns": 2.5}, "max_turns"), ({"max_turns": True}, "max_turns"),
     ({"reward": "points"}, "reward"), ({"render_mode": "rgb_array"}, "render_mode"),
-    ({"max_cycles": 0}, "max_cycles")])
+    ({"max_cycles": 0}, "max_cycles"), ({"num_players": 3.0}, "num_players"),
+    ({"num_players": True}, "num_players"), ({"num_players": np.float64(4)}, "num_players"),
+    ({"num_players": np.bool_(True)}, "num_players"), ({"max_turns": 10.0}, "max_turns"),
+    ({"max_turns": np.float32(5)}, "max_turns"), ({"reward": ["win_loss"]}, "reward")])
 def test_config_errors_name_the_parameter(kw, name):
     with pytest.raises(ConfigError, match=name):
         env(**kw)
     with pytest.raises(TypeError):
         BadlandWolvesState(seed=0, hand_size=3)
+
+
+def test_config_takes_numpy_integers_as_ints():
+    s = BadlandWolvesState(seed=0, num_players=np.int64(3), max_turns=np.int32(40))
+    assert s.config == {"num_players": 3, "max_turns": 40, "reward": "win_loss"}
+    assert type(s.config["num_players"]) is int and s.num_players == 3
 
 
 def test_env_step_rejects_illegal():

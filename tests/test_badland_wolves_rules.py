@@ -532,3 +532,19 @@ def test_observation_fields_decode_the_state():
     assert np.allclose(L.view(o1, "hand") * np.array(SCRAP_COUNTS), [0, 0, 0, 0, 0, 0, 2, 0, 0])
     s.tokens[0, 1], s.tokens[1, 1] = 3, 2
     assert s.layout.view(s.observation_tensor(2), "allegiance")[0].tolist() == [0, 1, 0, 0]
+
+
+def test_mask_is_read_only_so_callers_cannot_change_what_is_legal():
+    s = position(hands={0: {TC: 1}})
+    I = ids(s)
+    m = s.legal_action_mask()
+    assert m[I.FEATHER] == 0 and m[I.ATTACK_TC + 1] == 1
+    with pytest.raises(ValueError):
+        m[:] = 1
+    with pytest.raises(IllegalActionError, match="illegal"):
+        s.apply_action(I.FEATHER)
+    assert s.legal_action_mask()[I.FEATHER] == 0
+    c = s.legal_action_mask().copy()       # a copy is the caller's to edit
+    c[:] = 1
+    assert s.legal_actions() == [I.HUNT, I.ATTACK_TC + 1, I.ATTACK_TC + 2, I.ATTACK_TC + 3]
+

@@ -173,8 +173,10 @@ class BadlandWolvesState(GameState):
 
     Args:
         seed: engine seed (``None``: drawn from the OS).
-        num_players: 3, 4 or 5 wolves (ruling 1; default 4).
-        max_turns: positive int, Lead-Wolf turns before truncation (ruling 10; default 300).
+        num_players: 3, 4 or 5 wolves (ruling 1; default 4); an int or numpy integer (floats
+            and bools are refused).
+        max_turns: positive int (or numpy integer), Lead-Wolf turns before truncation (ruling
+            10; default 300).
         reward: ``"win_loss"`` (default, ruling 11: +1 winner, -1 others) or ``"win_only"``
             (+1 winner, 0 others); 0 to all when truncated either way.
 
@@ -191,12 +193,14 @@ class BadlandWolvesState(GameState):
 
     def __init__(self, *, seed: int | None = None, num_players: int = 4, max_turns: int = 300,
                  reward: str = "win_loss") -> None:
-        if isinstance(num_players, bool) or num_players not in ALLOWED_PLAYERS:
+        if isinstance(num_players, (bool, np.bool_)) \
+                or not isinstance(num_players, (int, np.integer)) \
+                or num_players not in ALLOWED_PLAYERS:
             raise ConfigError(f"num_players must be one of {ALLOWED_PLAYERS}, got {num_players!r}")
-        if isinstance(max_turns, bool) or not isinstance(max_turns, (int, np.integer)) \
-                or max_turns < 1:
+        if isinstance(max_turns, (bool, np.bool_)) \
+                or not isinstance(max_turns, (int, np.integer)) or max_turns < 1:
             raise ConfigError(f"max_turns must be a positive integer, got {max_turns!r}")
-        if reward not in REWARDS:
+        if not isinstance(reward, str) or reward not in REWARDS:
             raise ConfigError(f"reward must be one of {REWARDS}, got {reward!r}")
         super().__init__(seed=seed, config={"num_players": int(num_players),
                                             "max_turns": int(max_turns), "reward": reward})
@@ -624,7 +628,11 @@ class BadlandWolvesState(GameState):
         return t != self.lead and t != self.allegiance_holder(self.lead)
 
     def legal_action_mask(self) -> np.ndarray:
-        """Int8 (num_actions,): legal actions of :attr:`current_player` (cached per state)."""
+        """Int8 (num_actions,): legal actions of :attr:`current_player`.
+
+        Cached per state and read-only: editing it raises ``ValueError`` instead of changing
+        what the engine accepts (take a ``.copy()`` to edit).
+        """
         if self._mask is not None:
             return self._mask
         I, n = self.ids, self._n
@@ -712,6 +720,7 @@ class BadlandWolvesState(GameState):
         elif ph == TAKE:
             victim = self.takes[0][1]
             m[I.COLOUR:I.COLOUR + n] = self.tokens[victim] > 0
+        m.flags.writeable = False
         self._mask = m
         return m
 
