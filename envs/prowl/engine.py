@@ -367,7 +367,10 @@ class ProwlState(GameState):
     def _prot_list(self) -> list[bool]:
         if self._prot is None:
             bg = self.bodyguard_types
-            self._prot = (self.attach[:, bg].any(axis=1).tolist() if bg else [False] * self.n)
+            if len(bg) == 1:
+                self._prot = [x > 0 for x in self.attach[:, bg[0]].tolist()]
+            else:
+                self._prot = (self.attach[:, bg].any(axis=1).tolist() if bg else [False] * self.n)
         return self._prot
 
     def targetable(self, p: int) -> tuple[int, ...]:
@@ -400,7 +403,7 @@ class ProwlState(GameState):
         self.turn_player = p
         att = self.attach[p]
         self._prot = None
-        for t in np.flatnonzero(att):
+        for t in att.nonzero()[0].tolist():
             if not self.is_leader[t]:
                 self.discard[p, t] += att[t]
                 att[t] = 0
