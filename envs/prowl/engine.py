@@ -824,7 +824,8 @@ class ProwlState(GameState):
         np.multiply(unseen, self.inv_copies, out=o[a:a + T])
         # possible: the known card's clan, else the clans not publicly excluded of which some
         # card is unseen
-        has = np.add.reduceat(unseen, self._clan_starts).tolist()
+        has = [c for c, k in enumerate(np.add.reduceat(unseen, self._clan_starts).tolist())
+               if k > 0]
         excl = self.excl.tolist()
         type_clan = self.type_clan
         a = P["possible"]
@@ -841,9 +842,10 @@ class ProwlState(GameState):
                         o[a + r * C + c] = 1
             else:
                 ex = excl[q]
-                for c in range(C):
-                    if has[c] > 0 and not ex[c]:
-                        o[a + r * C + c] = 1
+                b = a + r * C
+                for c in has:
+                    if not ex[c]:
+                        o[b + c] = 1
         if n == 2:
             o[P["deck_left"]] = len(self.deck2p) / self.deck2p_start
         return o
