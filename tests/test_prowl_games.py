@@ -206,6 +206,8 @@ def test_config_errors_name_the_parameter():
     s = ProwlState(clans=np.array(["Spring", "Summer", "Autumn", "Winter"]))
     assert s.config["clans"] == ["Spring", "Summer", "Autumn", "Winter"]
     assert all(type(c) is str for c in s.config["clans"])
+    s = ProwlState(beginner=np.bool_(True))
+    assert s.config["beginner"] is True and s.T == 20
     with pytest.raises(ConfigError, match="num_players"):
         env(num_players=6)
     assert ProwlState(num_players=5, cards_per_player=6).T == 24

@@ -222,8 +222,9 @@ class ProwlState(GameState):
     Args:
         seed: engine seed (deal, track shuffle, starting player).
         num_players: 2..5 (ruling 1).
-        cards_per_player: hand size dealt, 2..8 ("Adjusting Game Length"); players × hand size
-            must not exceed the deck (32, or 28 in beginner mode).
+        cards_per_player: hand size dealt, an integer >= 2 ("Adjusting Game Length"); players ×
+            hand size must not exceed the deck (32, or 28 in beginner mode): up to 16 with 2
+            players, 8 with 4.
         beginner: remove the Leader cards (Set-up, step 3).
         clans: the 4 clan names in play (default Spring, Summer, Autumn, Winter; any clan
             registered in ``envs.prowl.cards.CLANS``; "Expanding the Game").
@@ -243,8 +244,9 @@ class ProwlState(GameState):
         if isinstance(num_players, bool) or not isinstance(num_players, (int, np.integer)) \
                 or not 2 <= num_players <= 5:
             raise ConfigError(f"num_players must be an integer in 2..5, got {num_players!r}")
-        if not isinstance(beginner, bool):
+        if not isinstance(beginner, (bool, np.bool_)):
             raise ConfigError(f"beginner must be True or False, got {beginner!r}")
+        beginner = bool(beginner)
         if reward not in REWARDS:
             raise ConfigError(f"reward must be one of {list(REWARDS)}, got {reward!r}")
         if isinstance(clans, (str, bytes, dict, set, frozenset)) \
