@@ -548,3 +548,22 @@ def test_mask_is_read_only_so_callers_cannot_change_what_is_legal():
     c[:] = 1
     assert s.legal_actions() == [I.HUNT, I.ATTACK_TC + 1, I.ATTACK_TC + 2, I.ATTACK_TC + 3]
 
+
+def test_prev_hunt_is_cleared_after_a_scrap_turn():
+    s = position(n=3, hands={1: {TC: 1}}, hunt_top=RABBIT, scrap_top=(BONE,))
+    I = ids(s)
+    F = s.layout["prev_hunt"]
+    do(s, I.HUNT); do(s, I.COLOUR + 0); do(s, I.DECLINE); do(s, I.DECLINE)
+    assert s.lead == 1 and s.prev_hunt == RABBIT and s.hands[0, BONE] == 1
+    assert s.observation_tensor(2)[F.slice].tolist() == [0, 0, 0, 1] + [0] * 8
+    do(s, I.ATTACK_TC + 2)          # a Scrap turn; wolf 2 holds nothing: no defence
+    assert s.lead == 2 and s.played_prev[1, TC] == 1
+    assert s.prev_hunt == -1 and not s.observation_tensor(0)[F.slice].any()
+
+
+def test_prev_hunt_after_a_cougar_extra_turn_is_the_cougar():
+    s = position(n=3, hunt_top=COUGAR, scrap_top=(BONE,))
+    I = ids(s)
+    do(s, I.HUNT); do(s, I.COLOUR + 0); do(s, I.DECLINE); do(s, I.DECLINE)
+    assert s.lead == 0 and s.prev_hunt == COUGAR
+

@@ -222,7 +222,8 @@ class BadlandWolvesState(GameState):
         self.known = np.zeros((n, n, NUM_SCRAP_TYPES), dtype=np.int64)
         self.played_now = np.zeros((n, NUM_SCRAP_TYPES), dtype=np.int64)
         self.played_prev = np.zeros((n, NUM_SCRAP_TYPES), dtype=np.int64)
-        self.prev_hunt = -1
+        self.prev_hunt = -1       # Hunt card of the previous turn, -1 if it did not hunt
+        self.turn_hunt = -1       # Hunt card of the current turn once resolved
         self.winner = -1
         self.truncated = False
         self.turns = 0
@@ -299,6 +300,7 @@ class BadlandWolvesState(GameState):
         self.takes: list[tuple[int, int]] = []
 
     def _start_turn(self) -> None:
+        self.prev_hunt, self.turn_hunt = self.turn_hunt, -1
         self.played_prev = self.played_now
         self.played_now = np.zeros((self._n, NUM_SCRAP_TYPES), dtype=np.int64)
         self._reset_turn_fields()
@@ -546,9 +548,9 @@ class BadlandWolvesState(GameState):
         card = self.hunt_card
         if card >= 0:
             self.hunt_discard[card] += 1
-            self.prev_hunt = card
+            self.turn_hunt = card
         else:
-            self.prev_hunt = JACKALOPE
+            self.turn_hunt = JACKALOPE
         self.hunt_card = -1
         self._end_turn()
 
