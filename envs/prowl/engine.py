@@ -293,7 +293,7 @@ class ProwlState(GameState):
         self._src = np.zeros(self._src_size, dtype=np.float32)
         self._bind_views()
         for p in range(n):
-            np.add.at(self.hand[p], deck[p * self.cpp:(p + 1) * self.cpp], 1)
+            self.hand[p] = np.bincount(deck[p * self.cpp:(p + 1) * self.cpp], minlength=T)
         rest = [int(x) for x in deck[n * self.cpp:]]
         if n == 2:  # ruling 7: the unused cards form a face-down deck
             self.deck2p = rest
@@ -629,7 +629,7 @@ class ProwlState(GameState):
                 m[T:2 * T] = has
                 if not self.forced[p]:
                     m[0:T] = has
-                    prot, fu = self._prot_list(), self.face_up
+                    prot, fu = self._prot_list(), self.face_up.tolist()
                     if any(q != p and not fu[q] and not prot[q] for q in range(self.n)):
                         m[2 * T:3 * T] = has
             m.flags.writeable = False   # cached: a caller must not be able to edit it
