@@ -554,3 +554,16 @@ def test_whisperer_multiset_forgotten_when_the_clan_card_moves():
     act(s, opp(s, 1))
     assert not s.wvalid[0, 1] and not s.wclan[0, 1] and s.whisper[0, 1].sum() == 0
     assert s.layout.view(s.observation_tensor(0), "whisper_valid")[1] == 0
+
+
+def test_played_card_is_seen_by_everyone_while_it_resolves():
+    s = position(clans=["Hexer", "Raider", "Captain", "Magistrate"],
+                 hands=[["Seer", "Wanderer"], ["Seer", "Hexer"], ["Herald", "Marshal"],
+                        ["Glacier", "Assassin"]])
+    play(s, "Seer")                        # the opponent decision is due: the Seer is in play
+    unseen = [s.layout.view(s.observation_tensor(q), "unseen")[tid(s, "Seer")] for q in range(4)]
+    # two Seers: one on the table (public), the other in seat 1's hand
+    assert unseen == [0.5, 0.0, 0.5, 0.5]
+    act(s, opp(s, 2))
+    assert s.discard[0, tid(s, "Seer")] == 1 and s.pub[tid(s, "Seer")] == 1   # counted once
+    assert s.layout.view(s.observation_tensor(2), "unseen")[tid(s, "Seer")] == 0.5

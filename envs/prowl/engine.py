@@ -277,7 +277,8 @@ class ProwlState(GameState):
         T = self.T
         # card counts are float32 (exact for these small integers) so that the observation
         # is written without mixed-type casts
-        self.pub = np.zeros(T, dtype=np.float32)   # cards in public view: discards, attachments, pile
+        # cards in public view: discards, attachments, the 2-player pile and a card in play
+        self.pub = np.zeros(T, dtype=np.float32)
         self._prot: list[bool] | None = None     # cache of protected(q); reset on attachments
         self._wany = [False] * n                 # seat has ever Peeked at a hand
         # --- set-up (Set-up 1-5)
@@ -440,7 +441,6 @@ class ProwlState(GameState):
                         self._prot = None
                     else:
                         self.discard[p, t] += 1
-                    self.pub[t] += 1
                     self.pending_card = -1
             # turn over
             self.pending_card = -1
@@ -688,8 +688,9 @@ class ProwlState(GameState):
                 self.pub[v] += 1
                 self.pending_card = v
                 self.ask(K_OPP, p, "acc_opp", self.accusable(p), {"card": v, "effect": False})
-            else:  # play
+            else:  # play: the card is in public view from now on (counted seen by everyone)
                 self._public_remove(p, v)
+                self.pub[v] += 1
                 self.pending_card = v
                 self.queue.insert(0, ("dec", K_ORDER, p, None, (0, 1), {"card": v}))
         elif kind == K_ORDER:
