@@ -99,12 +99,40 @@ def test_resample_law_every_seat(n):
             assert (r.known <= r.hands[None]).all()
             assert np.array_equal(r.legal_action_mask(), s.legal_action_mask()) or \
                 r.current_player != seat
+            # reachable: the engine would ask this decision in r (a defender holds a defence,
+            # the Lead Wolf after Crow's Ally holds an attack card, ...)
+            assert s.decision_is_reachable() and r.decision_is_reachable()
+            assert r.phase == s.phase and r.current_player == s.current_player
             # the resampled state plays on legally
             for _ in range(20):
                 if r.is_over:
                     break
                 r.apply_action(int(rng.choice(r.legal_actions())))
     assert len(phases) >= 6
+
+
+@pytest.mark.parametrize("n", [3, 5])
+def test_resample_at_defend_and_crows_ally_decisions_stays_reachable(n):
+    """Every DEFEND / CA_FOLLOW decision met in random play, resampled for every other seat."""
+    rng = np.random.default_rng(40 + n)
+    pick = random.Random(n)
+    met = {E.DEFEND: 0, E.CA_FOLLOW: 0}
+    for g in range(60):
+        s = BadlandWolvesState(seed=500 + g, num_players=n)
+        while not s.is_over:
+            if s.phase in met:
+                met[s.phase] += 1
+                for seat in range(n):
+                    if seat == s.current_player:
+                        continue
+                    for _ in range(5):
+                        r = s.resample_from_infostate(seat, rng)
+                        assert r.decision_is_reachable(), (g, s.phase, r.hands[r.actor])
+                        assert np.array_equal(r.observation_tensor(seat),
+                                              s.observation_tensor(seat))
+            legal = s.legal_actions()
+            s.apply_action(legal[pick.randrange(len(legal))])
+    assert met[E.DEFEND] > 20 and met[E.CA_FOLLOW] > 5
 
 
 def test_resample_varies_hidden_hands():

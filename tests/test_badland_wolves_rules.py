@@ -567,3 +567,54 @@ def test_prev_hunt_after_a_cougar_extra_turn_is_the_cougar():
     do(s, I.HUNT); do(s, I.COLOUR + 0); do(s, I.DECLINE); do(s, I.DECLINE)
     assert s.lead == 0 and s.prev_hunt == COUGAR
 
+
+def _resamples(s, seat, k=300, seed=0):
+    rng = np.random.default_rng(seed)
+    before = s.observation_tensor(seat)
+    out = []
+    for _ in range(k):
+        r = s.resample_from_infostate(seat, rng)
+        assert np.array_equal(r.observation_tensor(seat), before)
+        assert r.card_totals() == (60, 55, 5 * s.num_players)
+        out.append(r)
+    return out
+
+
+def test_resample_at_defend_gives_the_defender_a_legal_defence():
+    # wolf 1 defends a Tooth & Claw holding Frenzy + Antler; wolf 2 knows only the hand size
+    s = position(n=3, hands={0: {TC: 1}, 1: {FRENZY: 1, ANTLER: 1}})
+    I = ids(s)
+    do(s, I.ATTACK_TC + 1)
+    assert s.phase == E.DEFEND and s.current_player == 1
+    answers = np.zeros(9, dtype=int)
+    answers[[TC, FRENZY, RAVENOUS, THORN]] = 1
+    for r in _resamples(s, 2):
+        assert r.phase == E.DEFEND and r.hands[1].sum() == 2
+        assert (r.hands[1] * answers).sum() >= 1            # vs Tooth & Claw (ruling 8)
+        assert r.decision_is_reachable() and r.legal_actions() != [I.DECLINE]
+
+
+def test_resample_at_frenzy_defend_uses_the_built_hand_when_rejection_gives_up(monkeypatch):
+    # a one-card defender against a Frenzy can only hold the Frenzy
+    s = position(n=3, hands={0: {FRENZY: 1}, 1: {FRENZY: 1}, 2: {TC: 2}})
+    I = ids(s)
+    do(s, I.ATTACK_FR + 1)
+    assert s.phase == E.DEFEND and s.current_player == 1
+    monkeypatch.setattr(E, "_RESAMPLE_TRIES", 0)
+    for r in _resamples(s, 2, k=50):
+        assert r.hands[1].tolist() == [0, 1, 0, 0, 0, 0, 0, 0, 0]
+        assert r.legal_actions() == [I.DECLINE, I.DEFEND + 1]
+    monkeypatch.undo()
+    for r in _resamples(s, 0, k=100):
+        assert r.hands[1, FRENZY] == 1
+
+
+def test_resample_at_crows_ally_follow_up_gives_the_lead_an_attack_card():
+    s = position(n=3, hands={0: {CROWS_ALLY: 1, TC: 1}, 1: {BONE: 2}})
+    I = ids(s)
+    do(s, I.CROWS_ALLY + 1)
+    assert s.phase == E.CA_FOLLOW and s.hands[0].tolist() == [1, 0, 0, 0, 0, 0, 0, 0, 0]
+    for seat in (1, 2):
+        for r in _resamples(s, seat, k=150, seed=seat):
+            assert r.hands[0, TC] + r.hands[0, FRENZY] == 1
+            assert r.decision_is_reachable()
