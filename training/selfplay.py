@@ -268,7 +268,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--n-epochs", type=int, default=5)
     p.add_argument("--learning-rate", type=float, default=1e-4,
                    help="PPO learning rate (default 1e-4: gentle on the warm-started policy)")
-    p.add_argument("--ent-coef", type=float, default=0.01)
+    p.add_argument("--ent-coef", type=float, default=0.0,
+                   help="entropy bonus (default 0: a bonus pulls the warm-started policy back "
+                        "towards uniform play)")
     p.add_argument("--net", default="256,256", help="hidden layer sizes (default 256,256)")
     p.add_argument("--imitation-games", type=int, default=2000,
                    help="warm start: behaviour-clone the heuristic on this many heuristic-only "
