@@ -8,10 +8,9 @@ import pytest
 from pettingzoo.test import api_test, render_test, seed_test
 
 from envs.core import ConfigError, IllegalActionError
-from envs.prowl import CardSpec, ProwlState, register_clan, register_effect, register_handler
-from envs.prowl.engine import K_CLAN
+from envs.prowl import CardSpec, ProwlState, register_clan
 from envs.prowl_v0 import env, raw_env
-from tests.test_prowl_helpers import card_totals
+from tests.test_prowl_helpers import TIDE_CALLS, card_totals, register_equinox
 
 
 def _configs(n):
@@ -257,31 +256,8 @@ def test_observation_space_and_hidden_truth():
 
 
 # ---------------------------------------------------------------- Expanding the Game
-TIDE_CALLS = []
-
-
-def _tide(state, player, card_type):
-    """Test effect: choose a clan other than this card's; swap it with the clan above."""
-    own = state.type_clan[card_type]
-    state.ask(K_CLAN, player, "test_tide_pick", tuple(c for c in range(state.C) if c != own),
-              {"card": card_type})
-
-
-def _tide_pick(state, player, ctx, c):
-    TIDE_CALLS.append(c)
-    state.raise_(c, 1, player, effect=True)
-
-
 def test_swapped_in_fifth_clan_plays_many_games():
-    register_effect("test_tide", _tide)
-    register_handler("test_tide_pick", _tide_pick)
-    register_clan("Equinox", [
-        CardSpec("Tidecaller", 2, frozenset(), "test_tide"),
-        CardSpec("Sage", 2, frozenset({"Peek"}), "seer"),
-        CardSpec("Breaker", 2, frozenset(), "hexer"),
-        CardSpec("Warden", 1, frozenset({"Attachment"}), "bodyguard"),
-        CardSpec("Oracle", 1, frozenset({"Leader", "Attachment"}), "warlord"),
-    ])
+    register_equinox()
     with pytest.raises(ValueError, match="8 cards"):
         register_clan("Broken", [CardSpec("X", 3, frozenset(), "seer")])
     rng = np.random.default_rng(5)

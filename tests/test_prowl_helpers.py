@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.prowl.engine import K_ORDER, K_TURN, ProwlState
+from envs.prowl.engine import K_CLAN, K_ORDER, K_TURN, ProwlState
 
 
 def tid(s: ProwlState, name: str) -> int:
@@ -86,3 +86,35 @@ def card_totals(s: ProwlState) -> np.ndarray:
         elif step[0] == "dec" and step[1] == K_ORDER:
             tot[step[5]["card"]] += 1
     return tot
+
+
+# ---------------------------------------------------------------- Expanding the Game
+#: clans chosen by the made-up Tidecaller effect, in order (checked by the tests)
+TIDE_CALLS: list[int] = []
+
+
+def _tide(state, player, card_type):
+    """Test effect: choose a clan other than this card's; raise it by 1."""
+    own = state.type_clan[card_type]
+    state.ask(K_CLAN, player, "test_tide_pick", tuple(c for c in range(state.C) if c != own),
+              {"card": card_type})
+
+
+def _tide_pick(state, player, ctx, c):
+    TIDE_CALLS.append(c)
+    state.raise_(c, 1, player, effect=True)
+
+
+def register_equinox() -> None:
+    """Register a made-up fifth clan, "Equinox" (8 cards: a new effect plus reused ones)."""
+    from envs.prowl import CardSpec, register_clan, register_effect, register_handler
+
+    register_effect("test_tide", _tide)
+    register_handler("test_tide_pick", _tide_pick)
+    register_clan("Equinox", [
+        CardSpec("Tidecaller", 2, frozenset(), "test_tide"),
+        CardSpec("Sage", 2, frozenset({"Peek"}), "seer"),
+        CardSpec("Breaker", 2, frozenset(), "hexer"),
+        CardSpec("Warden", 1, frozenset({"Attachment"}), "bodyguard"),
+        CardSpec("Oracle", 1, frozenset({"Leader", "Attachment"}), "warlord"),
+    ])

@@ -70,16 +70,7 @@ def test_make_agent_builds_heuristic():
 
 
 def test_heuristic_plays_with_a_swapped_in_clan():
-    from envs.prowl import CardSpec, register_clan, register_effect, register_handler
-    from tests.test_prowl_games import _tide, _tide_pick
-    register_effect("test_tide", _tide)
-    register_handler("test_tide_pick", _tide_pick)
-    register_clan("Equinox", [
-        CardSpec("Tidecaller", 2, frozenset(), "test_tide"),
-        CardSpec("Sage", 2, frozenset({"Peek"}), "seer"),
-        CardSpec("Breaker", 2, frozenset(), "hexer"),
-        CardSpec("Warden", 1, frozenset({"Attachment"}), "bodyguard"),
-        CardSpec("Oracle", 1, frozenset({"Leader", "Attachment"}), "warlord"),
-    ])
+    from tests.test_prowl_helpers import register_equinox
+    register_equinox()
     # measured ~0.66 over 200 games
     assert _play(4, 80, 9000, clans=["Spring", "Equinox", "Autumn", "Winter"]) >= 0.40
