@@ -359,7 +359,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     pool = OpponentPool(args.game, config, weights, max_snapshots=args.pool_size,
                         seed=args.seed)
-    n_players = state_class(seed=0, **config).num_players
+    n_players = int(config["num_players"])
     vec = DummyVecEnv([
         (lambda i=i: LearnerEnv(state_class, config, pool, seed=args.seed * 100 + i,
                                 first_seat=i)) for i in range(args.n_envs)])
