@@ -96,6 +96,43 @@ _PUB_SCALE[_L3["area_total"].slice] = 1.0 / 60.0
 _OUT = [[(B.EDGE_ID[(a, x)], x) for x in _NEIGH[a]] for a in range(B.NUM_AREAS)]
 _IN = [[(B.EDGE_ID[(x, a)], x) for x in _NEIGH[a]] for a in range(B.NUM_AREAS)]
 _INCIDENT = [[e for e, _ in _OUT[a]] + [e for e, _ in _IN[a]] for a in range(B.NUM_AREAS)]
+_ESRC = B.EDGE_SRC.tolist()
+_EDST = B.EDGE_DST.tolist()
+_S_HUT = float(_PUB_SCALE[0])                 # float32(1/12), exact as a Python float
+_S_TOT = float(_PUB_SCALE[_OFF_TOTAL])        # float32(1/60)
+_VILLAGE_EPOCH = {name: ch.village_epoch.tolist() for name, ch in B.EPOCH_CHARTS.items()}
+
+
+def _seat_tables(n: int) -> tuple[np.ndarray, list[np.ndarray]]:
+    """Observation positions of the numeric seat-dependent fields and, per observer seat, the
+    positions in the seat vector (see ``ClansState._seat_vec``) that fill them."""
+    lay = observation_layout(n)
+    dst: list[int] = []
+    gathers = []
+    for seat in range(n):
+        g: list[int] = []
+        d: list[int] = []
+        for r in range(n):
+            a = (r + seat) % n
+            d.append(lay["seat_chips"].start + r)
+            g.append(a)
+        for f, base in (("seat_colour_points", n), ("seat_colour_moved", 6 * n)):
+            for r in range(n):
+                a = (r + seat) % n
+                for c in range(B.NUM_COLOURS):
+                    d.append(lay[f].start + 5 * r + c)
+                    g.append(base + 5 * a + c)
+        for c in range(B.NUM_COLOURS):
+            d.append(lay["colour_scores"].start + c)
+            g.append(11 * n + c)
+        d.append(lay["chips_left"].start)
+        g.append(11 * n + 5)
+        dst = d
+        gathers.append(np.array(g, dtype=np.intp))
+    return np.array(dst, dtype=np.intp), gathers
+
+
+_SEAT_TABLES = {n: _seat_tables(n) for n in PLAYER_COUNTS}
 #: per chart, per village position 0..11: the points rule as a hashable signature (points of a
 #: 10-hut village on each terrain); two positions with equal signatures score identically.
 _SIGNATURES = {name: [tuple(ch.village_points(k, t, 10) for t in range(4))
@@ -153,7 +190,15 @@ class ClansState(GameState):
         self.layout.view(self._template, "terrain")[:] = _TERRAIN_ONEHOT
         self._pub_len = self.layout["terrain"].stop
         self._pub: np.ndarray | None = None
+        self._sv: np.ndarray | None = None
         self._movevec: np.ndarray | None = None
+        self._seat_dst, self._seat_gather = _SEAT_TABLES[self._n]
+        self._vepoch = _VILLAGE_EPOCH[epoch_chart]
+        off = self._off
+        self._o_epoch, self._o_vf, self._o_own, self._o_act = (
+            off["epoch"], off["villages_formed"], off["own_colour"], off["to_act"])
+        self._o_src, self._o_dst = off["last_move_src"], off["last_move_dst"]
+        self._o_pend, self._o_ord = off["pending"], off["ordering_due"]
         rng = self.rng
         # Set-up (rulebook "Setup" 1, ruling 3): one 5-colour group per region, order random.
         self.huts = np.zeros((B.NUM_AREAS, B.NUM_COLOURS), dtype=np.int64)
@@ -313,12 +358,12 @@ class ClansState(GameState):
         self._mask = None
         self._obs = {}
         self._pub = None
+        self._sv = None
         self._movevec = None
 
     def _public_block(self) -> np.ndarray:
-        """Float32 (unscaled counts) of the fields ``huts`` .. ``terrain``, kept incrementally.
-
-        The observation multiplies it by ``_PUB_SCALE`` (1/12 for huts, 1/60 for area totals).
+        """Float32 (observation_size,): the observation template (terrain) with the fields
+        ``huts`` .. ``village`` filled in (already scaled by ``_PUB_SCALE``), kept incrementally.
         """
         if self._pub is None:
             lay = self.layout
@@ -327,8 +372,25 @@ class ClansState(GameState):
             lay.view(pub, "area_total")[:] = self.area_total
             lay.view(pub, "occupied")[:] = self.area_total > 0
             lay.view(pub, "village")[:] = self.village
-            self._pub = pub
+            full = self._template.copy()
+            np.multiply(pub, _PUB_SCALE, out=full[: self._pub_len])
+            self._pub = full
         return self._pub
+
+    def _seat_vec(self) -> np.ndarray:
+        """Float32 scaled values by absolute seat, kept incrementally: chips / 12 (n), seat
+        points / 100 (5n), seat moved / 360 (5n), colour scores / 100 (5), chips left / 12 (1).
+        """
+        if self._sv is None:
+            n = self._n
+            sv = np.zeros(11 * n + 6, dtype=np.float32)
+            sv[:n] = self.chips * (1.0 / B.NUM_CHIPS)
+            sv[n:6 * n] = (self.seat_points * (1.0 / SCORE_NORM)).reshape(-1)
+            sv[6 * n:11 * n] = (self.seat_moved * (1.0 / MOVED_NORM)).reshape(-1)
+            sv[11 * n:11 * n + 5] = self.scores * (1.0 / SCORE_NORM)
+            sv[11 * n + 5] = (B.NUM_CHIPS - len(self.villages)) / B.NUM_CHIPS
+            self._sv = sv
+        return self._sv
 
     def _refresh_area(self, area: int) -> None:
         """Update the public block for one area whose huts or village flag changed."""
@@ -336,11 +398,11 @@ class ClansState(GameState):
         if pub is None:
             return
         i = 5 * area
-        pub[i:i + 5] = self.huts[area]
-        t = self.area_total[area]
-        pub[_OFF_TOTAL + area] = t
-        pub[_OFF_OCC + area] = t > 0
-        pub[_OFF_VIL + area] = self.village[area]
+        pub[i:i + 5] = [h * _S_HUT for h in self.huts[area].tolist()]
+        t = int(self.area_total[area])
+        pub[_OFF_TOTAL + area] = t * _S_TOT
+        pub[_OFF_OCC + area] = 1.0 if t > 0 else 0.0
+        pub[_OFF_VIL + area] = 1.0 if self.village[area] else 0.0
 
     def _apply_action(self, action: int) -> None:
         self._mask = None
@@ -360,6 +422,10 @@ class ClansState(GameState):
         self._update_moves(s, d)
         self.last_move[self.turn] = (s, d)
         self.seat_moved[self.turn] += self.huts[d]
+        if self._sv is not None:
+            t = self.turn
+            i = 6 * self._n + 5 * t
+            self._sv[i:i + 5] = self.seat_moved[t] * (1.0 / MOVED_NORM)
         # Village detection (ruling 5): only the destination and the source's neighbours can
         # have lost their last occupied neighbour.
         tot = self.area_total.tolist()
@@ -425,6 +491,13 @@ class ClansState(GameState):
         present = h > 0
         self.scores[present] += pts
         self.seat_points[mover, present] += pts
+        sv = self._sv
+        if sv is not None:
+            n = self._n
+            sv[mover] = self.chips[mover] * (1.0 / B.NUM_CHIPS)
+            sv[n + 5 * mover:n + 5 * mover + 5] = self.seat_points[mover] * (1.0 / SCORE_NORM)
+            sv[11 * n:11 * n + 5] = self.scores * (1.0 / SCORE_NORM)
+            sv[11 * n + 5] = (B.NUM_CHIPS - k - 1) / B.NUM_CHIPS
         self._refresh_area(area)
         if k + 1 == B.NUM_CHIPS:
             self.terminal = True
@@ -442,39 +515,28 @@ class ClansState(GameState):
         if not 0 <= seat < self._n:
             raise ValueError(f"seat must be in 0..{self._n - 1}, got {seat!r}")
         n = self._n
-        off = self._off
-        o = self._template.copy()
         A = B.NUM_AREAS
-        np.multiply(self._public_block(), _PUB_SCALE, out=o[: self._pub_len])
+        o = self._public_block().copy()
+        o[self._seat_dst] = self._seat_vec()[self._seat_gather[seat]]
         k = len(self.villages)
+        ones = [self._o_vf + k, self._o_own + int(self.colours[seat])]
         if k < B.NUM_CHIPS:
-            o[off["epoch"] + self.chart.village_epoch[k]] = 1.0
-        o[off["villages_formed"] + k] = 1.0
-        o[off["chips_left"]] = (B.NUM_CHIPS - k) / B.NUM_CHIPS
-        i = off["colour_scores"]
-        o[i:i + 5] = self.scores * (1.0 / SCORE_NORM)
-        order = (np.arange(n) + seat) % n
-        i = off["seat_chips"]
-        o[i:i + n] = self.chips[order] * (1.0 / B.NUM_CHIPS)
-        o[off["own_colour"] + self.colours[seat]] = 1.0
+            ones.append(self._o_epoch + self._vepoch[k])
         if not self.terminal:
-            o[off["to_act"] + (self.turn - seat) % n] = 1.0
-        i = off["seat_colour_points"]
-        o[i:i + 5 * n] = (self.seat_points[order] * (1.0 / SCORE_NORM)).reshape(-1)
-        i = off["seat_colour_moved"]
-        o[i:i + 5 * n] = (self.seat_moved[order] * (1.0 / MOVED_NORM)).reshape(-1)
-        src0, dst0 = off["last_move_src"], off["last_move_dst"]
+            ones.append(self._o_act + (self.turn - seat) % n)
+        src0, dst0 = self._o_src, self._o_dst
         lm = self.last_move.tolist()
         for r in range(n):
             s, d = lm[(r + seat) % n]
             if s >= 0:
-                o[src0 + r * A + s] = 1.0
-                o[dst0 + r * A + d] = 1.0
+                ones.append(src0 + r * A + s)
+                ones.append(dst0 + r * A + d)
         if self.pending:
-            i = off["pending"]
+            i = self._o_pend
             for a in self.pending:
-                o[i + a] = 1.0
-            o[off["ordering_due"]] = 1.0
+                ones.append(i + a)
+            ones.append(self._o_ord)
+        o[ones] = 1.0
         self._obs[seat] = o
         return o.copy()
 
@@ -550,6 +612,7 @@ class ClansState(GameState):
         s._mask = None
         s._obs = {}
         s._pub = None if self._pub is None else self._pub.copy()
+        s._sv = None if self._sv is None else self._sv.copy()
         s._movevec = None if self._movevec is None else self._movevec.copy()
         return s
 
