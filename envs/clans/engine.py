@@ -96,6 +96,7 @@ _PUB_SCALE[_L3["area_total"].slice] = 1.0 / 60.0
 _OUT = [[(B.EDGE_ID[(a, x)], x) for x in _NEIGH[a]] for a in range(B.NUM_AREAS)]
 _IN = [[(B.EDGE_ID[(x, a)], x) for x in _NEIGH[a]] for a in range(B.NUM_AREAS)]
 _INCIDENT = [[e for e, _ in _OUT[a]] + [e for e, _ in _IN[a]] for a in range(B.NUM_AREAS)]
+_INCIDENT_ARR = [np.array(e, dtype=np.intp) for e in _INCIDENT]
 _ESRC = B.EDGE_SRC.tolist()
 _EDST = B.EDGE_DST.tolist()
 _S_HUT = float(_PUB_SCALE[0])                 # float32(1/12), exact as a Python float
@@ -133,6 +134,16 @@ def _seat_tables(n: int) -> tuple[np.ndarray, list[np.ndarray]]:
 
 
 _SEAT_TABLES = {n: _seat_tables(n) for n in PLAYER_COUNTS}
+
+
+def _per_n(n: int) -> tuple[Layout, dict[str, int], np.ndarray]:
+    lay = observation_layout(n)
+    template = lay.zeros()
+    lay.view(template, "terrain")[:] = _TERRAIN_ONEHOT
+    return lay, {f.name: f.start for f in lay}, template
+
+
+_PER_N = {n: _per_n(n) for n in PLAYER_COUNTS}
 #: per chart, per village position 0..11: the points rule as a hashable signature (points of a
 #: 10-hut village on each terrain); two positions with equal signatures score identically.
 _SIGNATURES = {name: [tuple(ch.village_points(k, t, 10) for t in range(4))
@@ -184,10 +195,9 @@ class ClansState(GameState):
                                             "epoch_chart": epoch_chart, "reward": reward})
         self._n = int(num_players)
         self.chart = B.EPOCH_CHARTS[epoch_chart]
-        self.layout = observation_layout(self._n)
-        self._off = {f.name: f.start for f in self.layout}
-        self._template = self.layout.zeros()
-        self.layout.view(self._template, "terrain")[:] = _TERRAIN_ONEHOT
+        # layout, field offsets and template are the same for every state with n seats
+        self.layout, self._off, template = _PER_N[self._n]
+        self._template = template.copy()
         self._pub_len = self.layout["terrain"].stop
         self._pub: np.ndarray | None = None
         self._sv: np.ndarray | None = None
@@ -293,7 +303,7 @@ class ClansState(GameState):
             self._movevec = mv
         return self._movevec
 
-    def _update_moves(self, s: int, d: int) -> None:
+    def _update_moves(self, s: int, d: int, tot: list[int]) -> None:
         """After moving area ``s`` onto ``d``: only edges touching s or d change legality.
 
         Edges of a village never need a check: its neighbours are empty, so every edge from or
@@ -302,15 +312,13 @@ class ClansState(GameState):
         mv = self._movevec
         if mv is None:
             return
-        for e in _INCIDENT[s]:
-            mv[e] = 0
-        tot = self.area_total
-        td = int(tot[d])
+        mv[_INCIDENT_ARR[s]] = 0
+        td = tot[d]
         for e, x in _OUT[d]:
-            tx = int(tot[x])
+            tx = tot[x]
             mv[e] = 1 if tx and (td < B.BIG_GROUP or tx >= td) else 0
         for e, x in _IN[d]:
-            tx = int(tot[x])
+            tx = tot[x]
             mv[e] = 1 if tx and (tx < B.BIG_GROUP or td >= tx) else 0
 
     def legal_action_mask(self) -> np.ndarray:
@@ -412,23 +420,37 @@ class ClansState(GameState):
             self._score_village(area)
             self._resolve()
             return
-        s, d = int(B.EDGE_SRC[action]), int(B.EDGE_DST[action])
-        self.huts[d] += self.huts[s]
-        self.huts[s] = 0
-        self.area_total[d] += self.area_total[s]
-        self.area_total[s] = 0
-        self._refresh_area(s)
-        self._refresh_area(d)
-        self._update_moves(s, d)
-        self.last_move[self.turn] = (s, d)
-        self.seat_moved[self.turn] += self.huts[d]
+        s, d = _ESRC[action], _EDST[action]
+        hs, hd = self.huts[s], self.huts[d]
+        hd += hs
+        hs.fill(0)
+        at = self.area_total
+        tot = at.tolist()
+        td = tot[d] + tot[s]
+        at[d] = tot[d] = td
+        at[s] = tot[s] = 0
+        pub = self._pub
+        if pub is not None:
+            # as _refresh_area(s) and _refresh_area(d); both stay non-villages and d occupied
+            i = 5 * s
+            pub[i:i + 5] = 0.0
+            pub[_OFF_TOTAL + s] = 0.0
+            pub[_OFF_OCC + s] = 0.0
+            i = 5 * d
+            pub[i:i + 5] = [h * _S_HUT for h in hd.tolist()]
+            pub[_OFF_TOTAL + d] = td * _S_TOT
+        self._update_moves(s, d, tot)
+        t = self.turn
+        lm = self.last_move
+        lm[t, 0] = s
+        lm[t, 1] = d
+        sm = self.seat_moved[t]
+        sm += hd
         if self._sv is not None:
-            t = self.turn
             i = 6 * self._n + 5 * t
-            self._sv[i:i + 5] = self.seat_moved[t] * (1.0 / MOVED_NORM)
+            self._sv[i:i + 5] = sm * (1.0 / MOVED_NORM)
         # Village detection (ruling 5): only the destination and the source's neighbours can
         # have lost their last occupied neighbour.
-        tot = self.area_total.tolist()
         vil = self.village
         new = []
         for c in _NEIGH[s]:
