@@ -97,6 +97,9 @@ _OUT = [[(B.EDGE_ID[(a, x)], x) for x in _NEIGH[a]] for a in range(B.NUM_AREAS)]
 _IN = [[(B.EDGE_ID[(x, a)], x) for x in _NEIGH[a]] for a in range(B.NUM_AREAS)]
 _INCIDENT = [[e for e, _ in _OUT[a]] + [e for e, _ in _IN[a]] for a in range(B.NUM_AREAS)]
 _INCIDENT_ARR = [np.array(e, dtype=np.intp) for e in _INCIDENT]
+_D_EDGES = [np.array([e for e, _ in _OUT[a]] + [e for e, _ in _IN[a]], dtype=np.intp)
+            for a in range(B.NUM_AREAS)]
+_TERRAIN_LIST = B.AREA_TERRAIN.tolist()
 _ESRC = B.EDGE_SRC.tolist()
 _EDST = B.EDGE_DST.tolist()
 _S_HUT = float(_PUB_SCALE[0])                 # float32(1/12), exact as a Python float
@@ -314,12 +317,12 @@ class ClansState(GameState):
             return
         mv[_INCIDENT_ARR[s]] = 0
         td = tot[d]
-        for e, x in _OUT[d]:
-            tx = tot[x]
-            mv[e] = 1 if tx and (td < B.BIG_GROUP or tx >= td) else 0
-        for e, x in _IN[d]:
-            tx = tot[x]
-            mv[e] = 1 if tx and (tx < B.BIG_GROUP or td >= tx) else 0
+        big = B.BIG_GROUP
+        small = td < big
+        nb = [tot[x] for x in _NEIGH[d]]
+        # ids of the moves d -> x, then x -> d, x over d's neighbours (as _OUT[d], _IN[d])
+        mv[_D_EDGES[d]] = ([1 if tx and (small or tx >= td) else 0 for tx in nb]
+                           + [1 if tx and (tx < big or td >= tx) else 0 for tx in nb])
 
     def legal_action_mask(self) -> np.ndarray:
         """Int8 (276,): moves 0-269 when a move is due, ordering ids 270-275 when ordering.
@@ -454,7 +457,7 @@ class ClansState(GameState):
         vil = self.village
         new = []
         for c in _NEIGH[s]:
-            if tot[c] > 0 and not vil[c] and not any(tot[x] for x in _NEIGH[c]):
+            if tot[c] > 0 and not any(tot[x] for x in _NEIGH[c]) and not vil[c]:
                 new.append(c)
         if new:
             self.pending = sorted(new)
@@ -502,25 +505,38 @@ class ClansState(GameState):
         self.village[area] = True
         self.villages.append(area)
         mover = self.turn
-        self.chips[mover] += 1
+        chips = self.chips
+        chips[mover] += 1
         h = self.huts[area]
-        if (h > 0).all():  # dispute: all 5 colours present
+        hl = h.tolist()
+        if min(hl) > 0:  # dispute: all 5 colours present
             single = h == 1
             self.removed += single
             h[single] = 0
-            self.area_total[area] = int(h.sum())
-        pts = self.chart.village_points(k, int(B.AREA_TERRAIN[area]), int(self.area_total[area]))
-        present = h > 0
-        self.scores[present] += pts
-        self.seat_points[mover, present] += pts
+            hl = h.tolist()
+            self.area_total[area] = sum(hl)
+        tot = int(self.area_total[area])
+        pts = self.chart.village_points(k, _TERRAIN_LIST[area], tot)
+        scores = self.scores
+        sp = self.seat_points[mover]
+        for c in range(B.NUM_COLOURS):
+            if hl[c] > 0:
+                scores[c] += pts
+                sp[c] += pts
         sv = self._sv
         if sv is not None:
             n = self._n
-            sv[mover] = self.chips[mover] * (1.0 / B.NUM_CHIPS)
-            sv[n + 5 * mover:n + 5 * mover + 5] = self.seat_points[mover] * (1.0 / SCORE_NORM)
-            sv[11 * n:11 * n + 5] = self.scores * (1.0 / SCORE_NORM)
+            sv[mover] = int(chips[mover]) * (1.0 / B.NUM_CHIPS)
+            sv[n + 5 * mover:n + 5 * mover + 5] = sp * (1.0 / SCORE_NORM)
+            sv[11 * n:11 * n + 5] = scores * (1.0 / SCORE_NORM)
             sv[11 * n + 5] = (B.NUM_CHIPS - k - 1) / B.NUM_CHIPS
-        self._refresh_area(area)
+        pub = self._pub
+        if pub is not None:  # as _refresh_area(area)
+            i = 5 * area
+            pub[i:i + 5] = [x * _S_HUT for x in hl]
+            pub[_OFF_TOTAL + area] = tot * _S_TOT
+            pub[_OFF_OCC + area] = 1.0 if tot > 0 else 0.0
+            pub[_OFF_VIL + area] = 1.0
         if k + 1 == B.NUM_CHIPS:
             self.terminal = True
 
