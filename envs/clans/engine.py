@@ -100,6 +100,9 @@ _INCIDENT_ARR = [np.array(e, dtype=np.intp) for e in _INCIDENT]
 _D_EDGES = [np.array([e for e, _ in _OUT[a]] + [e for e, _ in _IN[a]], dtype=np.intp)
             for a in range(B.NUM_AREAS)]
 _TERRAIN_LIST = B.AREA_TERRAIN.tolist()
+#: per area: positions of its 5 hut counts, its total and its occupied flag in the observation
+_AREA_IDX = [np.array([5 * a + c for c in range(B.NUM_COLOURS)] + [_OFF_TOTAL + a, _OFF_OCC + a],
+                      dtype=np.intp) for a in range(B.NUM_AREAS)]
 _ESRC = B.EDGE_SRC.tolist()
 _EDST = B.EDGE_DST.tolist()
 _S_HUT = float(_PUB_SCALE[0])                 # float32(1/12), exact as a Python float
@@ -435,13 +438,11 @@ class ClansState(GameState):
         pub = self._pub
         if pub is not None:
             # as _refresh_area(s) and _refresh_area(d); both stay non-villages and d occupied
-            i = 5 * s
-            pub[i:i + 5] = 0.0
-            pub[_OFF_TOTAL + s] = 0.0
-            pub[_OFF_OCC + s] = 0.0
-            i = 5 * d
-            pub[i:i + 5] = [h * _S_HUT for h in hd.tolist()]
-            pub[_OFF_TOTAL + d] = td * _S_TOT
+            pub[_AREA_IDX[s]] = 0.0
+            row = [h * _S_HUT for h in hd.tolist()]
+            row.append(td * _S_TOT)
+            row.append(1.0)
+            pub[_AREA_IDX[d]] = row
         self._update_moves(s, d, tot)
         t = self.turn
         lm = self.last_move
@@ -451,13 +452,14 @@ class ClansState(GameState):
         sm += hd
         if self._sv is not None:
             i = 6 * self._n + 5 * t
-            self._sv[i:i + 5] = sm * (1.0 / MOVED_NORM)
+            self._sv[i:i + 5] = [x * (1.0 / MOVED_NORM) for x in sm.tolist()]
         # Village detection (ruling 5): only the destination and the source's neighbours can
         # have lost their last occupied neighbour.
         vil = self.village
         new = []
+        get = tot.__getitem__
         for c in _NEIGH[s]:
-            if tot[c] > 0 and not any(tot[x] for x in _NEIGH[c]) and not vil[c]:
+            if tot[c] > 0 and not any(map(get, _NEIGH[c])) and not vil[c]:
                 new.append(c)
         if new:
             self.pending = sorted(new)
