@@ -99,3 +99,23 @@ def test_random_games_keep_invariants(num_players, chart, games, seed0):
     assert early < games * 0.5
     assert ordering_decisions > 0
     assert 30 < np.mean(lengths) < 60
+
+
+@pytest.mark.parametrize("num_players", [2, 3, 4, 5])
+def test_incrementally_kept_observations_equal_a_rebuild_at_every_step(num_players):
+    """The observation blocks updated move by move equal ones rebuilt from the fields, for every
+    seat, at every step (moves, village scoring, ordering decisions, the end)."""
+    rng = np.random.default_rng(num_players)
+    for g in range(12):
+        s = ClansState(seed=900 + 10 * num_players + g, num_players=num_players,
+                       epoch_chart=("rulebook", "board_2002")[g % 2])
+        while True:
+            fresh = s.clone()
+            fresh._changed()
+            for seat in range(num_players):
+                o = s.observation_tensor(seat)
+                assert o.tobytes() == fresh.observation_tensor(seat).tobytes()
+            assert s.legal_action_mask().tobytes() == fresh.legal_action_mask().tobytes()
+            if s.is_terminal:
+                break
+            s.apply_action(int(rng.choice(np.flatnonzero(s.legal_action_mask()))))
