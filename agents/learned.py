@@ -77,8 +77,8 @@ class PolicyAgent:
         from sb3_contrib import MaskablePPO
 
         p = Path(path)
-        if not p.exists() and not p.with_suffix(".zip").exists():
-            raise FileNotFoundError(f"no saved policy at {str(p)!r}")
+        if not p.is_file() and not Path(f"{p}.zip").is_file():
+            raise FileNotFoundError(f"no saved policy file at {str(p)!r}")
         model = MaskablePPO.load(str(p), device="cpu")
         return cls(model.policy, deterministic=deterministic, name=f"ppo:{p.name}", seed=seed)
 

@@ -101,6 +101,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     if args.seconds <= 0 or args.repeats < 1:
         p.error("--seconds must be > 0 and --repeats >= 1")
+    if args.out is not None and args.out.is_dir():
+        p.error(f"--out {args.out} is a folder: give a file name")
 
     targets = list(args.games) + list(ANCHORS)
     runs: dict[str, list[dict[str, Any]]] = {t: [] for t in targets}
@@ -112,7 +114,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 cmd += ["--num-players", str(args.num_players)]
             out = subprocess.run(cmd, capture_output=True, text=True)
             if out.returncode != 0:
-                raise SystemExit(f"measuring {t} failed:\n{out.stderr[-2000:]}")
+                last = (out.stderr.strip().splitlines() or ["(no output)"])[-1]
+                hint = (" (PettingZoo's classic games come with the test extra: "
+                        "pip install -c constraints.txt -e \".[test]\")"
+                        if "ModuleNotFoundError" in last else "")
+                p.exit(1, f"measuring {t} failed: {last}{hint}\n")
             runs[t].append(json.loads(out.stdout.strip().splitlines()[-1]))
             print(f"round {r + 1}/{args.repeats} {t}: {runs[t][-1]['steps_per_s']:.0f} steps/s",
                   file=sys.stderr)

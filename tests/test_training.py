@@ -187,3 +187,37 @@ def test_records_name_the_agents_and_cut_records_are_refused(tmp_path, capsys):
     assert "player_0 (heuristic): add" in capsys.readouterr().out
     with pytest.raises(RecordError, match="end before the game does"):
         ToyState.from_record({**recs[0], "actions": recs[0]["actions"][:-1]})
+
+
+def test_command_line_mistakes_are_one_line_errors(tmp_path, capsys):
+    from training import replay
+
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("not json\n")
+    cases = [
+        (evaluate_cli.main, ["--game", "toy", "--agents", "ppo:", "random", "--games", "2"],
+         "no saved policy file"),
+        (evaluate_cli.main, ["--game", "toy", "--agents", f"ppo:{tmp_path}", "random"],
+         "no saved policy file"),
+        (evaluate_cli.main, ["--game", "toy", "--agents", "random", "random", "--out",
+                             str(afile)], "is not a folder"),
+        (replay.main, [str(tmp_path / "missing.jsonl")], "cannot read"),
+        (replay.main, [str(bad)], "is not a JSON game record"),
+        (selfplay_main, ["--game", "toy", "--run-dir", str(afile)], "is not a folder"),
+    ]
+    for fn, argv, message in cases:
+        with pytest.raises(SystemExit) as exc:
+            fn(argv)
+        assert exc.value.code == 2
+        err = capsys.readouterr().err
+        assert message in err and "Traceback" not in err
+
+
+def test_records_of_another_format_are_refused():
+    from envs.core import RecordError
+    from tests.toy_game import ToyState
+
+    with pytest.raises(RecordError, match="format 99"):
+        ToyState.from_record({**ToyState(seed=1).to_record(), "format": 99})

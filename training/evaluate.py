@@ -109,6 +109,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="also write every game's replayable record to records.jsonl")
     args = parser.parse_args(argv)
     out = args.out or Path("runs") / f"eval-{args.game}-{time.strftime('%Y%m%d-%H%M%S')}"
+    if out.exists() and not out.is_dir():
+        parser.error(f"--out {out} exists and is not a folder")
     from tqdm import tqdm
 
     try:
@@ -116,7 +118,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             report = evaluate(args.game, args.agents, args.games, seed=args.seed,
                               config=parse_config(args.config), keep_records=args.records,
                               progress=bar.update)
-    except (ValueError, FileNotFoundError) as exc:
+    except (ValueError, OSError) as exc:
         parser.error(str(exc))
     print_report(report)
     paths = write_report(report, out)

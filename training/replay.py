@@ -49,13 +49,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("path", type=Path, help="a .json record or a .jsonl file of records")
     p.add_argument("--index", type=int, default=0, help="which record of a .jsonl file")
     args = p.parse_args(argv)
-    lines = args.path.read_text().splitlines()
-    if args.path.suffix == ".jsonl":
-        if not 0 <= args.index < len(lines):
-            p.error(f"--index must be in 0..{len(lines) - 1} for {args.path}")
-        record = json.loads(lines[args.index])
-    else:
-        record = json.loads("\n".join(lines))
+    try:
+        lines = args.path.read_text().splitlines()
+        if args.path.suffix == ".jsonl":
+            if not lines:
+                p.error(f"{args.path} holds no records")
+            if not 0 <= args.index < len(lines):
+                p.error(f"--index must be in 0..{len(lines) - 1} for {args.path}")
+            record = json.loads(lines[args.index])
+        else:
+            record = json.loads("\n".join(lines))
+    except OSError as exc:
+        p.error(f"cannot read {args.path}: {exc.strerror or exc}")
+    except json.JSONDecodeError as exc:
+        p.error(f"{args.path} is not a JSON game record: {exc}")
+    if not isinstance(record, dict):
+        p.error(f"{args.path} is not a JSON game record (expected an object)")
     try:
         state, steps = replay_lines(record)
     except RecordError as exc:

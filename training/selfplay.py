@@ -335,6 +335,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     from stable_baselines3.common.vec_env import DummyVecEnv
 
     run_dir = args.run_dir or Path("runs") / args.game
+    if run_dir.exists() and not run_dir.is_dir():
+        parser.error(f"--run-dir {run_dir} exists and is not a folder")
     ckpt = run_dir / "checkpoints" / "latest.zip"
     resume = ckpt.exists() and not args.fresh
     state: dict[str, Any] = {}
@@ -458,7 +460,8 @@ def final_evaluation(game: str, config: dict[str, Any], run_dir: Path, n_players
     png = save_chart(run_dir / "evaluation.png", rows, f"{game}, {n_players} players",
                      learning_curve=curve, chance=1 / n_players)
     (run_dir / "evaluation.json").write_text(json.dumps(summary, indent=2))
-    print(f"evaluation written to {run_dir / 'evaluation.json'} and {png}")
+    print(f"evaluation written to {run_dir}: evaluation.json and {png.name} (all match-ups), "
+          "evaluation_<match-up>.json/.csv/_seats.csv/.png (each)")
     return summary
 
 

@@ -252,9 +252,14 @@ class GameState(ABC):
                 stores an outcome that its actions do not reach, or stores returns that differ
                 from the replay's.
         """
+        if not isinstance(record, dict):
+            raise RecordError(f"a game record is a dict, got {type(record).__name__}")
         for key in ("game", "config", "seed", "actions"):
             if key not in record:
                 raise RecordError(f"game record has no {key!r} field")
+        if record.get("format", RECORD_FORMAT) != RECORD_FORMAT:
+            raise RecordError(f"record format {record['format']!r} is not supported "
+                              f"(this version reads format {RECORD_FORMAT})")
         if record["game"] != cls.game_name:
             raise RecordError(
                 f"record is for game {record['game']!r}, not {cls.game_name!r}"
