@@ -317,8 +317,7 @@ def _validated(parser: argparse.ArgumentParser, args: argparse.Namespace
         OpponentPool.check_weights(weights)
         state_class = env_module(args.game).raw_env.state_class
         overrides = parse_config(args.config)
-        state_class.check_config_keys(overrides)
-        config = dict(state_class(seed=0, **overrides).config)   # validated, resolved
+        config = dict(state_class.from_config(0, **overrides).config)   # validated, resolved
     except ValueError as exc:
         parser.error(str(exc))
     return state_class, config, net, weights

@@ -82,10 +82,9 @@ class GameAECEnv(AECEnv):
             raise ConfigError(f"max_cycles must be a positive integer or None, got {max_cycles!r}")
         self.render_mode = render_mode
         self.max_cycles = None if max_cycles is None else int(max_cycles)
-        self.state_class.check_config_keys(config)
         self._config = dict(config)
         # Validate the configuration now (CONVENTIONS: errors at construction).
-        self.game: GameState = self.state_class(seed=0, **self._config)
+        self.game: GameState = self.state_class.from_config(0, **self._config)
         n = self.game.num_players
         self.possible_agents = [agent_name(i) for i in range(n)]
         self.agents = []

@@ -87,6 +87,16 @@ class GameState(ABC):
             raise ConfigError(f"unknown {cls.game_name} keyword(s) {unknown}; the keywords are "
                               f"{known}")
 
+    @classmethod
+    def from_config(cls, seed: int | None = None, **config: Any) -> GameState:
+        """A new game from user-given keywords: unknown keywords are refused first.
+
+        Raises:
+            ConfigError: an unknown keyword or a bad value (from the game's constructor).
+        """
+        cls.check_config_keys(config)
+        return cls(seed=seed, **config)
+
     def __init__(self, *, seed: int | None, config: dict[str, Any]) -> None:
         if seed is None:
             seed = int(np.random.SeedSequence().entropy % (2**63))
@@ -267,8 +277,7 @@ class GameState(ABC):
         if not isinstance(record["config"], dict) or not isinstance(record["actions"], list):
             raise RecordError("a game record's 'config' must be a dict and 'actions' a list")
         try:
-            cls.check_config_keys(record["config"])
-            state = cls(seed=record["seed"], **record["config"])
+            state = cls.from_config(record["seed"], **record["config"])
         except ValueError as exc:
             raise RecordError(f"record cannot be set up: {exc}") from exc
         for i, a in enumerate(record["actions"]):
