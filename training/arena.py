@@ -72,9 +72,9 @@ class EvaluationReport:
         """One row per lineup entry: games, wins, win_rate, ci_low, ci_high, mean_return, rating."""
         rows = []
         for i, label in enumerate(self.labels):
-            wins = sum(r.returns[r.seating.index(i)] > 0 for r in self.results)
-            mean_ret = float(np.mean([r.returns[r.seating.index(i)] for r in self.results])) \
-                if self.results else 0.0
+            own = [r.returns[r.seating.index(i)] for r in self.results]
+            wins = sum(x > 0 for x in own)
+            mean_ret = float(np.mean(own)) if own else 0.0
             lo, hi = wilson_interval(wins, self.num_games)
             rows.append({"entry": label, "spec": self.lineup[i], "games": self.num_games,
                          "wins": int(wins), "win_rate": wins / max(1, self.num_games),
