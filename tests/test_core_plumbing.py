@@ -137,3 +137,30 @@ def test_malformed_records_raise_record_errors():
                 {**rec, "actions": "01"}, {**rec, "seed": -4}, {**rec, "config": {"num_players": 9}}):
         with pytest.raises(RecordError):
             ToyState.from_record(bad)
+
+
+def test_records_carry_chance_and_replay_counterfactual_outcomes():
+    from envs.core.errors import RecordError
+    from tests.laws import assert_history_consistent
+
+    s = ToyState(seed=3, num_players=3)
+    truth = s.coins.tolist()
+    rec = s.to_record()
+    assert rec["chance"] == [["coin", c] for c in truth]
+    flipped = [1 - c for c in truth]
+    rec2 = dict(rec, chance=[["coin", c] for c in flipped])
+    assert ToyState.from_record(rec2).coins.tolist() == flipped
+    # a record without chance draws from the seed, as before
+    rec3 = {k: v for k, v in rec.items() if k != "chance"}
+    assert ToyState.from_record(rec3).coins.tolist() == truth
+    bad = [dict(rec, chance=[["coin", 2]] * 3), dict(rec, chance=[["card", 0]] * 3),
+           dict(rec, chance=[["coin", 0]] * 4), dict(rec, chance="x")]
+    for r in bad:
+        with pytest.raises(RecordError):
+            ToyState.from_record(r)
+    s.apply_action(0)
+    rng = np.random.default_rng(0)
+    for seat in range(3):
+        w = s.resample_from_infostate(seat, rng)
+        assert w.coins[seat] == s.coins[seat]
+        assert assert_history_consistent(s, seat, w) == 2

@@ -23,7 +23,7 @@ class ToyState(GameState):
         self.target = target
         self.total = 0
         self.turn = 0
-        self.coins = self.rng.integers(0, 2, size=num_players)
+        self.coins = np.array([self.chance_integer("coin", 2) for _ in range(num_players)])
         self.layout = Layout()
         self.layout.add("total", target + 1, "one-hot running total")
         self.layout.add("coin", 2, "one-hot own coin")
@@ -72,10 +72,10 @@ class ToyState(GameState):
 
     def resample_from_infostate(self, seat, rng):
         s = self.clone()
-        s.rng = np.random.default_rng(rng.integers(2**62))
         for i in range(self._n):
             if i != seat:
                 s.coins[i] = rng.integers(0, 2)
+        s.set_chance_log([["coin", int(c)] for c in s.coins], int(rng.integers(2**62)))
         return s
 
     def hidden_truth(self):

@@ -9,11 +9,19 @@ class owns what is the same for every game and is written once here:
   :class:`IllegalActionError` naming the action, the seat and the reason, then calls the game's
   :meth:`_apply_action`;
 * game records and replay: :meth:`to_record` / :meth:`from_record`;
-* the derived helpers ``legal_actions``, ``clone``, ``state_tensor``.
+* the derived helpers ``legal_actions``, ``clone``, ``state_tensor``;
+* chance: every chance event (deal, shuffle, draw, random pick) goes through one logged path,
+  :meth:`chance_permutation` / :meth:`chance_integer`, so the drawn outcomes are part of the
+  game's history (``chance_log``) and of its record.
 
-Chance (shuffles, draws) is resolved inside the engine from ``self.rng``: there are no chance
-nodes for agents to play, and ``current_player`` is always the seat whose decision is due, which
-may differ from the seat whose turn it is (out-of-turn reactions, choices made for opponents).
+Chance (shuffles, draws) is resolved inside the engine: there are no chance nodes for agents to
+play, and ``current_player`` is always the seat whose decision is due, which may differ from the
+seat whose turn it is (out-of-turn reactions, choices made for opponents). As in OpenSpiel, where
+chance outcomes are stored in the history, a record may carry its chance outcomes: replaying it
+then takes those outcomes instead of drawing from the generator. That is how a resampled world
+(:meth:`GameState.resample_from_infostate`) comes with a history: the real actions plus
+counterfactual chance outcomes, which replays step by step to what the seat saw (history
+consistency, CONVENTIONS.md).
 """
 
 from __future__ import annotations
@@ -21,8 +29,9 @@ from __future__ import annotations
 import copy
 import functools
 import inspect
+from collections import deque
 from abc import ABC, abstractmethod
-from typing import Any, Callable, ClassVar
+from typing import Any, Callable, ClassVar, Iterator
 
 import numpy as np
 
@@ -106,6 +115,75 @@ class GameState(ABC):
         self.config = dict(config)
         self.rng = np.random.default_rng(self.seed)
         self.history: list[int] = []
+        #: every chance event so far, in order: ``[name, outcome]`` (JSON values)
+        self.chance_log: list[list[Any]] = []
+        # outcomes to take instead of drawing (a record's chance replayed), or None
+        self._forced_chance: deque | None = self.__dict__.pop("_pending_chance", None)
+
+    # ----------------------------------------------------------------------------------------
+    # chance: one logged path for every random event
+    def _forced_outcome(self, name: str) -> Any:
+        """The next forced outcome, checked to be for an event called ``name`` (else None)."""
+        forced = self._forced_chance
+        if not forced:
+            return None
+        event_name, outcome = forced.popleft()
+        if event_name != name:
+            raise RecordError(f"recorded chance event #{len(self.chance_log)} is {event_name!r}, "
+                              f"but the game draws {name!r} there")
+        return outcome
+
+    def chance_permutation(self, name: str, n: int) -> np.ndarray:
+        """Draw a uniformly random permutation of ``range(n)`` as one chance event.
+
+        ``rng.permutation(n)`` when drawing (so ``x[perm]`` equals ``rng.shuffle(x)`` with the
+        same generator state); a record's outcome when replaying one. Logged as
+        ``[name, list_of_ints]``.
+
+        Returns:
+            int64 array (n,), a permutation of 0..n-1.
+        Raises:
+            RecordError: a replayed outcome is for another event or is not a permutation of n.
+        """
+        outcome = self._forced_outcome(name)
+        if outcome is None:
+            perm = self.rng.permutation(n)
+        else:
+            perm = np.asarray(outcome, dtype=np.int64)
+            if perm.shape != (n,) or not np.array_equal(np.sort(perm), np.arange(n)):
+                raise RecordError(f"recorded chance outcome for {name!r} is not a permutation "
+                                  f"of {n}: {outcome!r}")
+        self.chance_log.append([name, [int(x) for x in perm]])
+        return perm
+
+    def chance_integer(self, name: str, high: int) -> int:
+        """Draw a uniformly random integer in ``0..high-1`` (``rng.integers(high)``), logged.
+
+        Raises:
+            RecordError: a replayed outcome is for another event or outside ``0..high-1``.
+        """
+        outcome = self._forced_outcome(name)
+        if outcome is None:
+            value = int(self.rng.integers(high))
+        else:
+            if isinstance(outcome, bool) or not isinstance(outcome, int) or not 0 <= outcome < high:
+                raise RecordError(f"recorded chance outcome for {name!r} is not an integer in "
+                                  f"0..{high - 1}: {outcome!r}")
+            value = outcome
+        self.chance_log.append([name, value])
+        return value
+
+    def set_chance_log(self, log: list[list[Any]], seed: int) -> None:
+        """Make this state's history a counterfactual one (for resamplers).
+
+        ``log`` replaces ``chance_log`` (the outcomes under which ``history`` leads to this
+        state) and the generator restarts from ``seed``, so that :meth:`to_record` of this state
+        replays to it exactly, futures included.
+        """
+        self.chance_log = [[str(k), v] for k, v in log]
+        self.seed = int(seed)
+        self.rng = np.random.default_rng(self.seed)
+        self._forced_chance = None
 
     # ----------------------------------------------------------------------------------------
     # what every game implements
@@ -165,9 +243,13 @@ class GameState(ABC):
     def resample_from_infostate(self, seat: int, rng: np.random.Generator) -> GameState:
         """A full state consistent with everything ``seat`` knows.
 
-        Law (tested): ``resampled.observation_tensor(seat)`` equals
-        ``self.observation_tensor(seat)``. The resampled state gets a fresh engine generator
-        drawn from ``rng``; its ``history`` is not a replayable record of it.
+        Laws (tested for every game): ``resampled.observation_tensor(seat)`` equals
+        ``self.observation_tensor(seat)``; and the resampled state carries a history that
+        ``seat`` could not tell from the real one: ``resampled.to_record()`` (the real actions
+        with counterfactual chance outcomes, see :meth:`set_chance_log`) replays to the
+        resampled state, with the same observation for ``seat``, the same ``current_player``
+        and, where ``seat`` decides, the same mask as the real game at every step. The resampled
+        state's future chance comes from a fresh generator drawn from ``rng``.
         """
 
     @abstractmethod
@@ -247,6 +329,7 @@ class GameState(ABC):
             "config": dict(self.config),
             "seed": self.seed,
             "actions": list(self.history),
+            "chance": [list(e) for e in self.chance_log],
         }
         if self.is_over:
             record["returns"] = [float(r) for r in self.returns()]
@@ -257,10 +340,42 @@ class GameState(ABC):
     def from_record(cls, record: dict[str, Any]) -> GameState:
         """Replay ``record`` and return the state it reaches.
 
+        A record with a ``"chance"`` list replays those chance outcomes instead of drawing them
+        from the seed's generator (draws after the list is used up come from the generator);
+        without one, every chance event is drawn from the seed.
+
         Raises:
             RecordError: the record is for another game, is malformed, holds an illegal action,
-                stores an outcome that its actions do not reach, or stores returns that differ
-                from the replay's.
+                holds chance outcomes the game does not draw (or leaves some unused), stores an
+                outcome that its actions do not reach, or stores returns that differ from the
+                replay's.
+        """
+        state = None
+        for state in cls.replay_steps(record):
+            pass
+        assert state is not None
+        if "returns" in record:
+            if not state.is_over:
+                raise RecordError(
+                    f"record stores an outcome but its {len(record['actions'])} actions end "
+                    "before the game does"
+                )
+            if not np.allclose(state.returns(), record["returns"]):
+                raise RecordError(
+                    f"replayed returns {state.returns().tolist()} differ from the record's "
+                    f"{record['returns']}"
+                )
+        return state
+
+    @classmethod
+    def replay_steps(cls, record: dict[str, Any]) -> Iterator[GameState]:
+        """Replay ``record`` step by step: yield the state after set-up, then after each action.
+
+        The same object is yielded each time (mutated in place); clone it to keep a step.
+        The record's stored outcome is not checked here (see :meth:`from_record`).
+
+        Raises:
+            RecordError: as :meth:`from_record`.
         """
         if not isinstance(record, dict):
             raise RecordError(f"a game record is a dict, got {type(record).__name__}")
@@ -276,27 +391,30 @@ class GameState(ABC):
             )
         if not isinstance(record["config"], dict) or not isinstance(record["actions"], list):
             raise RecordError("a game record's 'config' must be a dict and 'actions' a list")
+        chance = record.get("chance")
+        if chance is not None and (not isinstance(chance, list) or not all(
+                isinstance(e, list) and len(e) == 2 and isinstance(e[0], str) for e in chance)):
+            raise RecordError("a game record's 'chance' must be a list of [name, outcome] pairs")
         try:
-            state = cls.from_config(record["seed"], **record["config"])
+            cls.check_config_keys(record["config"])
+            state = cls.__new__(cls)
+            if chance is not None:
+                state._pending_chance = deque((e[0], e[1]) for e in chance)
+            state.__init__(seed=record["seed"], **record["config"])  # type: ignore[misc]
+        except RecordError:
+            raise
         except ValueError as exc:
             raise RecordError(f"record cannot be set up: {exc}") from exc
+        yield state
         for i, a in enumerate(record["actions"]):
             try:
                 state.apply_action(a)
             except IllegalActionError as exc:
                 raise RecordError(f"record action #{i} cannot be replayed: {exc}") from exc
-        if "returns" in record:
-            if not state.is_over:
-                raise RecordError(
-                    f"record stores an outcome but its {len(record['actions'])} actions end "
-                    "before the game does"
-                )
-            if not np.allclose(state.returns(), record["returns"]):
-                raise RecordError(
-                    f"replayed returns {state.returns().tolist()} differ from the record's "
-                    f"{record['returns']}"
-                )
-        return state
+            yield state
+        if state._forced_chance:
+            raise RecordError(f"record holds {len(state._forced_chance)} chance outcome(s) that "
+                              "its actions never draw")
 
 
 def _with_seat_check(fn: Callable[..., Any]) -> Callable[..., Any]:
