@@ -164,3 +164,19 @@ def test_records_carry_chance_and_replay_counterfactual_outcomes():
         w = s.resample_from_infostate(seat, rng)
         assert w.coins[seat] == s.coins[seat]
         assert assert_history_consistent(s, seat, w) == 2
+
+
+def test_public_history_in_infos_when_asked():
+    e = raw_env(public_history=True)
+    e.reset(seed=1)
+    assert e.infos["player_0"]["public_history"] == []
+    e.step(1)
+    e.step(0)
+    assert e.infos["player_0"]["public_history"] == [(0, 0, 2), (0, 1, 1)]
+    assert e.infos["player_1"]["public_history"] == e.infos["player_0"]["public_history"]
+    plain = raw_env()
+    plain.reset(seed=1)
+    plain.step(1)
+    assert "public_history" not in plain.infos["player_0"]
+    with pytest.raises(ConfigError, match="public_history"):
+        raw_env(public_history="yes")

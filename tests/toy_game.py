@@ -78,6 +78,10 @@ class ToyState(GameState):
         s.set_chance_log([["coin", int(c)] for c in s.coins], int(rng.integers(2**62)))
         return s
 
+    def public_history(self):
+        # kind 0: (0, seat, amount added)
+        return [(0, i % self._n, a + 1) for i, a in enumerate(self.history)]
+
     def hidden_truth(self):
         return {"coins": self.coins.tolist()}
 

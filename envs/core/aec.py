@@ -59,6 +59,10 @@ class GameAECEnv(AECEnv):
             a uint8 (H, W, 3) picture.
         max_cycles: ``None`` or a positive int: after that many actions in an episode every agent
             is truncated (no winner, zero rewards).
+        public_history: when True, ``infos[agent]["public_history"]`` holds the game's full
+            public history (``GameState.public_history()``: every public event so far as a tuple
+            of ints, vocabulary in the game's ``PUBLIC_EVENTS``), identical for every agent, for
+            sequence models. Default False (it grows with the episode).
         **config: the game's keywords (``num_players`` and the rulebook-named options),
             validated by the state class; a bad value raises :class:`ConfigError`.
 
@@ -72,7 +76,7 @@ class GameAECEnv(AECEnv):
                                           "is_parallelizable": False, "render_fps": 1}
 
     def __init__(self, render_mode: str | None = None, max_cycles: int | None = None,
-                 **config: Any) -> None:
+                 public_history: bool = False, **config: Any) -> None:
         super().__init__()
         modes = self.metadata["render_modes"]
         if render_mode is not None and render_mode not in modes:
@@ -80,8 +84,11 @@ class GameAECEnv(AECEnv):
         if max_cycles is not None and (isinstance(max_cycles, (bool, np.bool_)) or not isinstance(
                 max_cycles, (int, np.integer)) or max_cycles < 1):
             raise ConfigError(f"max_cycles must be a positive integer or None, got {max_cycles!r}")
+        if not isinstance(public_history, (bool, np.bool_)):
+            raise ConfigError(f"public_history must be True or False, got {public_history!r}")
         self.render_mode = render_mode
         self.max_cycles = None if max_cycles is None else int(max_cycles)
+        self.public_history = bool(public_history)
         self._config = dict(config)
         # Validate the configuration now (CONVENTIONS: errors at construction).
         self.game: GameState = self.state_class.from_config(0, **self._config)
@@ -137,6 +144,7 @@ class GameAECEnv(AECEnv):
                     self.terminations[a] = not truncated
                     self.truncations[a] = truncated
                     self.infos[a] = {"action_mask": self._zero_mask.copy()}
+            self._add_public_history()
             self._mask = self._zero_mask
             # Agents then step None in seat order to leave (PettingZoo's dead-step protocol).
             self.agent_selection = self.agents[0]
@@ -146,7 +154,15 @@ class GameAECEnv(AECEnv):
         for a in self.agents:
             self.infos[a] = {"action_mask": self._mask.copy() if a == cur else
                              self._zero_mask.copy()}
+        self._add_public_history()
         self.agent_selection = cur
+
+    def _add_public_history(self) -> None:
+        """``infos[agent]["public_history"]`` for every live agent, when asked for."""
+        if self.public_history:
+            events = [tuple(e) for e in self.game.public_history()]
+            for a in self.agents:
+                self.infos[a]["public_history"] = list(events)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = seat_of(agent)

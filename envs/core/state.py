@@ -256,6 +256,19 @@ class GameState(ABC):
     def hidden_truth(self) -> dict[str, Any]:
         """The ground truth a deduction researcher probes for (JSON-serialisable)."""
 
+    def public_history(self) -> list[tuple[int, ...]]:
+        """Every public event so far, in order, as ``(kind, *args)`` tuples of ints.
+
+        Identical whichever seat asks; the vocabulary (kind ids, argument meanings) is the game
+        module's ``PUBLIC_EVENTS`` table. For sequence models (``public_history=True`` in the
+        env puts it in ``infos``).
+
+        Raises:
+            NotImplementedError: the game does not list its public events.
+        """
+        raise NotImplementedError(f"{self.game_name or type(self).__name__} does not list its "
+                                  "public history")
+
     # ----------------------------------------------------------------------------------------
     # shared behaviour
     @property
