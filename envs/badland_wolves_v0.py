@@ -15,7 +15,7 @@ Observation: ``{"observation": float32 (D,), "action_mask": int8 (A,)}`` with D 
 """
 
 from envs.badland_wolves import BadlandWolvesState
-from envs.core.aec import GameAECEnv, make_env_fn
+from envs.core.aec import GameAECEnv, make_env_fn, make_parallel_env_fn
 
 
 class raw_env(GameAECEnv):
@@ -27,5 +27,6 @@ class raw_env(GameAECEnv):
 
 
 env = make_env_fn(raw_env)
+parallel_env = make_parallel_env_fn(raw_env)
 
-__all__ = ["BadlandWolvesState", "env", "raw_env"]
+__all__ = ["BadlandWolvesState", "env", "parallel_env", "raw_env"]

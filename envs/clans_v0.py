@@ -19,7 +19,7 @@ order simultaneous villages (ruling 6). Observation: float32 vector described in
 from __future__ import annotations
 
 from .clans.engine import ClansState
-from .core.aec import GameAECEnv, make_env_fn
+from .core.aec import GameAECEnv, make_env_fn, make_parallel_env_fn
 
 
 class raw_env(GameAECEnv):
@@ -31,5 +31,6 @@ class raw_env(GameAECEnv):
 
 
 env = make_env_fn(raw_env)
+parallel_env = make_parallel_env_fn(raw_env)
 
-__all__ = ["ClansState", "env", "raw_env"]
+__all__ = ["ClansState", "env", "parallel_env", "raw_env"]

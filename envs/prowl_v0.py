@@ -15,7 +15,7 @@ Config keywords (validated at construction, :class:`envs.core.ConfigError` names
 Observation and action tables: docs/prowl.md and :mod:`envs.prowl.engine`.
 """
 
-from envs.core.aec import GameAECEnv, make_env_fn
+from envs.core.aec import GameAECEnv, make_env_fn, make_parallel_env_fn
 from envs.prowl.engine import ProwlState
 
 
@@ -28,5 +28,6 @@ class raw_env(GameAECEnv):
 
 
 env = make_env_fn(raw_env)
+parallel_env = make_parallel_env_fn(raw_env)
 
-__all__ = ["ProwlState", "env", "raw_env"]
+__all__ = ["ProwlState", "env", "parallel_env", "raw_env"]

@@ -28,6 +28,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.conversions import turn_based_aec_to_parallel_wrapper
 
 from .errors import ConfigError, IllegalActionError
 from .state import GameState
@@ -247,3 +248,32 @@ def make_env_fn(raw_env_cls: type[GameAECEnv]) -> Callable[..., AECEnv]:
     env.__doc__ = (f"The wrapped ``{raw_env_cls.metadata['name']}`` AEC environment; keywords as "
                    f"for :class:`{raw_env_cls.__module__}.{raw_env_cls.__name__}`.")
     return env
+
+
+class TurnBasedParallelEnv(turn_based_aec_to_parallel_wrapper):
+    """PettingZoo's turn-based parallel view of a Cunning AEC env, with the acting agent known.
+
+    Every ``step(actions)`` applies only ``actions[agent]`` of the agent whose decision is due
+    (others may send anything, e.g. ``None``); observations are every live agent's, with an
+    all-zero mask for those not acting. ``infos[agent]["active_agent"]`` names the acting agent
+    after ``reset`` too (PettingZoo's own wrapper sets it only after the first step).
+    """
+
+    def reset(self, seed: int | None = None, options: dict | None = None):
+        observations, infos = super().reset(seed=seed, options=options)
+        active = self.aec_env.agent_selection
+        infos = {a: {**info, "active_agent": active} for a, info in infos.items()}
+        return observations, infos
+
+
+def make_parallel_env_fn(raw_env_cls: type[GameAECEnv]) -> Callable[..., TurnBasedParallelEnv]:
+    """Build the module-level ``parallel_env(**config)``: the turn-based parallel view of
+    ``env(**config)`` (:class:`TurnBasedParallelEnv`)."""
+    env_fn = make_env_fn(raw_env_cls)
+
+    def parallel_env(**kwargs: Any) -> TurnBasedParallelEnv:
+        return TurnBasedParallelEnv(env_fn(**kwargs))
+
+    parallel_env.__doc__ = (f"The turn-based parallel view of ``{raw_env_cls.metadata['name']}``"
+                            "; keywords as for ``env``.")
+    return parallel_env
