@@ -253,7 +253,8 @@ def _check_seats(num_paths: int, seats: Sequence | None) -> tuple:
         return (None,) * num_paths
     seats = tuple(seats)
     if len(seats) != num_paths:
-        raise ConfigError(f"societies: expected {num_paths} entries (one per path), got {len(seats)}")
+        raise ConfigError(f"societies: expected {num_paths} entries (one per path), "
+                          f"got {len(seats)}")
     content = load_content()
     nemeses = {k for k, v in content["nemesis"].items() if isinstance(v, dict) and "chambers" in v}
     known = set(content["societies"]) | nemeses

@@ -277,7 +277,9 @@ class Movement:
         cur = self.cursors[route]
         if route == PUBLIC:
             return int(self.city.public_next[cur])
-        return int(self.city.society_next[cur]) if self.city.on_society_path(cur, self.actor) else -1
+        if not self.city.on_society_path(cur, self.actor):
+            return -1
+        return int(self.city.society_next[cur])
 
     def _group(self) -> tuple[int, ...]:
         """Types left in the group being placed: Followers first, then Leaders."""
@@ -338,7 +340,8 @@ class Movement:
             group = self._group()
             if len(group) == 2 and not self.automatic:
                 return
-            t = group[0]  # the only type left, or the Nemesis's fixed order (PF before UF, PL before SL)
+            # the only type left, or the Nemesis's fixed order (PF before UF, PL before SL)
+            t = group[0]
             if t == UF:
                 self.uf_chosen = True
             else:
@@ -355,7 +358,10 @@ class Movement:
         self.cursors[route] = y
         other = 1 - route
         nxt = self._next(other)
-        on_other = self.city.is_public(y) if other == PUBLIC else self.city.on_society_path(y, self.actor)
+        if other == PUBLIC:
+            on_other = self.city.is_public(y)
+        else:
+            on_other = self.city.on_society_path(y, self.actor)
         # In step: the other route's next space is y too. Off its route (the Public cursor in a
         # Chamber): it rejoins its route where the pawns do.
         if nxt == y or (nxt == -1 and on_other):
@@ -540,7 +546,8 @@ def public_move(city: City, store: PawnStore, space: int | str, ptype: int | str
     return move_pawn(city, store, space, ptype, distance, PUBLIC, limit=limit, backward=backward)
 
 
-def purge_destinations(city: City, seat: int, space: int | str, ptype: int | str) -> tuple[int, ...]:
+def purge_destinations(city: City, seat: int, space: int | str,
+                       ptype: int | str) -> tuple[int, ...]:
     """Where a Follower purged from ``seat``'s Sidewalk ``space`` may go (design §1.3 Purge):
     indexed by the ``purge_destination`` option: a Universal Follower ``(C1, K{seat+1}a)``
     (``PURGE_TO_C1``, ``PURGE_TO_PUBLIC``); a Public Follower only ``K{seat+1}a`` (returned as
