@@ -3,7 +3,9 @@ worked examples (Mason's Fundraise, Natalie's Purge and Regroup), movement laws.
 
 from __future__ import annotations
 
+import copy
 import json
+import pickle
 from collections import Counter
 from pathlib import Path
 
@@ -339,13 +341,17 @@ def test_movement_errors_and_copies():
         mv.choose(st, SL)
     with pytest.raises(ValueError, match="not legal"):
         mv.choose(st, True)
-    # a copy taken mid-movement finishes independently and identically
+    # copies and pickles taken mid-movement finish independently and identically
     st2, mv2 = st.copy(), mv.copy()
-    for m, s in ((mv, st), (mv2, st2)):
+    st3, mv3 = pickle.loads(pickle.dumps((st, mv)))
+    st4, mv4 = copy.deepcopy((st, mv))
+    assert mv3.city == city and mv4.city is city
+    for m, s in ((mv, st), (mv2, st2), (mv3, st3), (mv4, st4)):
         m.choose(s, PF)
         m.choose(s, P.UF_FOLLOW)
         m.choose(s, SL)
-    assert st == st2 and mv.placements == mv2.placements
+    assert st == st2 == st3 == st4
+    assert mv.placements == mv2.placements == mv3.placements == mv4.placements
     with pytest.raises(ValueError, match="complete"):
         mv.choose(st, PF)
     city, st = mason()

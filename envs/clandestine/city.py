@@ -230,6 +230,29 @@ class City:
         return {self.space_ids[s]: self.space_ids[self.society_next[s]]
                 for s in self.society_path(seat)}
 
+    # ------------------------------------------------------------------ identity
+    def _key(self) -> tuple:
+        return self.num_paths, self.seats, self.first_action
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, City) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return f"City({self.num_paths} paths, seats={self.seats}, P0S1={self.first_action})"
+
+    def __reduce__(self):
+        # a City is fully determined by its build arguments: pickles stay small
+        return build_city, self._key()
+
+    def __copy__(self) -> "City":
+        return self
+
+    def __deepcopy__(self, memo) -> "City":
+        return self
+
     def _check_seat(self, seat: int) -> None:
         if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) \
                 or not 0 <= seat < self.num_paths:

@@ -208,7 +208,7 @@ def initial_pawns(city: City) -> PawnStore:
 
 
 def leader_choices(city: City, store: PawnStore, seat: int) -> list[tuple[int, int]]:
-    """``(space, leader type)`` pairs ``seat`` may act with (rulebook "Taking an Action"):
+    """``(space, leader type)`` pairs ``seat`` may act with (rulebook "Turns"):
     every Public Leader on the Public path and ``seat``'s Society Leaders; space order."""
     out = []
     path = set(city.society_path(seat))
