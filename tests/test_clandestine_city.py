@@ -408,6 +408,23 @@ def test_natalie_regroup():
     assert city.space_ids[P.regroup_move(city, st, seat, "P1C1", "uf", 6, 10)] == "P1S3"
 
 
+def test_step_candidates_and_distance_limits():
+    city = example_city()
+    st = initial_pawns(city)
+    sp = city.space
+    assert P.regroup_candidates(city, st, 1, leader=True) == [(sp("P1C1"), SL), (sp("P1C3"), SL)]
+    assert P.regroup_candidates(city, st, 1, leader=False) == [
+        (sp("P1S1"), PF), (sp("P1S2"), PF), (sp("P1S2"), UF), (sp("P1S3"), PF), (sp("P1C3"), UF)]
+    assert P.purge_candidates(city, st, 2) == [
+        (sp("P2S1"), PF), (sp("P2S1"), UF), (sp("P2S2"), PF), (sp("P2S2"), UF), (sp("P2S3"), PF)]
+    assert P.revolt_candidates(city, st, leader=True) == [(sp(f"P{i}S1"), PL) for i in range(3)]
+    assert len(P.revolt_candidates(city, st, leader=False)) == 15 + 4   # PF everywhere, 4 with UF
+    assert P.distance_limit(city, P.PUBLIC, 30) == 14 and P.distance_limit(city, P.PUBLIC, 3) == 3
+    assert P.distance_limit(city, P.SOCIETY, 9) == 6
+    with pytest.raises(ValueError, match=">= 0"):
+        P.distance_limit(city, P.SOCIETY, -1)
+
+
 def test_revolt_and_public_move():
     city = example_city()
     st = store_with(city, {"P2S3": ["pl", "uf"], "P2C1": ["uf", "sl"], "P2S2": ["sl"]})

@@ -138,6 +138,11 @@ class City:
     connector_side: tuple
     duplicate_pair: tuple | None
 
+    def __post_init__(self) -> None:
+        # plain-tuple copies of the tables for fast scalar lookups (movement, masks)
+        for name in ("kind_code", "seat_of", "public_next", "society_next"):
+            object.__setattr__(self, "_" + name, tuple(int(v) for v in getattr(self, name)))
+
     # ------------------------------------------------------------------ lookups
     @property
     def num_spaces(self) -> int:
@@ -186,11 +191,11 @@ class City:
 
     def is_public(self, space: int) -> bool:
         """Whether ``space`` is on the Public path (connector or Sidewalk)."""
-        return self.kind_code[space] != CHAMBER
+        return self._kind_code[space] != CHAMBER
 
     def on_society_path(self, space: int, seat: int) -> bool:
         """Whether ``space`` is on ``seat``'s Society path (its Sidewalks and Chambers)."""
-        return self.kind_code[space] != CONNECTOR and self.seat_of[space] == seat
+        return self._kind_code[space] != CONNECTOR and self._seat_of[space] == seat
 
     def sidewalks(self, seat: int) -> tuple[int, int, int]:
         """``seat``'s Sidewalks S1, S2, S3 (space numbers)."""

@@ -276,10 +276,10 @@ class Movement:
     def _next(self, route: int) -> int:
         cur = self.cursors[route]
         if route == PUBLIC:
-            return int(self.city.public_next[cur])
+            return self.city._public_next[cur]
         if not self.city.on_society_path(cur, self.actor):
             return -1
-        return int(self.city.society_next[cur])
+        return self.city._society_next[cur]
 
     def _group(self) -> tuple[int, ...]:
         """Types left in the group being placed: Followers first, then Leaders."""
@@ -438,6 +438,45 @@ def _check_distance(distance: int, limit: int, length: int, what: str) -> int:
         raise ValueError(f"{what}: distance {distance} out of range 0..{top} "
                          f"(min(allowed {limit}, path length {length} - 1))")
     return int(distance)
+
+
+def distance_limit(city: City, route: int, allowed: int) -> int:
+    """Largest distance a step-wise move may ask for: ``min(allowed, path length - 1)``
+    (design §1.7 DIST block: Public loop ``5 N - 1``, Society path 6).
+
+    Raises:
+        ValueError: ``allowed`` negative or a bad route.
+    """
+    if route not in (PUBLIC, SOCIETY):
+        raise ValueError(f"route must be PUBLIC (0) or SOCIETY (1), got {route!r}")
+    if allowed < 0:
+        raise ValueError(f"allowed distance must be >= 0, got {allowed}")
+    return min(int(allowed), (city.public_length if route == PUBLIC else SOCIETY_PATH_LENGTH) - 1)
+
+
+def _present(store: PawnStore, spaces, types) -> list[tuple[int, int]]:
+    return [(int(s), t) for s in spaces for t in types if store.counts[s, t]]
+
+
+def regroup_candidates(city: City, store: PawnStore, seat: int,
+                       leader: bool) -> list[tuple[int, int]]:
+    """``(space, type)`` pawns a Regroup by ``seat`` may pick (design §1.3 Regroup): its Society
+    Leaders (``leader=True``) or the Public/Universal Followers (``leader=False``) on its Society
+    path, in path order."""
+    return _present(store, city.society_path(seat), (SL,) if leader else FOLLOWERS)
+
+
+def revolt_candidates(city: City, store: PawnStore, leader: bool) -> list[tuple[int, int]]:
+    """``(space, type)`` pawns a Revolt may pick (``societies.blue.abilities.revolt``): Public
+    Leaders (``leader=True``) or Public/Universal Followers on Public-path spaces, in loop
+    order."""
+    return _present(store, city.public_loop, (PL,) if leader else FOLLOWERS)
+
+
+def purge_candidates(city: City, store: PawnStore, seat: int) -> list[tuple[int, int]]:
+    """``(space, type)`` Followers a Purge by ``seat`` may pick: Public/Universal Followers on
+    its Sidewalks (design §1.3 Purge)."""
+    return _present(store, city.sidewalks(seat), FOLLOWERS)
 
 
 def walk(city: City, space: int, route: int, distance: int, seat: int | None = None,
