@@ -15,8 +15,8 @@ import pytest
 from envs.clandestine import city as C
 from envs.clandestine import pawns as P
 from envs.clandestine.city import build_city, city_data, load_content
-from envs.clandestine.pawns import (PF, PL, SL, UF, PawnStore, initial_pawns, move_all,
-                                    start_movement)
+from envs.clandestine.pawns import (FOLLOWERS, PF, PL, SL, UF, PawnStore, initial_pawns,
+                                    move_all, start_movement)
 from envs.core.errors import ConfigError
 
 SOCIETIES = ("mariners", "garden", "twilight", "serpent", "blue")
@@ -447,6 +447,62 @@ def test_revolt_and_public_move():
 
 
 # ------------------------------------------------------------------------------ laws
+def reference_place(city, space, seat, sequence):
+    """Two-cursor placement re-typed from design §2.4 step 4 (as in the design checker):
+    ``sequence`` = [(type, route)] in placement order; returns the spaces."""
+    cur = {"public": space, "society": space}
+
+    def nxt(route, x):
+        if route == "public":
+            return int(city.public_next[x])
+        return int(city.society_next[x]) if city.on_society_path(x, seat) else -1
+
+    out = []
+    for _, route in sequence:
+        other = "society" if route == "public" else "public"
+        y = nxt(route, cur[route])
+        cur[route] = y
+        if nxt(other, cur[other]) == y:
+            cur[other] = y
+        out.append(y)
+    return out
+
+
+def test_movement_matches_reference_two_cursor_placement():
+    """Random piles on Public-path spaces, random placement choices: the spaces agree with the
+    reference, Followers come before Leaders, and each type keeps its route's rules."""
+    rng = np.random.default_rng(7)
+    checked = Counter()
+    for _ in range(400):
+        n = int(rng.integers(2, 6))
+        city = build_city(n, first_action="Fundraise")
+        seat = int(rng.integers(n))
+        space = int(rng.choice(city.public_loop))
+        own = city.on_society_path(space, seat)
+        leader = SL if own and rng.random() < 0.6 else PL
+        pile = {PL: int(rng.integers(0, 2)), PF: int(rng.integers(0, 4)),
+                UF: int(rng.integers(0, 5)), SL: int(rng.integers(0, 2)) if own else 0}
+        pile[leader] += 1
+        st = store_with(city, {city.space_ids[space]: [P.PAWN_CODES[t] for t in pile
+                                                        for _ in range(pile[t])]})
+        mv = start_movement(city, st, space, leader, seat)
+        while (dec := mv.pending()) is not None:
+            checked[dec.kind] += 1
+            mv.choose(st, int(rng.choice(dec.options)))
+        types = [t for t, _ in mv.placements]
+        assert Counter(types) == {t: c for t, c in pile.items() if c}
+        assert all(t in FOLLOWERS for t in types[:pile[PF] + pile[UF]])
+        seq = []
+        for t, y in mv.placements:
+            route = ("society" if t == SL or (t == UF and city.kind_code[y] == C.CHAMBER)
+                     else "public")
+            seq.append((t, route))
+            if t == UF and leader == PL:
+                assert city.is_public(y)
+        assert [y for _, y in mv.placements] == reference_place(city, space, seat, seq)
+    assert checked["placement_type"] > 100 and checked["uf_route"] > 20, checked
+
+
 def random_step(rng, city, st, seen):
     """One random legal pawn operation on ``st``; counts what it exercised in ``seen``."""
     n = city.num_paths
