@@ -161,6 +161,37 @@ def test_returns_bad_parameters():
         returns([1], [0])
 
 
+# ------------------------------------------------------------------ Conjunction goal matches
+def test_goal_groups_are_every_societys_chamber_slots():
+    for soc in sc.SOCIETIES:
+        slots = sc.society_relic_slots(soc)
+        groups = [tuple(s - 1 for s, c in slots if c == ch) for ch in ("C1", "C2", "C3", "C4")]
+        assert tuple(groups) == sc.GOAL_GROUPS
+
+
+def test_conjunction_matches_chamber_rule_and_dark_suits():
+    goal = ("Rod", "Sword", "Disk", "Chalice", "Rod", "Sword")        # J01 Alignment of Tides
+    assert tuple(DATA["conjunctions"][0]["goal"]) == goal
+    exact = [("Rod",), ("Sword",), ("Disk",), ("Chalice",), ("Rod",), ("Sword",)]
+    assert sc.conjunction_matches(goal, exact) == 6
+    swapped = [("Rod",), ("Disk",), ("Sword",), ("Rod",), ("Chalice",), ("Sword",)]
+    assert sc.conjunction_matches(goal, swapped) == 6      # either order within C2 and C3
+    across = [("Sword",), ("Rod",), ("Disk",), ("Chalice",), ("Rod",), ("Sword",)]
+    assert sc.conjunction_matches(goal, across) == 4       # no swapping between Chambers
+    # R019 Bone Scepter: Rod, or Sword by its alternate suit; it cannot fill two goal places
+    dark = [None, ("Rod", "Sword"), ("Sword",), None, None, None]
+    assert sc.conjunction_matches(goal, dark) == 1
+    dark = [None, ("Rod", "Sword"), ("Disk",), None, None, ("Sword",)]
+    assert sc.conjunction_matches(goal, dark) == 3
+    assert sc.conjunction_matches(goal, [None] * 6) == 0
+    # Victor: 2 matches -> 4 Intrigue
+    two = [("Rod",), ("Chalice",), None, ("Chalice",), ("Disk",), ("Disk",)]
+    assert score(ScoreSheet(level=1, conjunction_matches=sc.conjunction_matches(goal, two))
+                 ).categories.conjunction == 4
+    with pytest.raises(ValueError, match="6 entries"):
+        sc.conjunction_matches(goal, [None] * 5)
+
+
 # ------------------------------------------------------------------ Silver Guard hook
 def test_silver_guard_pre_step():
     slots = sc.society_relic_slots("mariners")     # C1:1, C2:2,3, C3:4,5, C4:6

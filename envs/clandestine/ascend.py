@@ -145,7 +145,11 @@ def _int(name: str, x, lo: int | None = None) -> int:
 @functools.cache
 def _data() -> dict:
     with open(DATA_PATH, encoding="utf-8") as fh:
-        return json.load(fh)
+        d = json.load(fh)
+    if tuple(d.get("constants", {}).get("suits", ())) != SUITS:
+        raise ValueError(f"{DATA_PATH.name}: constants.suits must be {SUITS} (the SUIT block "
+                         f"order of design §1.7)")
+    return d
 
 
 def society_dial(society: str) -> tuple[DialRow, ...]:

@@ -68,11 +68,15 @@ __all__ = [
 
 # ------------------------------------------------------------------------------ data check
 @functools.cache
+def _data() -> dict:
+    with open(DATA_PATH, encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+@functools.cache
 def _map_section() -> dict:
     """The JSON ``relic_map`` section, checked against this module's constants (ValueError)."""
-    with open(DATA_PATH, encoding="utf-8") as fh:
-        data = json.load(fh)
-    m = data.get("relic_map")
+    m = _data().get("relic_map")
     if not isinstance(m, dict):
         raise ValueError(f"{DATA_PATH.name}: key 'relic_map' missing or not an object")
     checks = {
@@ -103,9 +107,7 @@ _map_section()  # fail at import if the packaged data and the rules disagree
 def relic_values() -> dict[str, int]:
     """Relic id -> printed value (Strength needed to acquire), from the packaged JSON ``relics``
     (design §7). A convenience for callers and tests; the rules functions take values as input."""
-    with open(DATA_PATH, encoding="utf-8") as fh:
-        relics = json.load(fh)["relics"]
-    return {r["id"]: int(r["value"]) for r in relics}
+    return {r["id"]: int(r["value"]) for r in _data()["relics"]}
 
 
 # ------------------------------------------------------------------------------ spaces

@@ -47,7 +47,7 @@ __all__ = [
     "CATEGORIES", "Categories", "ScoreSheet", "SeatScore", "SilverGuardDiscard",
     "chaos_penalty", "chaos_penalties", "ftl_intrigue", "score", "nemesis_score", "winners",
     "returns", "final_returns", "silver_guard_pre_step", "society_relic_slots",
-    "DEFAULT_MARGIN_WEIGHT", "DEFAULT_MARGIN_SCALE",
+    "DEFAULT_MARGIN_WEIGHT", "DEFAULT_MARGIN_SCALE", "GOAL_GROUPS", "conjunction_matches",
 ]
 
 
@@ -120,6 +120,41 @@ def _nonneg(name: str, x) -> int:
     if isinstance(x, bool) or not isinstance(x, (int, np.integer)) or x < 0:
         raise ValueError(f"{name} must be an integer >= 0, got {x!r}")
     return int(x)
+
+
+# ------------------------------------------------------------------------------ Conjunction goal
+#: Goal positions per Chamber (design §8: slot 1 = C1, slots 2-3 = C2 in either order, slots 4-5
+#: = C3 in either order, slot 6 = C4), as 0-based slot index groups.
+GOAL_GROUPS: tuple[tuple[int, ...], ...] = ((0,), (1, 2), (3, 4), (5,))
+
+
+def conjunction_matches(goal: Sequence[str], slots: Sequence[Sequence[str] | None]) -> int:
+    """Assigned Relics matching the Conjunction goal under the best choice (design §8, JSON
+    ``procedures.conjunction_check``; rulebook "Goals": "Relics in Chambers with two slots can
+    match the goal for their Chamber in either order"): the input of scoring category 2.
+
+    ``goal``: the card's six suits (slot order); ``slots``: for Relic slots 1..6, ``None`` (empty)
+    or the suits that Relic may show (a Bright Relic its suit, a Dark Relic its suit and its
+    alternate suit, one of them per use). Returns 0..6; 6 means the goal is complete (the
+    Conjunction Secret goes to hand). Each Chamber is matched independently, a two-slot Chamber
+    in the better of its two orders. ValueError for a goal or slot list not of length 6.
+    """
+    if len(goal) != 6 or len(slots) != 6:
+        raise ValueError(f"goal and slots must both have 6 entries, got {len(goal)} and "
+                         f"{len(slots)}")
+    total = 0
+    for group in GOAL_GROUPS:
+        if len(group) == 1:
+            i = group[0]
+            total += int(slots[i] is not None and goal[i] in slots[i])
+            continue
+        a, b = group
+        straight = (int(slots[a] is not None and goal[a] in slots[a])
+                    + int(slots[b] is not None and goal[b] in slots[b]))
+        crossed = (int(slots[a] is not None and goal[b] in slots[a])
+                   + int(slots[b] is not None and goal[a] in slots[b]))
+        total += max(straight, crossed)
+    return total
 
 
 # ------------------------------------------------------------------------------ score sheet
