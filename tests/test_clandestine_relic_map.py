@@ -219,6 +219,23 @@ def test_extension_reveal():
     assert rm.reveal_to_extension(m, [], "E1").relic_map == m
 
 
+def test_draw_from_deck_signals_the_last_card():
+    assert rm.draw_from_deck(["a", "b", "c"], 2) == (("a", "b"), ("c",), False)
+    assert rm.draw_from_deck(["a", "b"], 3) == (("a", "b"), (), True)
+    assert rm.draw_from_deck([], 1) == ((), (), False)
+    assert rm.draw_from_deck(["a"], 0) == ((), ("a",), False)
+
+
+def test_extension_pick_is_reported_for_port_dues():
+    m = RelicMap.from_spaces({"E4": "R055", "R4.0": "R001"})
+    d = DiscoverPurchase(9, map_costs(m, VALUES, buyer_mariners=True))
+    assert d.costs[rm.MAP_INDEX["E4"]] == 0
+    d = d.pick("R4.0")
+    assert not d.took_extension()
+    d = d.pick("E4")
+    assert d.took_extension() and d.routes() == ("R4",) and d.chaos() == 0
+
+
 # ------------------------------------------------------------------ laws over random positions
 def random_map(rng, ids):
     spaces = [s for s in rm.MAP_ORDER if rng.random() < 0.7]

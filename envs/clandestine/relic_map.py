@@ -1,4 +1,4 @@
-"""Clandestine Relic Map: spaces, acquisition costs, Discover picks, route Chaos, end-of-turn refill.
+"""Clandestine Relic Map: spaces, costs, Discover picks, route Chaos, end-of-turn refill.
 
 Pure rules logic over plain values (Relic ids, ints); no engine state, no PettingZoo.
 
@@ -62,7 +62,7 @@ __all__ = [
     "CARDS_ON_MAP", "RelicMap", "RefillResult", "DiscoverPurchase", "space_route", "space_row",
     "space_extra", "relic_cost", "map_costs", "routes_used", "route_chaos", "setup_map",
     "acquire", "harbor_choices", "refill_end_of_turn", "extension_targets",
-    "reveal_to_extension", "relic_values",
+    "reveal_to_extension", "relic_values", "draw_from_deck",
 ]
 
 
@@ -355,6 +355,11 @@ class DiscoverPurchase:
         """Route Chaos for the picks (:func:`route_chaos`)."""
         return route_chaos(self.picks, buyer_mariners=buyer_mariners, free_routes=free_routes)
 
+    def took_extension(self) -> bool:
+        """Whether a Relic was taken from an Extension slot (the Mariners' port dues then add
+        1 Energy, design §5.2)."""
+        return any(s in EXTENSION_SLOTS for s in self.picks)
+
 
 def acquire(relic_map: RelicMap, spaces: Sequence[str]) -> tuple[RelicMap, tuple[str, ...]]:
     """Remove the Relics on ``spaces`` from the Map; returns ``(new_map, relic_ids)`` in the
@@ -460,6 +465,16 @@ def refill_end_of_turn(relic_map: RelicMap, deck: Sequence[str],
     rest = deck[pos:]
     return RefillResult(RelicMap.from_spaces(spaces), rest, tuple(revealed),
                         pos > 0 and len(rest) == 0)
+
+
+def draw_from_deck(deck: Sequence[str], n: int) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
+    """Blind draw of up to ``n`` Relics from the top of the deck (``draw_relic`` effects, Starts
+    With): returns ``(drawn, rest, deck_emptied)``. With too few cards, draws what is left (ruling
+    25); ``deck_emptied`` is True when this draw took the last card (end trigger, ruling 18)."""
+    deck = _deck(deck)
+    n = _nonneg_int("n", n)
+    drawn, rest = deck[:n], deck[n:]
+    return drawn, rest, bool(drawn) and not rest
 
 
 def extension_targets(relic_map: RelicMap) -> tuple[str, ...]:
