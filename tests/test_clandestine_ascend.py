@@ -41,6 +41,16 @@ def test_suit_cards_from_data():
         SuitCard("x", "tile", (1, 0, 0, 0))
 
 
+def test_suit_card_from_content_records():
+    from types import SimpleNamespace as NS
+    relic = NS(id="R106", suit="Chalice", icons=2, alt_suit="Rod", alt_icons=1, value=4)
+    assert SuitCard.from_content(relic) == asc.relic_card("R106")
+    secret = NS(id="blue-1-01", suits=("Rod",), level=1)
+    assert SuitCard.from_content(secret) == asc.secret_card("blue-1-01")
+    with pytest.raises(ValueError, match="cannot read"):
+        SuitCard.from_content(NS(id="T-FTL-II"))
+
+
 def test_secret_with_a_doubled_suit_gives_two_icons():
     doubled = [c for c in asc._data()["secrets"]["blue"] if len(c["suits"]) == 2
                and c["suits"][0] == c["suits"][1]]

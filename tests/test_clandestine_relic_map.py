@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from envs.clandestine import relic_map as rm
-from envs.clandestine.relic_map import (DiscoverPurchase, RelicMap, map_costs, refill_end_of_turn,
+from envs.clandestine.relic_map import (DiscoverPurchase, MapState, map_costs, refill_end_of_turn,
                                         relic_cost, route_chaos, setup_map)
 
 VALUES = rm.relic_values()
@@ -15,7 +15,7 @@ VALUES = rm.relic_values()
 
 def full_map(prefix="X"):
     """A Map with every Harbor/Route space filled by ids like X.H, X.R1.0 (no Extension)."""
-    return RelicMap.from_spaces({s: f"{prefix}{s}" for s in rm.SETUP_ORDER})
+    return MapState.from_spaces({s: f"{prefix}{s}" for s in rm.SETUP_ORDER})
 
 
 # ------------------------------------------------------------------ constants and data
@@ -31,7 +31,7 @@ def test_map_order_matches_design():
 # ------------------------------------------------------------------ Joan's Discover
 def joan_map(toad_space="R1.0"):
     spaces = {"R1.1": "R088", "R2.1": "R028", toad_space: "R055"}
-    return RelicMap.from_spaces(spaces)
+    return MapState.from_spaces(spaces)
 
 
 def test_joan_discover_costs_total_and_one_chaos():
@@ -92,7 +92,7 @@ def test_relic_cost_rows_agents_chaos_and_extension():
 
 
 def test_map_costs_tokens_follow_the_card():
-    m = RelicMap.from_spaces({"R1.0": "R055", "E2": "R088"})
+    m = MapState.from_spaces({"R1.0": "R055", "E2": "R088"})
     costs = map_costs(m, VALUES, agents={"R055": 1}, masks_chaos={"R088": 1})
     assert costs[rm.MAP_INDEX["R1.0"]] == 2 and costs[rm.MAP_INDEX["E2"]] == 6
     assert sum(c is not None for c in costs) == 2
@@ -119,7 +119,7 @@ def test_route_chaos(spaces, kw, chaos):
 
 # ------------------------------------------------------------------ budget mask
 def test_budget_mask_shrinks_with_each_pick():
-    m = RelicMap.from_spaces({"H": "R001", "R1.0": "R007", "R1.2": "R015", "R2.1": "R028",
+    m = MapState.from_spaces({"H": "R001", "R1.0": "R007", "R1.2": "R015", "R2.1": "R028",
                               "R4.0": "R073"})
     costs = map_costs(m, VALUES)   # H 1, R1.0 2, R1.2 5, R2.1 2, R4.0 3
     d = DiscoverPurchase(4, costs)
@@ -167,7 +167,7 @@ def test_refill_harbor_choice_slide_and_draw_order():
 
 
 def test_refill_harbor_empty_without_row0_cards_is_drawn_first():
-    m = RelicMap.from_spaces({"R1.1": "a", "R2.2": "b"})
+    m = MapState.from_spaces({"R1.1": "a", "R2.2": "b"})
     assert rm.harbor_choices(m) == ()
     res = refill_end_of_turn(m, [f"N{i}" for i in range(12)])
     got = res.relic_map
@@ -205,7 +205,7 @@ def test_refill_harbor_route_errors():
     with pytest.raises(ValueError, match="occupied"):
         refill_end_of_turn(full_map(), [], harbor_route="R1")
     with pytest.raises(ValueError, match="more than one Map space"):
-        RelicMap.from_spaces({"H": "a", "R1.0": "a"})
+        MapState.from_spaces({"H": "a", "R1.0": "a"})
 
 
 def test_extension_reveal():
@@ -227,7 +227,7 @@ def test_draw_from_deck_signals_the_last_card():
 
 
 def test_extension_pick_is_reported_for_port_dues():
-    m = RelicMap.from_spaces({"E4": "R055", "R4.0": "R001"})
+    m = MapState.from_spaces({"E4": "R055", "R4.0": "R001"})
     d = DiscoverPurchase(9, map_costs(m, VALUES, buyer_mariners=True))
     assert d.costs[rm.MAP_INDEX["E4"]] == 0
     d = d.pick("R4.0")
@@ -239,7 +239,7 @@ def test_extension_pick_is_reported_for_port_dues():
 # ------------------------------------------------------------------ laws over random positions
 def random_map(rng, ids):
     spaces = [s for s in rm.MAP_ORDER if rng.random() < 0.7]
-    return RelicMap.from_spaces(dict(zip(spaces, rng.sample(ids, len(spaces)))))
+    return MapState.from_spaces(dict(zip(spaces, rng.sample(ids, len(spaces)))))
 
 
 def test_laws_random_discover_and_refill():

@@ -6,8 +6,8 @@ Sources: rulebook "Actions / Ascend" and "Levels / Ascending" (cost on the dial 
 plus matching Suits; reduce EITHER the Gold by Strength OR the Suit cost by half the Strength,
 rounded down; discard Relics and Secrets until their matching icons cover the Suit cost; "You may
 not discard more cards than necessary"); "Bright and Dark Relics" (a Dark Relic's alternate Suit:
-"either of the values (but not both)"); design ``clandestine_content.md`` §1.3 (``actions.ascend``),
-§1.7 (decisions ``ascend_suit``, ``ascend_reduction``, ``ascend_card``, ``board_pick``), §5.1
+"either of the values (but not both)"); design ``clandestine_content.md`` §1.3
+(``actions.ascend``), §1.7 (decisions ``ascend_suit``, ``ascend_reduction``, ``ascend_card``, ``board_pick``), §5.1
 (the dial), §9 (the Ascension board), rulings 23 (mods first, suit cost min 1; then the reduction,
 each min 0) and 33 (an Ascend at Level V does nothing; declining is always allowed).
 
@@ -101,6 +101,17 @@ class SuitCard:
         for s in suits:
             vec[_suit_index(s)] += 1
         return cls(id, "secret", tuple(vec))
+
+    @classmethod
+    def from_content(cls, card) -> "SuitCard":
+        """From a content record: an object with ``id`` and ``suits`` is a Secret, one with
+        ``id``, ``suit``, ``icons``, ``alt_suit``, ``alt_icons`` a Relic (the field names of the
+        JSON and of the shared content module). ValueError for anything else."""
+        if hasattr(card, "suits"):
+            return cls.secret(card.id, card.suits)
+        if all(hasattr(card, f) for f in ("suit", "icons", "alt_suit", "alt_icons")):
+            return cls.relic(card.id, card.suit, card.icons, card.alt_suit, card.alt_icons)
+        raise ValueError(f"cannot read a Relic or Secret from {card!r}")
 
     def contribution(self, suit: str) -> int:
         """Icons this card adds to a payment in ``suit``."""

@@ -13,7 +13,8 @@ Layout (design §3): four Routes R1..R4 (left to right) of three rows each, row 
 belongs to no Route; with the Mariners' Union in the game four Extension slots ``E1..E4`` above
 row 2 (cost value + 3, the Mariners value - 1, min 0), filled only by the Mariners' ``extend``.
 
-A Map is a :class:`RelicMap`: one entry per space in :data:`MAP_ORDER` (``H, R1.0, R1.1, R1.2,
+The face-up cards are a :class:`MapState` (named apart from the content module's ``RelicMap``
+spec record): one entry per space in :data:`MAP_ORDER` (``H, R1.0, R1.1, R1.2,
 R2.0, ..., R4.2, E1..E4``), a Relic id or ``None``. A deck is a sequence of Relic ids whose **top
 is index 0**. Tokens on Map Relics (Silver Guard Agents, Twilight Chaos) are keyed by Relic id,
 because they stay on their card when it slides down (design §3 refill step 2).
@@ -59,7 +60,7 @@ CARDS_ON_MAP = len(SETUP_ORDER)  # 13
 __all__ = [
     "ROUTES", "ROW_EXTRA", "HARBOR", "EXTENSION_SLOTS", "EXTENSION_EXTRA",
     "EXTENSION_EXTRA_MARINERS", "MAP_ORDER", "MAP_INDEX", "NUM_SPACES", "SETUP_ORDER",
-    "CARDS_ON_MAP", "RelicMap", "RefillResult", "DiscoverPurchase", "space_route", "space_row",
+    "CARDS_ON_MAP", "MapState", "RefillResult", "DiscoverPurchase", "space_route", "space_row",
     "space_extra", "relic_cost", "map_costs", "routes_used", "route_chaos", "setup_map",
     "acquire", "harbor_choices", "refill_end_of_turn", "extension_targets",
     "reveal_to_extension", "relic_values", "draw_from_deck",
@@ -177,7 +178,7 @@ def relic_cost(space: str, value: int, *, agents: int = 0, masks_chaos: int = 0,
 
 # ------------------------------------------------------------------------------ the Map
 @dataclass(frozen=True)
-class RelicMap:
+class MapState:
     """The face-up Relics on the Map: ``cards[i]`` is the Relic id on space ``MAP_ORDER[i]`` or
     ``None`` (empty). Immutable; operations return new maps. Raises ValueError if the tuple does
     not have 17 entries or a Relic id appears twice."""
@@ -186,7 +187,7 @@ class RelicMap:
 
     def __post_init__(self):
         if not isinstance(self.cards, tuple) or len(self.cards) != NUM_SPACES:
-            raise ValueError(f"RelicMap.cards must be a tuple of {NUM_SPACES} entries (one per "
+            raise ValueError(f"MapState.cards must be a tuple of {NUM_SPACES} entries (one per "
                              f"space of MAP_ORDER), got {self.cards!r}")
         ids = [c for c in self.cards if c is not None]
         if len(ids) != len(set(ids)):
@@ -194,7 +195,7 @@ class RelicMap:
             raise ValueError(f"Relic(s) {dup} on more than one Map space")
 
     @classmethod
-    def from_spaces(cls, spaces: Mapping[str, str | None]) -> "RelicMap":
+    def from_spaces(cls, spaces: Mapping[str, str | None]) -> "MapState":
         """Build a Map from ``{space: relic_id}`` (missing spaces are empty)."""
         for s in spaces:
             _check_space(s)
@@ -204,13 +205,13 @@ class RelicMap:
         _check_space(space)
         return self.cards[MAP_INDEX[space]]
 
-    def with_cards(self, changes: Mapping[str, str | None]) -> "RelicMap":
+    def with_cards(self, changes: Mapping[str, str | None]) -> "MapState":
         """A copy with the given spaces set (a Relic id, or ``None`` to empty the space)."""
         cards = list(self.cards)
         for s, c in changes.items():
             _check_space(s)
             cards[MAP_INDEX[s]] = c
-        return RelicMap(tuple(cards))
+        return MapState(tuple(cards))
 
     def as_dict(self) -> dict[str, str]:
         """``{space: relic_id}`` for the occupied spaces, in :data:`MAP_ORDER`."""
@@ -225,7 +226,7 @@ class RelicMap:
         return sum(c is not None for c in self.cards)
 
 
-def map_costs(relic_map: RelicMap, values: Mapping[str, int], *,
+def map_costs(relic_map: MapState, values: Mapping[str, int], *,
               agents: Mapping[str, int] | None = None,
               masks_chaos: Mapping[str, int] | None = None,
               buyer_masks: bool = False, buyer_mariners: bool = False) -> tuple[int | None, ...]:
@@ -361,7 +362,7 @@ class DiscoverPurchase:
         return any(s in EXTENSION_SLOTS for s in self.picks)
 
 
-def acquire(relic_map: RelicMap, spaces: Sequence[str]) -> tuple[RelicMap, tuple[str, ...]]:
+def acquire(relic_map: MapState, spaces: Sequence[str]) -> tuple[MapState, tuple[str, ...]]:
     """Remove the Relics on ``spaces`` from the Map; returns ``(new_map, relic_ids)`` in the
     given order (they go to the acquirer's hand). ValueError for an empty or repeated space."""
     if len(set(spaces)) != len(spaces):
@@ -385,7 +386,7 @@ class RefillResult(NamedTuple):
     rulebook "The End", design §3 refill step 4, ruling 18).
     """
 
-    relic_map: RelicMap
+    relic_map: MapState
     deck: tuple[str, ...]
     revealed: tuple[tuple[str, str], ...]
     deck_emptied: bool
@@ -407,10 +408,10 @@ def setup_map(deck: Sequence[str]) -> RefillResult:
                          f"{len(deck)}")
     revealed = tuple(zip(SETUP_ORDER, deck[:CARDS_ON_MAP]))
     rest = deck[CARDS_ON_MAP:]
-    return RefillResult(RelicMap.from_spaces(dict(revealed)), rest, revealed, len(rest) == 0)
+    return RefillResult(MapState.from_spaces(dict(revealed)), rest, revealed, len(rest) == 0)
 
 
-def harbor_choices(relic_map: RelicMap) -> tuple[str, ...]:
+def harbor_choices(relic_map: MapState) -> tuple[str, ...]:
     """Routes the current player may move into an empty Harbor (design §3 refill step 1, ruling
     7): those whose row 0 holds a card, in R1..R4 order. Empty when the Harbor is occupied or no
     row 0 holds a card. A Nemesis takes the first (lowest-numbered) one."""
@@ -419,7 +420,7 @@ def harbor_choices(relic_map: RelicMap) -> tuple[str, ...]:
     return tuple(r for r in ROUTES if relic_map[f"{r}.0"] is not None)
 
 
-def refill_end_of_turn(relic_map: RelicMap, deck: Sequence[str],
+def refill_end_of_turn(relic_map: MapState, deck: Sequence[str],
                        harbor_route: str | None = None) -> RefillResult:
     """End-of-turn refill of the Relic Map (rulebook "Acquiring Relics"; design §3 refill, §1.2
     END step 1).
@@ -463,7 +464,7 @@ def refill_end_of_turn(relic_map: RelicMap, deck: Sequence[str],
             revealed.append((s, deck[pos]))
             pos += 1
     rest = deck[pos:]
-    return RefillResult(RelicMap.from_spaces(spaces), rest, tuple(revealed),
+    return RefillResult(MapState.from_spaces(spaces), rest, tuple(revealed),
                         pos > 0 and len(rest) == 0)
 
 
@@ -477,13 +478,13 @@ def draw_from_deck(deck: Sequence[str], n: int) -> tuple[tuple[str, ...], tuple[
     return drawn, rest, bool(drawn) and not rest
 
 
-def extension_targets(relic_map: RelicMap) -> tuple[str, ...]:
+def extension_targets(relic_map: MapState) -> tuple[str, ...]:
     """Empty Extension slots, E1..E4 order: where the Mariners' ``extend`` may reveal a card
     (design §5.2, ``dsl.ops.extend``; the ``target`` decision)."""
     return tuple(s for s in EXTENSION_SLOTS if relic_map[s] is None)
 
 
-def reveal_to_extension(relic_map: RelicMap, deck: Sequence[str], slot: str) -> RefillResult:
+def reveal_to_extension(relic_map: MapState, deck: Sequence[str], slot: str) -> RefillResult:
     """One step of the Mariners' ``extend``: reveal the top card of the deck into the empty
     Extension ``slot`` (design §5.2). With an empty deck nothing happens (ruling 25: do as much
     as possible). ``deck_emptied`` is True if this took the last card (end trigger).
