@@ -2,14 +2,15 @@
 
 Pure rules logic over plain values; no engine state, no PettingZoo.
 
-Sources: rulebook "Actions / Ascend" and "Levels / Ascending" (cost on the dial under "Next": Gold
-plus matching Suits; reduce EITHER the Gold by Strength OR the Suit cost by half the Strength,
-rounded down; discard Relics and Secrets until their matching icons cover the Suit cost; "You may
-not discard more cards than necessary"); "Bright and Dark Relics" (a Dark Relic's alternate Suit:
-"either of the values (but not both)"); design ``clandestine_content.md`` §1.3
+Sources: rulebook "Actions / Ascend" and "Levels / Ascending" (cost on the dial under "Next":
+Gold plus matching Suits; reduce EITHER the Gold by Strength OR the Suit cost by half the
+Strength, rounded down; discard Relics and Secrets until their matching icons cover the Suit
+cost; "You may not discard more cards than necessary"); "Bright and Dark Relics" (a Dark Relic's
+alternate Suit: "either of the values (but not both)"); design ``clandestine_content.md`` §1.3
 (``actions.ascend``), §1.7 (decisions ``ascend_suit``, ``ascend_reduction``, ``ascend_card``,
-``board_pick``), §5.1 (the dial), §9 (the Ascension board), rulings 23 (mods first, suit cost
-min 1; then the reduction, each min 0) and 33 (an Ascend at Level V does nothing; declining is always allowed).
+``board_pick``), §5.1 (the dial), §9 (the Ascension board), ruling 23 (mods first, Suit cost
+min 1; then the reduction, each min 0) and ruling 33 (an Ascend at Level V does nothing;
+declining is always allowed).
 
 The Ascend decision sequence this module supports (design §1.7):
 
