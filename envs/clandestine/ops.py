@@ -589,7 +589,10 @@ def op_new_leader(op: dsl.NewLeader, ctx: EffectContext, st: OpState) -> None:
                                            op="new_leader"))[0]
     if ctx.next_cutout(st.seat) is None:
         ctx.return_uf(st.seat, space)
-        _gain(ctx, st.seat, "intrigue", ALL_LEADERS_OUT_INTRIGUE)
+        soc = ctx.society(st.seat)
+        reward = (dict(ctx.content.societies[soc].leaders.all_leaders_out_reward).get("intrigue", 0)
+                  if soc is not None else ALL_LEADERS_OUT_INTRIGUE)
+        _gain(ctx, st.seat, "intrigue", reward)
         return
     sidewalk = ctx.is_sidewalk(st.seat, space)
     ctx.initiate_leader(st.seat, space)
