@@ -41,13 +41,14 @@ def checker():
     try:
         spec.loader.exec_module(mod)
     except SystemExit:
-        pass                      # the checker exits 1 after listing failures; FAIL holds them
+        pass  # the checker exits 1 after listing failures; FAIL holds them
     finally:
         sys.argv = argv
     return mod
 
 
-# ------------------------------------------------------------------------------------ the checker
+# ---------------------------------------------------------------------------------- the checker
+
 
 def test_design_checker_passes_on_the_packaged_copy(checker):
     assert checker.PATH == str(DATA_PATH)
@@ -70,21 +71,32 @@ def test_packaged_copy_is_byte_identical_to_the_design():
     assert DATA_PATH.read_bytes() == src.read_bytes()
 
 
-# ------------------------------------------------------------------------------------ counts
+# --------------------------------------------------------------------------------------- counts
+
 
 def test_component_counts():
     assert len(C.relics) == 108 and [r.id for r in C.relics] == [f"R{k:03d}" for k in range(1, 109)]
-    assert len(C.conjunctions) == 24 and len(C.ascension.tiles) == 50 and len(C.ascension.board_slots) == 40
+    assert (
+        len(C.conjunctions) == 24
+        and len(C.ascension.tiles) == 50
+        and len(C.ascension.board_slots) == 40
+    )
     assert sorted(C.societies) == sorted(["mariners", "garden", "twilight", "serpent", "blue"])
     for sid, cards in C.secrets.items():
         assert len(cards) == 31
         assert [sum(c.level == lv for c in cards) for lv in (1, 2, 3, 4)] == [10, 8, 7, 6]
-        assert all(c.intrigue == c.level and len(c.suits) == (1 if c.level <= 2 else 2) for c in cards)
+        assert all(
+            c.intrigue == c.level and len(c.suits) == (1 if c.level <= 2 else 2) for c in cards
+        )
         assert [c.index for c in C.society_secrets(sid)] == list(range(32))
         assert C.conjunction_secrets[sid].conjunction and C.conjunction_secrets[sid].intrigue == 5
     kinds = [t.kind for t in C.ascension.tiles]
-    assert (kinds.count("board"), kinds.count("first_to_level"), kinds.count("starting")) == (36, 4, 10)
-    assert sum(s.start_tile is None for s in C.ascension.board_slots) == 4      # row I right slots
+    assert (kinds.count("board"), kinds.count("first_to_level"), kinds.count("starting")) == (
+        36,
+        4,
+        10,
+    )
+    assert sum(s.start_tile is None for s in C.ascension.board_slots) == 4  # row I right slots
     assert sum(r.tone == "dark" for r in C.relics) > 0
     assert [r.header for r in C.relics].count("plus") == 52
 
@@ -92,8 +104,24 @@ def test_component_counts():
 def test_decision_blocks_cover_401_actions():
     d = C.decisions
     assert d.num_actions == EXPECTED["num_actions"] == 401
-    assert d.block_names == ("PASS", "OPT", "SPACE", "PAWN", "DIST", "MAP", "ROUTE", "RELIC", "SECRET",
-                             "TRADE", "TILE", "AGENTS", "SLOT", "SUIT", "BOARD", "PANEL")
+    assert d.block_names == (
+        "PASS",
+        "OPT",
+        "SPACE",
+        "PAWN",
+        "DIST",
+        "MAP",
+        "ROUTE",
+        "RELIC",
+        "SECRET",
+        "TRADE",
+        "TILE",
+        "AGENTS",
+        "SLOT",
+        "SUIT",
+        "BOARD",
+        "PANEL",
+    )
     assert (d.block("RELIC").offset, d.block("RELIC").size) == (104, 108)
     assert (d.block("PANEL").offset, d.block("PANEL").stop) == (373, 401)
     assert d.block_of(0)[0].name == "PASS" and d.block_of(212) == (d.block("SECRET"), 0)
@@ -110,11 +138,19 @@ def test_variants_and_map():
     assert C.relic_map.row_extra == (0, 1, 2) and C.relic_map.extension_extra_opponents == 3
 
 
-# ------------------------------------------------------------------------------------ named cards
+# ---------------------------------------------------------------------------------- named cards
+
 
 def test_ruby_toad():
     r = C.relic("R055")
-    assert (r.name, r.value, r.suit, r.tone, r.header, r.when) == ("Ruby Toad", 1, "Disk", "bright", "plus", "either")
+    assert (r.name, r.value, r.suit, r.tone, r.header, r.when) == (
+        "Ruby Toad",
+        1,
+        "Disk",
+        "bright",
+        "plus",
+        "either",
+    )
     assert r.plus == (dsl.Gain("gold", 2),)
 
 
@@ -127,12 +163,12 @@ def test_surveyors_level_pays_2_sword():
 def test_cracked_mirror_and_wooden_cup_flags():
     mirror, cup = C.relic("R098"), C.relic("R085")
     assert mirror.name == "Cracked Mirror" and mirror.flag == dsl.Per("assigned_relics")
-    assert mirror.flag.value(5) == 5                                   # Victor's 72: 5 assigned Relics
+    assert mirror.flag.value(5) == 5  # Victor's 72: 5 assigned Relics
     assert cup.name == "Wooden Cup" and cup.flag == dsl.Per("assigned_icons", "Chalice")
 
 
 def test_dark_relic_counts_the_larger_icon_set():
-    staff = C.relic("R027")                                            # 3 Rod, alternate 1 Chalice
+    staff = C.relic("R027")  # 3 Rod, alternate 1 Chalice
     assert staff.dark and staff.icons_of("Rod") == 3 and staff.icons_of("Chalice") == 1
     assert staff.eye.mods == (("deep_alchemy", 1),) and staff.eye.trigger.on == "regroup"
 
@@ -150,13 +186,16 @@ def test_any_time_panel_on_every_tableau():
         p = soc.panels[0]
         assert (p.id, p.name, p.timing) == ("any_time", "Any Time", "any")
         assert [(t.cost("gold"), t.out) for t in p.trades] == [
-            (3, (dsl.Gain("energy", 1),)), (5, (dsl.Gain("energy", 2),)), (6, (dsl.Gain("energy", 3),))]
+            (3, (dsl.Gain("energy", 1),)),
+            (5, (dsl.Gain("energy", 2),)),
+            (6, (dsl.Gain("energy", 3),)),
+        ]
 
 
 def test_tiles_suit_effects_and_conjunctions():
-    assert C.tile("T-I-Rod-L").flip == (dsl.Act("regroup", 2),)             # Drill Yard
-    assert C.tile("T-III-Rod-R").flag == 5                                   # Monument
-    assert C.tile("T-II-Sword-R").eye.mods == (("secret_hand", 1),)         # Inner Circle
+    assert C.tile("T-I-Rod-L").flip == (dsl.Act("regroup", 2),)  # Drill Yard
+    assert C.tile("T-III-Rod-R").flag == 5  # Monument
+    assert C.tile("T-II-Sword-R").eye.mods == (("secret_hand", 1),)  # Inner Circle
     assert C.board_slot("AI-Rod-R").start_tile is None
     assert C.ascension.suit_effect("Rod") == (dsl.MilitarySweep(),)
     j = C.conjunction("J05")
@@ -173,7 +212,8 @@ def test_loader_is_cached_and_accepts_a_path(tmp_path, raw):
     assert other is not C and other.relic("R055") == C.relic("R055")
 
 
-# ------------------------------------------------------------------------------------ broken content
+# ------------------------------------------------------------------------------- broken content
+
 
 def _broken(raw, edit):
     d = copy.deepcopy(raw)
@@ -206,25 +246,49 @@ def test_unknown_op(raw):
 
 def test_other_broken_content(raw):
     cases = [
-        (lambda d: d["ascension"]["board_slots"][0].update(start_tile="T-NOPE"),
-         "ascension.board_slots[0].start_tile: unknown board tile 'T-NOPE'"),
+        (
+            lambda d: d["ascension"]["board_slots"][0].update(start_tile="T-NOPE"),
+            "ascension.board_slots[0].start_tile: unknown board tile 'T-NOPE'",
+        ),
         (lambda d: d["relics"][0].update(suit="Cup"), "relics[0].suit: 'Cup' is not one of"),
         (lambda d: d["relics"][0].update(tone="grey"), "relics[0].tone: 'grey' is not one of"),
         (lambda d: d["conjunctions"].pop(), "conjunctions: expected 24 conjunctions, found 23"),
         (lambda d: d["ascension"]["tiles"].pop(), "ascension.tiles: expected 50 tiles, found 49"),
         (lambda d: d["secrets"]["blue"].pop(), "secrets.blue: expected 31 Secrets, found 30"),
-        (lambda d: d["societies"]["blue"]["panels"][0]["trades"][0]["in"].update(mana=1),
-         "societies.blue.panels[0].trades[0].in.mana: 'mana' is not one of"),
-        (lambda d: d["secrets"]["blue"][0]["effects"][0]["effect"][0]["n"].update(max=3),
-         "secrets.blue[0].effects[0]: differs from template 'soapbox' at Level 1"),
-        (lambda d: d["dsl"]["ops"]["gain"]["params"].update(extra="int"),
-         "dsl.ops.gain: declared params"),
-        (lambda d: d["dsl"]["ops"].update(fly={"params": {}}), "dsl.ops.fly: declared op 'fly' has no implementation"),
-        (lambda d: d["decisions"]["action_blocks"][1].update(size=9), "decisions.action_blocks[2]: block SPACE starts"),
-        (lambda d: d["relics"][4]["trigger"].update(on="sneeze"), "relics[4].trigger.on: 'sneeze' is not one of"),
-        (lambda d: d["relics"][12]["mods"].update(flight=1), "relics[12].mods.flight: 'flight' is not one of"),
-        (lambda d: d["societies"]["garden"].update(starting_tiles=["T-START-blue-1"]),
-         "societies.garden.starting_tiles[0]: 'T-START-blue-1' is not a starting tile of garden"),
+        (
+            lambda d: d["societies"]["blue"]["panels"][0]["trades"][0]["in"].update(mana=1),
+            "societies.blue.panels[0].trades[0].in.mana: 'mana' is not one of",
+        ),
+        (
+            lambda d: d["secrets"]["blue"][0]["effects"][0]["effect"][0]["n"].update(max=3),
+            "secrets.blue[0].effects[0]: differs from template 'soapbox' at Level 1",
+        ),
+        (
+            lambda d: d["dsl"]["ops"]["gain"]["params"].update(extra="int"),
+            "dsl.ops.gain: declared params",
+        ),
+        (
+            lambda d: d["dsl"]["ops"].update(fly={"params": {}}),
+            "dsl.ops.fly: declared op 'fly' has no implementation",
+        ),
+        (
+            lambda d: d["decisions"]["action_blocks"][1].update(size=9),
+            "decisions.action_blocks[2]: block SPACE starts",
+        ),
+        (
+            lambda d: d["relics"][4]["trigger"].update(on="sneeze"),
+            "relics[4].trigger.on: 'sneeze' is not one of",
+        ),
+        (
+            lambda d: d["relics"][12]["mods"].update(flight=1),
+            "relics[12].mods.flight: 'flight' is not one of",
+        ),
+        (
+            lambda d: d["societies"]["garden"].update(
+                starting_tiles=["T-START-blue-1", "T-START-garden-2"]
+            ),
+            "societies.garden.starting_tiles[0]: 'T-START-blue-1' is not a starting tile of garden",
+        ),
         (lambda d: d["variants"]["basic_preset"].pop("chaos"), "variants.basic_preset: keys"),
         (lambda d: d.pop("visibility"), "visibility: missing"),
     ]

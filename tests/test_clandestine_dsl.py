@@ -31,7 +31,7 @@ class FakeContext:
         self.n = n
         self.flags = {f.flag: f.default for f in C.variants.flags} | dict(flags or {})
         self.soc = list(societies) + [None] * (n - len(societies))
-        self.res = [Counter() for _ in range(n)]          # gold energy intrigue chaos deep_alchemy
+        self.res = [Counter() for _ in range(n)]  # gold energy intrigue chaos deep_alchemy
         self.panel_chaos = [0] * n
         self.level = [1] * n
         self.strength = [[] for _ in range(n)]
@@ -40,9 +40,11 @@ class FakeContext:
         self.rhand = [[] for _ in range(n)]
         self.slots = [[None] * 6 for _ in range(n)]
         self.relic_deck = []
-        self.pawn = Counter()                              # (space, type) -> count
-        self.cutouts = [[(c.cutout, c.min_level) for c in C.societies[s].leaders.cutouts] if s else []
-                        for s in self.soc]
+        self.pawn = Counter()  # (space, type) -> count
+        self.cutouts = [
+            [(c.cutout, c.min_level) for c in C.societies[s].leaders.cutouts] if s else []
+            for s in self.soc
+        ]
         self.leaders_placed = []
         self.uf_left = None
         self.box_deep = 12
@@ -50,7 +52,7 @@ class FakeContext:
         self.actions = []
         self.extra_actions = []
         self.swept = 0
-        self.investments = Counter()                       # object -> gold
+        self.investments = Counter()  # object -> gold
         self.rooms = {"p2": 4, "p3": 4, "R1": 2, "R2": 2}
         self.masks_chaos = Counter()
         self.initiated = set()
@@ -111,7 +113,11 @@ class FakeContext:
             where = [f"p{k}" for k in range(5 * self.n)]
         else:
             where = self.sidewalks(seat) + self.chambers(seat)
-        return {(sp, t): c for (sp, t), c in sorted(self.pawn.items()) if c > 0 and t in types and sp in where}
+        return {
+            (sp, t): c
+            for (sp, t), c in sorted(self.pawn.items())
+            if c > 0 and t in types and sp in where
+        }
 
     def path_length(self, zone):
         return 5 * self.n
@@ -133,18 +139,29 @@ class FakeContext:
 
     def invest_room(self, seat, target):
         ok = {"space": ("p",), "route": ("R",), "any": ("p", "R")}[target]
-        return {o: r - self.investments[o] for o, r in self.rooms.items()
-                if o.startswith(ok) and r - self.investments[o] > 0}
+        return {
+            o: r - self.investments[o]
+            for o, r in self.rooms.items()
+            if o.startswith(ok) and r - self.investments[o] > 0
+        }
 
     def chaos_targets(self, seat, target):
-        objs = ["p0", "p1", "R1.0"] if target == "space_or_relic" else [(s, 0) for s in self.opponents(seat)]
+        objs = (
+            ["p0", "p1", "R1.0"]
+            if target == "space_or_relic"
+            else [(s, 0) for s in self.opponents(seat)]
+        )
         return [o for o in objs if self.masks_chaos[o] < 3]
 
     def initiate_targets(self, seat):
         return [s for s in ("p0", "p1") if s not in self.initiated]
 
     def prime_spaces(self, seat):
-        return [s for s in sorted(self.initiated) if sum(1 for _, sp in self.primed if sp == s) < self.level[seat]]
+        return [
+            s
+            for s in sorted(self.initiated)
+            if sum(1 for _, sp in self.primed if sp == s) < self.level[seat]
+        ]
 
     def empty_extension_slots(self):
         return [k for k, v in self.extension.items() if v is None]
@@ -252,7 +269,8 @@ def run(ctx, effect, seat=0):
     return r
 
 
-# ------------------------------------------------------------------------------------ compile
+# -------------------------------------------------------------------------------------- compile
+
 
 def test_every_content_effect_compiles_and_every_op_is_used():
     effects = C.all_effects()
@@ -272,20 +290,38 @@ def test_compiled_ops_are_frozen_shared_and_picklable():
         e[0].n = 3
 
 
-@pytest.mark.parametrize("raw, message", [
-    ({"op": "teleport"}, "test[0]: unknown op 'teleport'"),
-    ({"op": "gain", "res": "mana", "n": 1}, "test[0].res: 'mana' is not one of"),
-    ({"op": "gain", "res": "gold"}, "test[0]: op 'gain': missing params ['n']"),
-    ({"op": "gain", "res": "gold", "n": 1, "x": 2}, "unexpected params ['x']"),
-    ({"op": "gain", "res": "gold", "n": {"per": "luck"}}, "test[0].n: unknown countable 'luck'"),
-    ({"op": "gain", "res": "gold", "n": {"per": "assigned_icons:Cup"}}, "unknown suit 'Cup'"),
-    ({"op": "gain", "res": "gold", "n": {"per": "gold", "div": 0}}, "div must be >= 1"),
-    ({"op": "gain", "res": "gold", "n": "3"}, "an Amount must be an int or an object"),
-    ({"op": "new_leader", "ignore_level": 1}, "must be true or false"),
-    ({"op": "move", "pawns": ["pf", "sl"], "count": 1, "dist": 1, "zone": "public", "dir": "forward"},
-     "test[0].pawns: 'sl' is not one of"),
-    ({"op": "choose", "options": [[{"op": "nope"}]]}, "test[0].options[0][0]: unknown op 'nope'"),
-])
+@pytest.mark.parametrize(
+    "raw, message",
+    [
+        ({"op": "teleport"}, "test[0]: unknown op 'teleport'"),
+        ({"op": "gain", "res": "mana", "n": 1}, "test[0].res: 'mana' is not one of"),
+        ({"op": "gain", "res": "gold"}, "test[0]: op 'gain': missing params ['n']"),
+        ({"op": "gain", "res": "gold", "n": 1, "x": 2}, "unexpected params ['x']"),
+        (
+            {"op": "gain", "res": "gold", "n": {"per": "luck"}},
+            "test[0].n: unknown countable 'luck'",
+        ),
+        ({"op": "gain", "res": "gold", "n": {"per": "assigned_icons:Cup"}}, "unknown suit 'Cup'"),
+        ({"op": "gain", "res": "gold", "n": {"per": "gold", "div": 0}}, "div must be >= 1"),
+        ({"op": "gain", "res": "gold", "n": "3"}, "an Amount must be an int or an object"),
+        ({"op": "new_leader", "ignore_level": 1}, "must be true or false"),
+        (
+            {
+                "op": "move",
+                "pawns": ["pf", "sl"],
+                "count": 1,
+                "dist": 1,
+                "zone": "public",
+                "dir": "forward",
+            },
+            "test[0].pawns: 'sl' is not one of",
+        ),
+        (
+            {"op": "choose", "options": [[{"op": "nope"}]]},
+            "test[0].options[0][0]: unknown op 'nope'",
+        ),
+    ],
+)
 def test_bad_steps_raise_content_error_naming_the_path(raw, message):
     with pytest.raises(ContentError) as exc:
         dsl.compile_effect([raw], C.dsl, "test")
@@ -299,7 +335,8 @@ def test_per_amount_value_and_text():
     assert str(p) == "[2x assigned_icons:Chalice (max 8)]"
 
 
-# ------------------------------------------------------------------------------------ one test per op
+# ------------------------------------------------------------------------------ one test per op
+
 
 def test_gain():
     ctx = FakeContext()
@@ -313,10 +350,10 @@ def test_gain():
     assert ctx.res[0]["chaos"] == 2
     off = FakeContext(flags={"chaos": False})
     run(off, steps({"op": "gain", "res": "chaos", "n": 2}))
-    assert off.res[0]["chaos"] == 0          # variant chaos off: Chaos is never gained
+    assert off.res[0]["chaos"] == 0  # variant chaos off: Chaos is never gained
     ctx.nemesis.add(1)
     run(ctx, steps({"op": "gain", "res": "energy", "n": 2}), seat=1)
-    assert ctx.res[1]["energy"] == 0          # a Nemesis ignores Energy
+    assert ctx.res[1]["energy"] == 0  # a Nemesis ignores Energy
 
 
 def test_lose_takes_what_there_is():
@@ -329,8 +366,8 @@ def test_lose_takes_what_there_is():
 def test_strength_including_negative_and_countable():
     ctx = FakeContext()
     ctx.pawn.update({("p2", "uf"): 2, ("s0C1", "uf"): 1})
-    run(ctx, C.secret("blue-1-01").options[0].effect)          # Soapbox Speech A: +[uf_on_path (max 2)]
-    run(ctx, C.secret("serpent-2-01").trap.rival)               # -2 Strength
+    run(ctx, C.secret("blue-1-01").options[0].effect)  # Soapbox Speech A: +[uf_on_path (max 2)]
+    run(ctx, C.secret("serpent-2-01").trap.rival)  # -2 Strength
     assert ctx.strength[0] == [2, -2]
 
 
@@ -351,22 +388,33 @@ def test_draw_relic_from_the_top():
 def test_act_and_act_revolt_without_society_powers():
     ctx = FakeContext()
     ctx.level[0] = 3
-    run(ctx, steps({"op": "act", "action": "regroup", "strength": {"per": "level"}},
-                   {"op": "act", "action": "revolt", "strength": 6}))
+    run(
+        ctx,
+        steps(
+            {"op": "act", "action": "regroup", "strength": {"per": "level"}},
+            {"op": "act", "action": "revolt", "strength": 6},
+        ),
+    )
     assert ctx.actions == [(0, "regroup", 3), (0, "revolt", 6)]
     off = FakeContext(flags={"society_powers": False})
-    run(off, C.conjunction_secrets["blue"].options[0].effect)   # Independence Day A: act revolt 6
+    run(off, C.conjunction_secrets["blue"].options[0].effect)  # Independence Day A: act revolt 6
     assert off.actions == []
 
 
 def test_act_pauses_while_the_action_resolves():
     ctx = FakeContext()
     ctx.suspend_actions = True
-    r = run_effect(steps({"op": "act", "action": "fundraise", "strength": 5},
-                         {"op": "gain", "res": "gold", "n": 1}), 0, ctx)
+    r = run_effect(
+        steps(
+            {"op": "act", "action": "fundraise", "strength": 5},
+            {"op": "gain", "res": "gold", "n": 1},
+        ),
+        0,
+        ctx,
+    )
     assert not r.done and r.pending is None and ctx.actions == [(0, "fundraise", 5)]
     assert r.resume(ctx, None) and ctx.res[0]["gold"] == 1
-    assert ctx.actions == [(0, "fundraise", 5)]                  # not performed twice
+    assert ctx.actions == [(0, "fundraise", 5)]  # not performed twice
 
 
 def test_add_uf_chooses_a_sidewalk_per_pawn_and_respects_a_finite_supply():
@@ -379,28 +427,30 @@ def test_add_uf_chooses_a_sidewalk_per_pawn_and_respects_a_finite_supply():
     run(short, steps({"op": "add_uf", "n": 3, "where": "own_sidewalk"}))
     assert sum(short.pawn.values()) == 1 and short.uf_left == 0
     s1 = FakeContext()
-    run(s1, steps({"op": "add_uf", "n": 2, "where": "own_S1"}))   # one option: never asked
+    run(s1, steps({"op": "add_uf", "n": 2, "where": "own_S1"}))  # one option: never asked
     assert s1.pawn[("p2", "uf")] == 2 and s1.requests == []
 
 
 def test_move_up_to_count_pawns_and_a_moved_pawn_is_not_picked_again():
     ctx = FakeContext(script=[("p0", "pf"), ("forward", 2), ("p2", "pf"), ("forward", 1)])
     ctx.pawn.update({("p0", "pf"): 1, ("p2", "pf"): 1, ("s0C1", "uf"): 1})
-    run(ctx, C.secret("blue-1-03").options[0].effect)            # Pamphlet Run A: 2 pf/uf, 2 spaces
+    run(ctx, C.secret("blue-1-03").options[0].effect)  # Pamphlet Run A: 2 pf/uf, 2 spaces
     assert +ctx.pawn == Counter({("p2", "pf"): 1, ("p3", "pf"): 1, ("s0C1", "uf"): 1})
     first, dist, second = ctx.requests[0], ctx.requests[1], ctx.requests[2]
     assert first.options == (("p0", "pf"), ("p2", "pf")) and first.can_pass
     assert dist.options == (("forward", 0), ("forward", 1), ("forward", 2))
-    assert second.options == (("p2", "pf"),)          # one unmoved pf left on p2; PASS allowed
+    assert second.options == (("p2", "pf"),)  # one unmoved pf left on p2; PASS allowed
     stop = FakeContext(script=[None])
     stop.pawn[("p1", "pl")] = 1
-    run(stop, C.secret("blue-1-04").options[1].effect)           # Barricade B: pl, either direction
+    run(stop, C.secret("blue-1-04").options[1].effect)  # Barricade B: pl, either direction
     assert stop.pawn[("p1", "pl")] == 1
     back = FakeContext(script=[("p1", "pl"), ("backward", 2)])
     back.pawn[("p1", "pl")] = 1
     run(back, C.secret("blue-1-04").options[1].effect)
-    assert back.pawn[("p9", "pl")] == 1                            # 10-space loop wraps around
-    assert ("backward", 2) in back.requests[1].options and ("backward", 0) not in back.requests[1].options
+    assert back.pawn[("p9", "pl")] == 1  # 10-space loop wraps around
+    assert ("backward", 2) in back.requests[1].options and ("backward", 0) not in back.requests[
+        1
+    ].options
 
 
 def test_new_leader_replaces_a_uf_with_chaos_from_a_sidewalk():
@@ -419,10 +469,10 @@ def test_new_leader_replaces_a_uf_with_chaos_from_a_sidewalk():
 
 def test_new_leader_is_strict_and_pays_4_intrigue_when_the_cutouts_are_empty():
     gate = FakeContext(societies=("mariners", "blue"))
-    gate.pawn[("p2", "uf")] = 1                      # Level 1 < the Mariners' cutout 1 gate (II)
+    gate.pawn[("p2", "uf")] = 1  # Level 1 < the Mariners' cutout 1 gate (II)
     run(gate, steps({"op": "new_leader", "ignore_level": False}))
     assert gate.leaders_placed == [] and gate.pawn[("p2", "uf")] == 1
-    run(gate, steps({"op": "new_leader", "ignore_level": True}))   # J10 / Coronation ignore the gate
+    run(gate, steps({"op": "new_leader", "ignore_level": True}))  # J10 / Coronation ignore the gate
     assert gate.leaders_placed == [(1, 2)]
     nobody = FakeContext()
     run(nobody, steps({"op": "new_leader", "ignore_level": True}))  # no UF on the path
@@ -446,8 +496,8 @@ def test_deep_alchemy_limited_by_the_box_and_the_variant():
 
 def test_assign_offers_legal_relic_slot_pairs_only():
     ctx = FakeContext(script=[("R027", 4)])
-    ctx.rhand[0] = ["R055", "R027"]                # Ruby Toad (bright), Goremaw Staff (dark)
-    ctx.slots[0][2] = "R001"                            # slot 3 filled
+    ctx.rhand[0] = ["R055", "R027"]  # Ruby Toad (bright), Goremaw Staff (dark)
+    ctx.slots[0][2] = "R001"  # slot 3 filled
     run(ctx, steps({"op": "assign", "slot": "empty"}))
     opts = set(ctx.requests[0].options)
     assert opts == {("R055", k) for k in (1, 2, 4, 5, 6)} | {("R027", 4)}
@@ -458,13 +508,13 @@ def test_assign_offers_legal_relic_slot_pairs_only():
     run(swap, steps({"op": "assign", "slot": "filled"}))
     assert swap.slots[0][2] == "R055" and swap.rhand[0] == ["R001"]
     none = FakeContext()
-    run(none, steps({"op": "assign", "slot": "any"}))   # empty hand: nothing, nothing asked
+    run(none, steps({"op": "assign", "slot": "any"}))  # empty hand: nothing, nothing asked
     assert none.requests == []
 
 
 def test_extra_secret():
     ctx = FakeContext()
-    run(ctx, C.tile("T-IV-Sword-L").flip)              # Whispering Campaign: extra Secret; lose 2 Chaos
+    run(ctx, C.tile("T-IV-Sword-L").flip)  # Whispering Campaign: extra Secret; lose 2 Chaos
     assert ctx.extra_secrets == [1, 0]
 
 
@@ -480,14 +530,30 @@ def test_opponents_clockwise_with_their_own_choices():
     ctx = FakeContext(n=3, societies=("twilight", "blue", "garden"), script=[1, 0])
     for s in range(3):
         ctx.res[s]["gold"] = 1
-    run(ctx, steps({"op": "opponents", "who": "each", "effect": [{"op": "lose", "res": "gold", "n": 1}]},
-                   {"op": "opponents", "who": "each", "effect":
-                    [{"op": "choose", "options": [[{"op": "gain", "res": "gold", "n": 2}],
-                                                  [{"op": "gain", "res": "energy", "n": 1}]]}]}), seat=2)
+    run(
+        ctx,
+        steps(
+            {"op": "opponents", "who": "each", "effect": [{"op": "lose", "res": "gold", "n": 1}]},
+            {
+                "op": "opponents",
+                "who": "each",
+                "effect": [
+                    {
+                        "op": "choose",
+                        "options": [
+                            [{"op": "gain", "res": "gold", "n": 2}],
+                            [{"op": "gain", "res": "energy", "n": 1}],
+                        ],
+                    }
+                ],
+            },
+        ),
+        seat=2,
+    )
     # seat 0 chose option 1 (Energy), then seat 1 option 0 (2 Gold)
     assert [ctx.res[s]["gold"] for s in range(3)] == [0, 2, 1]
     assert [ctx.res[s]["energy"] for s in range(3)] == [1, 0, 0]
-    assert [r.seat for r in ctx.requests] == [0, 1]    # seat 0 (left of 2) first, each chooses
+    assert [r.seat for r in ctx.requests] == [0, 1]  # seat 0 (left of 2) first, each chooses
 
 
 def test_choose_performs_the_chosen_option():
@@ -505,8 +571,12 @@ def test_choose_performs_the_chosen_option():
 def test_spend_uf_performs_each_per_returned_uf():
     ctx = FakeContext(script=[("p2", "uf"), ("s0C1", "uf"), None])
     ctx.pawn.update({("p2", "uf"): 1, ("s0C1", "uf"): 2})
-    run(ctx, C.conjunction_secrets["blue"].options[1].effect)    # Independence Day B
-    assert ctx.res[0]["intrigue"] == 4 and ctx.pawn[("s0C1", "uf")] == 1 and ctx.pawn[("p2", "uf")] == 0
+    run(ctx, C.conjunction_secrets["blue"].options[1].effect)  # Independence Day B
+    assert (
+        ctx.res[0]["intrigue"] == 4
+        and ctx.pawn[("s0C1", "uf")] == 1
+        and ctx.pawn[("p2", "uf")] == 0
+    )
     assert all(r.can_pass for r in ctx.requests)
 
 
@@ -523,13 +593,15 @@ def test_invest_own_is_strict_and_supply_places_what_fits():
     assert poor.res[0]["gold"] == 2 and not poor.investments
     ctx = FakeContext(societies=("garden", "blue"), script=["p3"])
     ctx.res[0]["gold"] = 5
-    run(ctx, steps({"op": "invest", "n": 3, "target": "any", "src": "own"}))   # Endowment 2
-    assert ctx.requests[0].options == ("p2", "p3")      # Routes hold at most 2: no room for 3
+    run(ctx, steps({"op": "invest", "n": 3, "target": "any", "src": "own"}))  # Endowment 2
+    assert ctx.requests[0].options == ("p2", "p3")  # Routes hold at most 2: no room for 3
     assert ctx.res[0]["gold"] == 2 and ctx.investments["p3"] == 3
     free = FakeContext(societies=("garden", "blue"), script=["R1"])
-    run(free, C.secret("garden-4-02").options[0].effect)   # [1 Energy] Invest 4 (Gold from the supply)
+    run(
+        free, C.secret("garden-4-02").options[0].effect
+    )  # [1 Energy] Invest 4 (Gold from the supply)
     assert free.investments["R1"] == 2 and free.res[0]["gold"] == 0
-    blue = FakeContext()                                   # not the Garden Club: nothing
+    blue = FakeContext()  # not the Garden Club: nothing
     blue.res[0]["gold"] = 9
     run(blue, steps({"op": "invest", "n": 1, "target": "space", "src": "own"}))
     assert not blue.investments
@@ -539,11 +611,11 @@ def test_place_chaos_from_supply_and_from_own_tableau():
     ctx = FakeContext(societies=("twilight", "blue"), script=["p0", "p0"])
     ctx.masks_chaos["p1"] = 3
     ctx.masks_chaos["R1.0"] = 3
-    run(ctx, C.secret("twilight-3-02").options[1].effect)   # place 2 Chaos (supply)
-    assert ctx.masks_chaos["p0"] == 2 and ctx.requests == []    # only p0 has room: never asked
+    run(ctx, C.secret("twilight-3-02").options[1].effect)  # place 2 Chaos (supply)
+    assert ctx.masks_chaos["p0"] == 2 and ctx.requests == []  # only p0 has room: never asked
     own = FakeContext(societies=("twilight", "blue"), script=["p1"])
     own.res[0]["chaos"] = 1
-    run(own, C.secret("twilight-2-04").options[1].effect)   # 2 Chaos from your meter, you have 1
+    run(own, C.secret("twilight-2-04").options[1].effect)  # 2 Chaos from your meter, you have 1
     assert own.res[0]["chaos"] == 0 and sum(own.masks_chaos.values()) == 1
     panel = FakeContext(societies=("twilight", "blue"))
     run(panel, steps({"op": "place_chaos", "n": 1, "target": "alchemy_panel", "src": "supply"}))
@@ -564,8 +636,8 @@ def test_prime_up_to_n_respecting_the_level():
     ctx = FakeContext(societies=("serpent", "blue"), script=[("serpent-1-02", "p0"), None])
     ctx.initiated.update({"p0", "p1"})
     ctx.shand[0] = ["serpent-1-02", "serpent-1-03"]
-    ctx.primed.append(("serpent-1-01", "p1"))            # p1 is full at Level 1
-    run(ctx, C.secret("serpent-3-03").options[0].effect)   # Prime up to 2
+    ctx.primed.append(("serpent-1-01", "p1"))  # p1 is full at Level 1
+    run(ctx, C.secret("serpent-3-03").options[0].effect)  # Prime up to 2
     assert ctx.primed == [("serpent-1-01", "p1"), ("serpent-1-02", "p0")]
     assert set(ctx.requests[0].options) == {("serpent-1-02", "p0"), ("serpent-1-03", "p0")}
     assert ctx.shand[0] == ["serpent-1-03"]
@@ -586,29 +658,48 @@ def test_extend_fills_empty_slots_while_the_deck_lasts():
     assert off.relic_deck == ["R050"]
 
 
-# ------------------------------------------------------------------------------------ runner
+# --------------------------------------------------------------------------------------- runner
+
 
 def test_a_paused_runner_copies_pickles_and_rejects_illegal_answers():
-    effect = steps({"op": "add_uf", "n": 2, "where": "own_sidewalk"}, {"op": "gain", "res": "gold", "n": 1})
+    effect = steps(
+        {"op": "add_uf", "n": 2, "where": "own_sidewalk"}, {"op": "gain", "res": "gold", "n": 1}
+    )
     ctx = FakeContext()
     ctx.suspend_decisions = True
     r = run_effect(effect, 0, ctx)
-    assert not r.done and r.pending == Request(0, "target", ("p2", "p3", "p4"), op="add_uf",
-                                               info=(("remaining", 2),))
+    assert not r.done and r.pending == Request(
+        0, "target", ("p2", "p3", "p4"), op="add_uf", info=(("remaining", 2),)
+    )
     with pytest.raises(ValueError, match="not a legal answer"):
         r.resume(ctx, "p9")
     clone, ctx2 = pickle.loads(pickle.dumps(r)), copy.deepcopy(ctx)
     assert not r.resume(ctx, "p3") and r.pending.info == (("remaining", 1),)
     assert r.resume(ctx, "p3") and ctx.pawn[("p3", "uf")] == 2 and ctx.res[0]["gold"] == 1
     assert not clone.resume(ctx2, "p4") and clone.resume(ctx2, "p2")
-    assert ctx2.pawn[("p4", "uf")] == 1 and ctx2.pawn[("p2", "uf")] == 1 and ctx2.res[0]["gold"] == 1
+    assert (
+        ctx2.pawn[("p4", "uf")] == 1 and ctx2.pawn[("p2", "uf")] == 1 and ctx2.res[0]["gold"] == 1
+    )
     with pytest.raises(RuntimeError):
         r.resume(ctx, None)
 
 
 def test_pause_inside_opponents_and_choose_resumes_in_the_right_frame():
-    effect = steps({"op": "opponents", "who": "each", "effect": [
-        {"op": "choose", "options": [[{"op": "gain", "res": "gold", "n": 2}], [{"op": "draw_relic", "n": 1}]]}]})
+    effect = steps(
+        {
+            "op": "opponents",
+            "who": "each",
+            "effect": [
+                {
+                    "op": "choose",
+                    "options": [
+                        [{"op": "gain", "res": "gold", "n": 2}],
+                        [{"op": "draw_relic", "n": 1}],
+                    ],
+                }
+            ],
+        }
+    )
     ctx = FakeContext(n=3, societies=("blue", "garden", "twilight"))
     ctx.suspend_decisions = True
     ctx.relic_deck = ["R001"]
@@ -619,20 +710,27 @@ def test_pause_inside_opponents_and_choose_resumes_in_the_right_frame():
     assert ctx.rhand[1] == ["R001"] and ctx.res[2]["gold"] == 2 and ctx.res[1]["gold"] == 0
 
 
-# ------------------------------------------------------------------------------------ options and trades
+# --------------------------------------------------------------------------- options and trades
+
 
 def test_option_allowed_costs_variants_and_mods():
-    card = C.secret("mariners-1-01")          # A: Extend the Map 1 (society-only); B: +2 Strength
+    card = C.secret("mariners-1-01")  # A: Extend the Map 1 (society-only); B: +2 Strength
     ctx = FakeContext(societies=("mariners", "blue"))
     assert ops.option_allowed(card, 0, ctx, 0, {}) and ops.option_allowed(card, 1, ctx, 0, {})
-    off = FakeContext(societies=("mariners", "blue"), flags={"society_powers": False, "secret_options_b": False})
-    assert not ops.option_allowed(card, 0, off, 0, {}) and not ops.option_allowed(card, 1, off, 0, {})
-    armada = C.secret("mariners-4-02")        # A [1 Energy] +8 Strength; B [2 Energy] extra Action
+    off = FakeContext(
+        societies=("mariners", "blue"), flags={"society_powers": False, "secret_options_b": False}
+    )
+    assert not ops.option_allowed(card, 0, off, 0, {}) and not ops.option_allowed(
+        card, 1, off, 0, {}
+    )
+    armada = C.secret("mariners-4-02")  # A [1 Energy] +8 Strength; B [2 Energy] extra Action
     ctx.res[0]["energy"] = 1
-    assert ops.option_allowed(armada, 0, ctx, 0, {}) and not ops.option_allowed(armada, 1, ctx, 0, {})
+    assert ops.option_allowed(armada, 0, ctx, 0, {}) and not ops.option_allowed(
+        armada, 1, ctx, 0, {}
+    )
     assert ops.option_allowed(armada, 1, ctx, 0, {"secret_energy": -1})
     assert ops.secret_option_cost(armada.options[1], {"no_secret_energy": 1}).energy == 0
-    patron = C.secret("garden-2-04").options[0]                 # [6 Gold] gain 3 Intrigue
+    patron = C.secret("garden-2-04").options[0]  # [6 Gold] gain 3 Intrigue
     assert ops.secret_option_cost(patron, {"no_secret_energy": 1}).gold == 6
 
 
@@ -640,30 +738,34 @@ def test_any_time_trades_and_trade_inputs():
     for soc in C.societies.values():
         trades = soc.panel("any_time").trades
         assert [(t.inputs, t.out) for t in trades] == [
-            ((("gold", 3),), (dsl.Gain("energy", 1),)), ((("gold", 5),), (dsl.Gain("energy", 2),)),
-            ((("gold", 6),), (dsl.Gain("energy", 3),))]
+            ((("gold", 3),), (dsl.Gain("energy", 1),)),
+            ((("gold", 5),), (dsl.Gain("energy", 2),)),
+            ((("gold", 6),), (dsl.Gain("energy", 3),)),
+        ]
     ctx = FakeContext(script=[("p2", "uf")])
     ctx.res[0].update(gold=5, energy=4)
     blue = C.societies["blue"]
     assert ops.trade_inputs_payable(blue.panels[0].trades[1], ctx, 0)
     assert not ops.trade_inputs_payable(blue.panels[0].trades[2], ctx, 0)
-    leader = blue.panel("leader").trades[0]           # 4 Energy + a UF -> new Society Leader
+    leader = blue.panel("leader").trades[0]  # 4 Energy + a UF -> new Society Leader
     assert not ops.trade_inputs_payable(leader, ctx, 0)
     ctx.pawn[("p2", "uf")] = 1
-    assert ops.trade_inputs_payable(leader, ctx, 0)   # Blue Army cutout 1 opens at Level I
+    assert ops.trade_inputs_payable(leader, ctx, 0)  # Blue Army cutout 1 opens at Level I
     ctx.res[0]["energy"] = 3
     assert not ops.trade_inputs_payable(leader, ctx, 0)
-    assert ops.trade_inputs_payable(leader, ctx, 0, energy_change=-1)   # R013 Chariot Wheel
+    assert ops.trade_inputs_payable(leader, ctx, 0, energy_change=-1)  # R013 Chariot Wheel
     run(ctx, leader.out)
     assert ctx.pawn[("p2", "sl0")] == 1 and ctx.res[0]["chaos"] == 1
 
 
-# ------------------------------------------------------------------------------------ every card effect runs
+# ----------------------------------------------------------------------- every card effect runs
+
 
 def _random_chooser(rng):
     def choose(req):
         opts = list(req.options) + ([None] if req.can_pass else [])
         return opts[rng.randrange(len(opts))]
+
     return choose
 
 
@@ -680,8 +782,9 @@ def test_every_content_effect_runs_to_completion_with_random_choices(society):
         ctx.shand[0] = [C.secrets[society][5].id]
         ctx.pawn.update({("p0", "pf"): 1, ("p1", "pl"): 1, ("p2", "uf"): 1, ("s0C1", "uf"): 1})
         ctx.initiated.add("p1")
-        for key in [(s, c, None) for s in range(3) for c in C.dsl.countables] + \
-                   [(s, "assigned_icons", suit) for s in range(3) for suit in C.constants.suits]:
+        for key in [(s, c, None) for s in range(3) for c in C.dsl.countables] + [
+            (s, "assigned_icons", suit) for s in range(3) for suit in C.constants.suits
+        ]:
             ctx.counts.setdefault(key, 2)
         r = run_effect(effect, 0, ctx, source=label)
         assert r.done, label

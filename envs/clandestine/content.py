@@ -34,19 +34,33 @@ from .dsl import ContentError
 DATA_PATH = Path(__file__).with_name("data") / "clandestine_content.json"
 
 #: Component counts the content must have (rulebook "Components"; design rulings 1 and 8).
-EXPECTED = {"relics": 108, "conjunctions": 24, "tiles": 50, "board_slots": 40,
-            "secrets_per_society": 31, "secrets_per_level": (10, 8, 7, 6), "societies": 5,
-            "num_actions": 401}
+EXPECTED = {
+    "relics": 108,
+    "conjunctions": 24,
+    "tiles": 50,
+    "board_slots": 40,
+    "secrets_per_society": 31,
+    "secrets_per_level": (10, 8, 7, 6),
+    "societies": 5,
+    "num_actions": 401,
+}
 SOCIETY_IDS = ("mariners", "garden", "twilight", "serpent", "blue")
 ACTION_NAMES = ("fundraise", "discover", "reveal", "ascend", "purge", "regroup", "revolt")
 ALCHEMY_INPUTS = ("gold", "energy", "uf", "relic", "secret")
 PANEL_TIMINGS = ("any", "own_turn")
 
-__all__ = ["ContentError", "Content", "load_content", "DATA_PATH", "EXPECTED", "SOCIETY_IDS",
-           "ACTION_NAMES"]
+__all__ = [
+    "ContentError",
+    "Content",
+    "load_content",
+    "DATA_PATH",
+    "EXPECTED",
+    "SOCIETY_IDS",
+    "ACTION_NAMES",
+]
 
 
-# ------------------------------------------------------------------------------------ records
+# -------------------------------------------------------------------------------------- records
 # Frozen records; tuple fields keep order, ``(key, value)`` tuples stand for small maps.
 
 Effect = dsl.Effect
@@ -293,7 +307,9 @@ class Relic:
     def icons_of(self, suit: str) -> int:
         """Icons of ``suit``: a Dark Relic counts its primary or its alternate icons, whichever is
         larger for that suit (design §4 countable ``assigned_icons``)."""
-        return max(self.icons if self.suit == suit else 0, self.alt_icons if self.alt_suit == suit else 0)
+        return max(
+            self.icons if self.suit == suit else 0, self.alt_icons if self.alt_suit == suit else 0
+        )
 
 
 @dataclass(frozen=True)
@@ -468,7 +484,8 @@ class DecisionKind:
 
 @dataclass(frozen=True)
 class Decisions:
-    """The ``Discrete(num_actions)`` factoring of §1.7: 16 contiguous ``blocks``, ``kinds``, rules."""
+    """The ``Discrete(num_actions)`` factoring of §1.7: 16 contiguous ``blocks``, ``kinds``,
+    ``rules``."""
 
     num_actions: int
     blocks: tuple[ActionBlock, ...]
@@ -578,7 +595,10 @@ class Content:
             for c in self.society_secrets(sid):
                 out += [(f"{c.id}.{o.label}", o.effect) for o in c.options]
                 if c.trap:
-                    out += [(f"{c.id}.trap.{k}", getattr(c.trap, k)) for k in ("self", "rival", "reward")]
+                    out += [
+                        (f"{c.id}.trap.{k}", getattr(c.trap, k))
+                        for k in ("self", "rival", "reward")
+                    ]
         for r in self.relics:
             if r.plus is not None:
                 out.append((f"{r.id}.plus", r.plus))
@@ -634,422 +654,568 @@ def load_content(source: str | Path | Mapping[str, Any] | None = None) -> Conten
     return build_content(raw)
 
 
-# ------------------------------------------------------------------------------------ helpers
-
-def _get(obj: Any, key: str, path: str, typ: type | tuple = object) -> Any:
-    if not isinstance(obj, Mapping):
-        raise ContentError(path, f"expected an object, got {type(obj).__name__}")
-    if key not in obj:
-        raise ContentError(f"{path}.{key}", "missing")
-    v = obj[key]
-    if typ is int and (not isinstance(v, int) or isinstance(v, bool)):
-        raise ContentError(f"{path}.{key}", f"expected an int, got {v!r}")
-    if typ is not object and typ is not int and not isinstance(v, typ):
-        names = typ.__name__ if isinstance(typ, type) else "/".join(t.__name__ for t in typ)
-        raise ContentError(f"{path}.{key}", f"expected {names}, got {type(v).__name__}")
-    return v
+# -------------------------------------------------------------------------------------- reading
 
 
-def _enum(v: Any, allowed, path: str) -> Any:
-    if v not in allowed:
-        raise ContentError(path, f"{v!r} is not one of {list(allowed)}")
-    return v
+class _Node:
+    """A JSON value and its key path; every read checks type and range and names the path."""
+
+    __slots__ = ("v", "path")
+
+    def __init__(self, v: Any, path: str = ""):
+        self.v, self.path = v, path
+
+    def fail(self, problem: str):
+        raise ContentError(self.path or "<root>", problem)
+
+    def _child(self, key: str | int) -> str:
+        if isinstance(key, int):
+            return f"{self.path}[{key}]"
+        return f"{self.path}.{key}" if self.path else key
+
+    def __getitem__(self, key: str | int) -> "_Node":
+        if isinstance(key, str):
+            if not isinstance(self.v, Mapping):
+                self.fail(f"expected an object, got {type(self.v).__name__}")
+            if key not in self.v:
+                raise ContentError(self._child(key), "missing")
+        return _Node(self.v[key], self._child(key))
+
+    def get(self, key: str, default: Any = None) -> "_Node":
+        if not isinstance(self.v, Mapping):
+            self.fail(f"expected an object, got {type(self.v).__name__}")
+        return _Node(self.v.get(key, default), self._child(key))
+
+    def int(self, lo: int | None = None, hi: int | None = None) -> int:
+        v = self.v
+        if not isinstance(v, int) or isinstance(v, bool):
+            self.fail(f"expected an int, got {v!r}")
+        if (lo is not None and v < lo) or (hi is not None and v > hi):
+            self.fail(f"{v} is outside {lo}..{'' if hi is None else hi}")
+        return v
+
+    def str(self) -> str:
+        if not isinstance(self.v, str):
+            self.fail(f"expected a string, got {self.v!r}")
+        return self.v
+
+    def opt_str(self) -> str | None:
+        return None if self.v is None else self.str()
+
+    def list(self, n: int | None = None, what: str = "entries") -> list["_Node"]:
+        if not isinstance(self.v, list):
+            self.fail(f"expected a list, got {type(self.v).__name__}")
+        if n is not None and len(self.v) != n:
+            self.fail(f"expected {n} {what}, found {len(self.v)}")
+        return [_Node(x, self._child(i)) for i, x in enumerate(self.v)]
+
+    def items(self) -> list[tuple[str, "_Node"]]:
+        if not isinstance(self.v, Mapping):
+            self.fail(f"expected an object, got {type(self.v).__name__}")
+        return [(k, _Node(x, self._child(k))) for k, x in self.v.items()]
+
+    def enum(self, allowed) -> Any:
+        if self.v not in allowed:
+            self.fail(f"{self.v!r} is not one of {list(allowed)}")
+        return self.v
+
+    def strings(self) -> tuple[str, ...]:
+        return tuple(x.str() for x in self.list())
 
 
-def _unique(ids, path: str, what: str) -> None:
+def _unique(ids, node: _Node, what: str) -> None:
     seen = set()
     for i in ids:
         if i in seen:
-            raise ContentError(path, f"duplicate {what} id {i!r}")
+            node.fail(f"duplicate {what} id {i!r}")
         seen.add(i)
 
 
-def _count(items, n: int, path: str, what: str) -> None:
-    if len(items) != n:
-        raise ContentError(path, f"expected {n} {what}, found {len(items)}")
+def _counts(node: _Node, keys) -> tuple[tuple[str, int], ...]:
+    """An object of key -> int >= 0 with keys from ``keys``, as ((key, n), ...)."""
+    return tuple((k, x.int(0)) for k, x in node.items() if _Node(k, x.path).enum(keys))
 
 
 class _Builder:
-    """Turns the parsed JSON into dataclasses; one method per section."""
+    """Turns the parsed JSON into records; one method per section (design §0 key map)."""
 
     def __init__(self, raw: Mapping[str, Any]):
         if not isinstance(raw, Mapping):
             raise ContentError("<root>", f"content must be a JSON object, got {type(raw).__name__}")
-        self.raw = raw
-        c = _get(raw, "constants", "<root>", dict)
-        self.suits = tuple(_get(c, "suits", "constants", list))
-        if sorted(self.suits) != sorted(["Rod", "Sword", "Disk", "Chalice"]):
-            raise ContentError("constants.suits", f"expected Rod, Sword, Disk, Chalice, got {list(self.suits)}")
-        self.spec = dsl.DslSpec.from_json(_get(raw, "dsl", "<root>", dict), self.suits)
+        self.root = _Node(raw)
+        self.suits = self.root["constants"]["suits"].strings()
+        if sorted(self.suits) != sorted(SUITS):
+            self.root["constants"]["suits"].fail(f"expected the suits {list(SUITS)}")
+        dsl_node = self.root["dsl"]
+        if not isinstance(dsl_node.v, Mapping):
+            dsl_node.fail("expected an object")
+        self.spec = dsl.DslSpec.from_json(dsl_node.v, self.suits)
 
-    def effect(self, v: Any, path: str) -> dsl.Effect:
-        return dsl.compile_effect(v, self.spec, path)
+    def effect(self, n: _Node) -> dsl.Effect:
+        return dsl.compile_effect(n.v, self.spec, n.path)
 
-    def amount(self, v: Any, path: str) -> dsl.Amount:
-        return dsl.compile_amount(v, self.spec, path)
+    def amount(self, n: _Node) -> dsl.Amount:
+        return dsl.compile_amount(n.v, self.spec, n.path)
 
-    def suit(self, v: Any, path: str, optional: bool = False) -> str | None:
-        if optional and v is None:
-            return None
-        return _enum(v, self.suits, path)
+    def suit(self, n: _Node) -> str:
+        return n.enum(self.suits)
 
-    # -- constants
     def constants(self) -> Constants:
-        c = self.raw["constants"]
-        comp = _get(c, "components", "constants", dict)
-        for key, want in (("relics", EXPECTED["relics"]), ("conjunctions", EXPECTED["conjunctions"]),
-                          ("ascension_tiles", EXPECTED["tiles"]), ("societies", EXPECTED["societies"]),
-                          ("secrets_per_society", EXPECTED["secrets_per_society"])):
-            if _get(comp, key, "constants.components", int) != want:
-                raise ContentError(f"constants.components.{key}", f"expected {want}, got {comp[key]}")
-        ps = _get(c, "pawn_strength", "constants", dict)
-        dark = tuple(_get(c, "dark_slots", "constants", list))
-        supply = _get(c, "pawn_supply", "constants", dict)
-        return Constants(components=dict(comp), suits=self.suits, pawn_strength=dict(ps),
-                         end_of_turn_energy=_get(c, "end_of_turn_energy", "constants", int),
-                         relic_slots_per_society=_get(c, "relic_slots_per_society", "constants", int),
-                         dark_slots=dark, chambers_per_society=_get(c, "chambers_per_society", "constants", int),
-                         uf_supply=_get(supply, "universal_followers", "constants.pawn_supply", int),
-                         finite_pawns_default=bool(_get(supply, "finite_by_default", "constants.pawn_supply")),
-                         resources_infinite=tuple(_get(c, "resources_infinite", "constants", list)))
+        c = self.root["constants"]
+        comp = c["components"]
+        for key, want in (
+            ("relics", "relics"),
+            ("conjunctions", "conjunctions"),
+            ("ascension_tiles", "tiles"),
+            ("societies", "societies"),
+            ("secrets_per_society", "secrets_per_society"),
+        ):
+            if comp[key].int() != EXPECTED[want]:
+                comp[key].fail(f"expected {EXPECTED[want]}, got {comp[key].v}")
+        supply = c["pawn_supply"]
+        return Constants(
+            components=dict(comp.v),
+            suits=self.suits,
+            pawn_strength={k: x.int(0) for k, x in c["pawn_strength"].items()},
+            end_of_turn_energy=c["end_of_turn_energy"].int(0),
+            relic_slots_per_society=c["relic_slots_per_society"].int(6, 6),
+            dark_slots=tuple(x.int(1, 6) for x in c["dark_slots"].list()),
+            chambers_per_society=c["chambers_per_society"].int(4, 4),
+            uf_supply=supply["universal_followers"].int(0),
+            finite_pawns_default=bool(supply["finite_by_default"].v),
+            resources_infinite=c["resources_infinite"].strings(),
+        )
 
-    # -- alchemy panels
-    def trade(self, t: Any, path: str) -> Trade:
-        ins = _get(t, "in", path, dict)
-        for k, v in ins.items():
-            _enum(k, ALCHEMY_INPUTS, f"{path}.in.{k}")
-            if not isinstance(v, int) or isinstance(v, bool) or v < 1:
-                raise ContentError(f"{path}.in.{k}", f"must be an int >= 1, got {v!r}")
-        return Trade(inputs=tuple(ins.items()), out=self.effect(_get(t, "out", path), f"{path}.out"))
-
-    def panel(self, p: Any, path: str, pid: str, name: str) -> Panel:
-        timing = _enum(_get(p, "timing", path), PANEL_TIMINGS, f"{path}.timing")
-        trades = _get(p, "trades", path, list)
+    def panel(self, p: _Node, pid: str, name: str) -> Panel:
+        trades = []
+        for t in p["trades"].list():
+            ins = tuple(
+                (k, x.int(1)) for k, x in t["in"].items() if _Node(k, x.path).enum(ALCHEMY_INPUTS)
+            )
+            trades.append(Trade(ins, self.effect(t["out"])))
         if not 1 <= len(trades) <= 3:
-            raise ContentError(f"{path}.trades", f"a panel has 1-3 trades, found {len(trades)}")
-        return Panel(pid, name, timing, tuple(self.trade(t, f"{path}.trades[{i}]") for i, t in enumerate(trades)))
+            p["trades"].fail(f"a panel has 1-3 trades, found {len(trades)}")
+        return Panel(pid, name, p["timing"].enum(PANEL_TIMINGS), tuple(trades))
 
-    # -- societies
-    def society(self, sid: str, s: Any, tiles: Mapping[str, Tile]) -> Society:
-        path = f"societies.{sid}"
-        if _get(s, "id", path) != sid:
-            raise ContentError(f"{path}.id", f"{s['id']!r} differs from its key {sid!r}")
-        chambers = []
-        for i, ch in enumerate(_get(s, "chambers", path, list)):
-            p = f"{path}.chambers[{i}]"
-            chambers.append(Chamber(_enum(_get(ch, "id", p), ("C1", "C2", "C3", "C4"), f"{p}.id"),
-                                    _enum(_get(ch, "action", p).lower(), ACTION_NAMES, f"{p}.action"),
-                                    tuple(_get(ch, "relic_slots", p, list))))
-        if [c.id for c in chambers] != ["C1", "C2", "C3", "C4"]:
-            raise ContentError(f"{path}.chambers", "must be C1, C2, C3, C4 in order")
-        slots = []
-        for i, rs in enumerate(_get(s, "relic_slots", path, list)):
-            p = f"{path}.relic_slots[{i}]"
-            slots.append(RelicSlot(_get(rs, "slot", p, int), _get(rs, "chamber", p, str),
-                                   bool(_get(rs, "dark_allowed", p))))
-        if [r.slot for r in slots] != [1, 2, 3, 4, 5, 6]:
-            raise ContentError(f"{path}.relic_slots", "must be slots 1-6 in order")
+    def society(self, sid: str, s: _Node, tiles: Mapping[str, Tile]) -> Society:
+        if s["id"].v != sid:
+            s["id"].fail(f"{s['id'].v!r} differs from its key {sid!r}")
+        chambers = tuple(
+            Chamber(
+                c["id"].enum(CHAMBERS),
+                _Node(c["action"].str().lower(), c["action"].path).enum(ACTION_NAMES),
+                tuple(x.int(1, 6) for x in c["relic_slots"].list()),
+            )
+            for c in s["chambers"].list(4, "chambers")
+        )
+        if tuple(c.id for c in chambers) != CHAMBERS:
+            s["chambers"].fail("must be C1, C2, C3, C4 in order")
         by_chamber = {c.id: c for c in chambers}
-        for r in slots:
-            if r.chamber not in by_chamber or r.slot not in by_chamber[r.chamber].relic_slots:
-                raise ContentError(f"{path}.relic_slots[{r.slot - 1}]", f"slot {r.slot} is not in chamber {r.chamber!r}")
-        dark = tuple(r.slot for r in slots if r.dark_allowed)
-        if dark != tuple(self.raw["constants"]["dark_slots"]):
-            raise ContentError(f"{path}.relic_slots", f"Dark slots {list(dark)} differ from constants.dark_slots")
-        dial = []
-        for i, d in enumerate(_get(s, "dial", path, list)):
-            p = f"{path}.dial[{i}]"
-            dial.append(DialStep(_get(d, "level", p, int), d.get("next_gold"), d.get("next_suits"),
-                                 _get(d, "relic_max", p, int), _get(d, "secret_max", p, int)))
-        if [d.level for d in dial] != [1, 2, 3, 4, 5] or dial[4].next_gold is not None or \
-                any(not isinstance(d.next_gold, int) or not isinstance(d.next_suits, int) for d in dial[:4]):
-            raise ContentError(f"{path}.dial", "must be Levels 1-5 with Gold and suit costs for 1-4 and none at 5")
-        ch = _get(s, "chaos", path, dict)
-        meter = ChaosMeter(_get(ch, "slots", f"{path}.chaos", int), tuple(_get(ch, "penalty", f"{path}.chaos", list)),
-                           _get(ch, "black_top", f"{path}.chaos", int))
-        if len(meter.penalty) != meter.slots or not 0 <= meter.black_top <= meter.slots:
-            raise ContentError(f"{path}.chaos", f"penalty has {len(meter.penalty)} entries for {meter.slots} slots")
-        tk = _get(s, "tokens", path, dict)
-        ld = _get(s, "leaders", path, dict)
-        cutouts = tuple(Cutout(_get(c, "cutout", f"{path}.leaders.cutouts[{i}]", int),
-                               _get(c, "min_level", f"{path}.leaders.cutouts[{i}]", int), c.get("unlocks_token"))
-                        for i, c in enumerate(_get(ld, "cutouts", f"{path}.leaders", list)))
+        slots = []
+        for k, r in enumerate(s["relic_slots"].list(6, "relic slots"), start=1):
+            slot = RelicSlot(
+                r["slot"].int(), r["chamber"].enum(CHAMBERS), bool(r["dark_allowed"].v)
+            )
+            if slot.slot != k or k not in by_chamber[slot.chamber].relic_slots:
+                r.fail(f"slot {slot.slot} at position {k} in chamber {slot.chamber}")
+            slots.append(slot)
+        if tuple(r.slot for r in slots if r.dark_allowed) != tuple(
+            self.root.v["constants"]["dark_slots"]
+        ):
+            s["relic_slots"].fail("the Dark slots differ from constants.dark_slots")
+        dial = tuple(
+            DialStep(
+                d["level"].int(1, 5),
+                d.get("next_gold").v,
+                d.get("next_suits").v,
+                d["relic_max"].int(0),
+                d["secret_max"].int(0),
+            )
+            for d in s["dial"].list(5, "dial steps")
+        )
+        if (
+            [d.level for d in dial] != [1, 2, 3, 4, 5]
+            or dial[4].next_gold is not None
+            or any(
+                not isinstance(d.next_gold, int) or not isinstance(d.next_suits, int)
+                for d in dial[:4]
+            )
+        ):
+            s["dial"].fail("must be Levels 1-5 with Gold and suit costs for 1-4 and none at 5")
+        ch = s["chaos"]
+        meter = ChaosMeter(
+            ch["slots"].int(1),
+            tuple(x.int(0) for x in ch["penalty"].list()),
+            ch["black_top"].int(0),
+        )
+        if len(meter.penalty) != meter.slots or meter.black_top > meter.slots:
+            ch.fail(f"penalty has {len(meter.penalty)} entries for {meter.slots} slots")
+        ld = s["leaders"]
+        cutouts = tuple(
+            Cutout(c["cutout"].int(1, 4), c["min_level"].int(1, 5), c.get("unlocks_token").v)
+            for c in ld["cutouts"].list(4, "cutouts")
+        )
         if [c.cutout for c in cutouts] != [1, 2, 3, 4]:
-            raise ContentError(f"{path}.leaders.cutouts", "must be cutouts 1-4 in order")
-        locked = tuple((_get(x, "token", f"{path}.tokens.locked[{i}]", int),
-                        _get(x, "unlocked_by_cutout", f"{path}.tokens.locked[{i}]", int))
-                       for i, x in enumerate(_get(tk, "locked", f"{path}.tokens", list)))
-        tokens = Tokens(_get(tk, "total", f"{path}.tokens", int), _get(tk, "free", f"{path}.tokens", int), locked)
+            ld["cutouts"].fail("must be cutouts 1-4 in order")
+        tk = s["tokens"]
+        locked = tuple(
+            (x["token"].int(1), x["unlocked_by_cutout"].int(1, 4)) for x in tk["locked"].list()
+        )
+        tokens = Tokens(tk["total"].int(1), tk["free"].int(0), locked)
         if tokens.free + len(locked) != tokens.total:
-            raise ContentError(f"{path}.tokens", f"free {tokens.free} + locked {len(locked)} != total {tokens.total}")
+            tk.fail(f"free {tokens.free} + locked {len(locked)} != total {tokens.total}")
         for tok, cut in locked:
-            c = next((c for c in cutouts if c.cutout == cut), None)
-            if c is None or c.unlocks_token != tok:
-                raise ContentError(f"{path}.tokens.locked", f"token {tok} is not unlocked by cutout {cut}")
-        leaders = Leaders(_get(ld, "total", f"{path}.leaders", int), _get(ld, "in_city_at_start", f"{path}.leaders", int),
-                          _get(ld, "on_tableau", f"{path}.leaders", int), cutouts,
-                          tuple(_get(ld, "initiation_cost", f"{path}.leaders", dict).items()),
-                          tuple(_get(ld, "all_leaders_out_reward", f"{path}.leaders", dict).items()))
-        panels = []
-        for i, p in enumerate(_get(s, "panels", path, list)):
-            pp = f"{path}.panels[{i}]"
-            panels.append(self.panel(p, pp, _get(p, "id", pp, str), _get(p, "name", pp, str)))
-        if not 5 <= len(panels) <= 6 or [p.id for p in panels[:4]] != ["any_time", "assign", "regroup", "leader"]:
-            raise ContentError(f"{path}.panels", "must be any_time, assign, regroup, leader, then 1-2 society panels")
-        _unique([p.id for p in panels], f"{path}.panels", "panel")
-        starting = tuple(_get(s, "starting_tiles", path, list))
-        for i, t in enumerate(starting):
-            if t not in tiles or tiles[t].kind != "starting" or tiles[t].society != sid:
-                raise ContentError(f"{path}.starting_tiles[{i}]", f"{t!r} is not a starting tile of {sid}")
-        abilities = tuple((_get(a, "id", f"{path}.abilities[{i}]", str), _get(a, "text", f"{path}.abilities[{i}]", str))
-                          for i, a in enumerate(_get(s, "abilities", path, list)))
-        sw = _get(s, "starts_with", path, dict)
-        return Society(id=sid, name=_get(s, "name", path, str), colour=s.get("colour", ""),
-                       mechanic=_get(s, "mechanic", path, str), starts_with=tuple(sw.items()),
-                       chambers=tuple(chambers), relic_slots=tuple(slots), dial=tuple(dial), chaos=meter,
-                       tokens=tokens, leaders=leaders, panels=tuple(panels), abilities=abilities,
-                       starting_tiles=starting)
+            if cutouts[cut - 1].unlocks_token != tok:
+                tk["locked"].fail(f"token {tok} is not unlocked by cutout {cut}")
+        leaders = Leaders(
+            ld["total"].int(1),
+            ld["in_city_at_start"].int(0),
+            ld["on_tableau"].int(0),
+            cutouts,
+            _counts(ld["initiation_cost"], ALCHEMY_INPUTS),
+            _counts(ld["all_leaders_out_reward"], ("intrigue", "gold", "energy")),
+        )
+        panels = tuple(self.panel(p, p["id"].str(), p["name"].str()) for p in s["panels"].list())
+        if not 5 <= len(panels) <= 6 or tuple(p.id for p in panels[:4]) != COMMON_PANELS:
+            s["panels"].fail(f"must be {list(COMMON_PANELS)}, then 1-2 society panels")
+        _unique([p.id for p in panels], s["panels"], "panel")
+        for t in s["starting_tiles"].list(2, "starting tiles"):
+            tile = tiles.get(t.str())
+            if tile is None or tile.kind != "starting" or tile.society != sid:
+                t.fail(f"{t.v!r} is not a starting tile of {sid}")
+        return Society(
+            id=sid,
+            name=s["name"].str(),
+            colour=s.get("colour", "").str(),
+            mechanic=s["mechanic"].str(),
+            starts_with=tuple((k, x.int(0)) for k, x in s["starts_with"].items()),
+            chambers=chambers,
+            relic_slots=tuple(slots),
+            dial=dial,
+            chaos=meter,
+            tokens=tokens,
+            leaders=leaders,
+            panels=panels,
+            abilities=tuple((a["id"].str(), a["text"].str()) for a in s["abilities"].list()),
+            starting_tiles=s["starting_tiles"].strings(),
+        )
 
-    # -- secrets
-    def option(self, o: Any, path: str) -> SecretOption:
-        cost = _get(o, "cost", path, dict)
-        for k, v in cost.items():
-            _enum(k, ("energy", "gold"), f"{path}.cost.{k}")
-            if not isinstance(v, int) or isinstance(v, bool) or v < 0:
-                raise ContentError(f"{path}.cost.{k}", f"must be an int >= 0, got {v!r}")
-        return SecretOption(_get(o, "label", path, str), Cost(cost.get("energy", 0), cost.get("gold", 0)),
-                            self.effect(_get(o, "effect", path), f"{path}.effect"))
+    def option(self, o: _Node) -> SecretOption:
+        cost = dict(_counts(o["cost"], ("energy", "gold")))
+        return SecretOption(
+            o["label"].str(),
+            Cost(cost.get("energy", 0), cost.get("gold", 0)),
+            self.effect(o["effect"]),
+        )
 
-    def trap(self, t: Any, path: str) -> Trap:
-        return Trap(self.effect(_get(t, "self", path), f"{path}.self"),
-                    self.effect(_get(t, "rival", path), f"{path}.rival"),
-                    self.effect(_get(t, "reward", path), f"{path}.reward"))
+    def trap(self, t: _Node) -> Trap:
+        return Trap(self.effect(t["self"]), self.effect(t["rival"]), self.effect(t["reward"]))
 
-    def secret(self, x: Any, path: str, sid: str, index: int, conjunction: bool) -> SecretCard:
-        if _get(x, "society", path) != sid:
-            raise ContentError(f"{path}.society", f"{x['society']!r} differs from its list {sid!r}")
-        level = _get(x, "level", path)
+    def secret(self, x: _Node, sid: str, index: int, conjunction: bool) -> SecretCard:
+        if x["society"].v != sid:
+            x["society"].fail(f"{x['society'].v!r} differs from its list {sid!r}")
         if conjunction:
-            if level != "conjunction":
-                raise ContentError(f"{path}.level", f"a Conjunction Secret has level 'conjunction', got {level!r}")
-            level = 5
-        elif level not in (1, 2, 3, 4):
-            raise ContentError(f"{path}.level", f"{level!r} is not one of [1, 2, 3, 4]")
-        suits = tuple(self.suit(s, f"{path}.suits[{i}]") for i, s in enumerate(_get(x, "suits", path, list)))
-        opts = _get(x, "effects", path, list)
-        if [o.get("label") for o in opts if isinstance(o, dict)] != ["A", "B"]:
-            raise ContentError(f"{path}.effects", "a Secret has options A and B")
-        trap = self.trap(x["trap"], f"{path}.trap") if x.get("trap") is not None else None
+            level = x["level"].enum(("conjunction",)) and 5
+        else:
+            level = x["level"].enum((1, 2, 3, 4))
+        opts = tuple(self.option(o) for o in x["effects"].list(2, "options"))
+        if [o.label for o in opts] != ["A", "B"]:
+            x["effects"].fail("a Secret has options A and B")
+        trap = self.trap(x["trap"]) if x.get("trap").v is not None else None
         if sid == "serpent" and trap is None:
-            raise ContentError(f"{path}.trap", "every Serpent Keepers Secret has a trap")
-        return SecretCard(id=_get(x, "id", path, str), name=_get(x, "name", path, str), society=sid,
-                          level=level, conjunction=conjunction, index=index, suits=suits,
-                          intrigue=_get(x, "intrigue", path, int),
-                          options=tuple(self.option(o, f"{path}.effects[{i}]") for i, o in enumerate(opts)),
-                          templates=tuple(x.get("templates", ())), trap=trap,
-                          trap_template=x.get("trap_template"))
+            x.fail("every Serpent Keepers Secret has a trap")
+        return SecretCard(
+            id=x["id"].str(),
+            name=x["name"].str(),
+            society=sid,
+            level=level,
+            conjunction=conjunction,
+            index=index,
+            suits=tuple(self.suit(s) for s in x["suits"].list()),
+            intrigue=x["intrigue"].int(0),
+            options=opts,
+            templates=x.get("templates", []).strings(),
+            trap=trap,
+            trap_template=x.get("trap_template").opt_str(),
+        )
 
     def templates(self) -> tuple[dict, dict]:
-        st, tt = {}, {}
-        for name, t in _get(self.raw, "secret_templates", "<root>", dict).items():
-            p = f"secret_templates.{name}"
-            lv = _get(t, "levels", p, list)
-            _count(lv, 4, f"{p}.levels", "levels")
-            st[name] = tuple((Cost(_get(x, "cost", f"{p}.levels[{i}]", dict).get("energy", 0), x["cost"].get("gold", 0)),
-                              self.effect(_get(x, "effect", f"{p}.levels[{i}]"), f"{p}.levels[{i}].effect"))
-                             for i, x in enumerate(lv))
-        for name, t in _get(self.raw, "trap_templates", "<root>", dict).items():
-            p = f"trap_templates.{name}"
-            tt[name] = tuple(Trap(*(self.effect(_get(t, line, p, list)[i], f"{p}.{line}[{i}]")
-                                    for line in ("self", "rival", "reward"))) for i in range(4))
+        st = {
+            name: tuple(
+                (
+                    self.option(_Node({"label": "A", **lv.v}, lv.path)).cost,
+                    self.effect(lv["effect"]),
+                )
+                for lv in t["levels"].list(4, "levels")
+            )
+            for name, t in self.root["secret_templates"].items()
+        }
+        tt = {
+            name: tuple(
+                Trap(
+                    *(
+                        self.effect(t[line].list(4, "levels")[i])
+                        for line in ("self", "rival", "reward")
+                    )
+                )
+                for i in range(4)
+            )
+            for name, t in self.root["trap_templates"].items()
+        }
         return st, tt
 
-    # -- relics
-    def eye(self, x: Any, path: str) -> Eye:
-        mods = x.get("mods", {})
-        if not isinstance(mods, dict):
-            raise ContentError(f"{path}.mods", "must be an object")
-        for m, v in mods.items():
-            _enum(m, sorted(self.spec.mods), f"{path}.mods.{m}")
-            if not isinstance(v, int) or isinstance(v, bool):
-                raise ContentError(f"{path}.mods.{m}", f"must be an int, got {v!r}")
+    def eye(self, x: _Node) -> Eye:
+        mods = tuple(
+            (k, m.int())
+            for k, m in x.get("mods", {}).items()
+            if _Node(k, m.path).enum(sorted(self.spec.mods))
+        )
         trig = None
-        if x.get("trigger") is not None:
-            t, p = x["trigger"], f"{path}.trigger"
-            trig = Trigger(_enum(_get(t, "on", p), sorted(self.spec.events), f"{p}.on"),
-                           _enum(_get(t, "timing", p), ("before", "after"), f"{p}.timing"),
-                           self.effect(_get(t, "effect", p), f"{p}.effect"))
+        if x.get("trigger").v is not None:
+            t = x["trigger"]
+            trig = Trigger(
+                t["on"].enum(sorted(self.spec.events)),
+                t["timing"].enum(("before", "after")),
+                self.effect(t["effect"]),
+            )
         if not mods and trig is None:
-            raise ContentError(path, "an eye header needs mods or a trigger")
-        return Eye(tuple(mods.items()), trig)
+            x.fail("an eye header needs mods or a trigger")
+        return Eye(mods, trig)
 
-    def relic(self, r: Any, path: str, index: int) -> Relic:
-        rid = _get(r, "id", path, str)
+    def relic(self, r: _Node, index: int) -> Relic:
+        rid = r["id"].str()
         if rid != f"R{index + 1:03d}":
-            raise ContentError(f"{path}.id", f"expected R{index + 1:03d} at position {index}, got {rid!r}")
-        tone = _enum(_get(r, "tone", path), ("bright", "dark"), f"{path}.tone")
-        alt = self.suit(r.get("alt_suit"), f"{path}.alt_suit", optional=True)
+            r["id"].fail(f"expected R{index + 1:03d} at position {index}, got {rid!r}")
+        tone = r["tone"].enum(("bright", "dark"))
+        alt = None if r.get("alt_suit").v is None else self.suit(r["alt_suit"])
         if (tone == "dark") != (alt is not None):
-            raise ContentError(f"{path}.alt_suit", "Dark Relics (and only they) have an alternate suit")
-        header = _enum(_get(r, "header", path), ("plus", "flag", "eye"), f"{path}.header")
-        value = _get(r, "value", path, int)
-        if not 1 <= value <= 5:
-            raise ContentError(f"{path}.value", f"must be 1-5, got {value}")
-        plus = flag = eye = None
-        when = None
-        if header == "plus":
-            when = _enum(_get(r, "when", path), ("before", "after", "either"), f"{path}.when")
-            plus = self.effect(_get(r, "effect", path), f"{path}.effect")
-        elif header == "flag":
-            flag = self.amount(_get(r, "score", path), f"{path}.score")
-        else:
-            eye = self.eye(r, path)
-        return Relic(id=rid, index=index, name=_get(r, "name", path, str), value=value, tone=tone,
-                     suit=self.suit(_get(r, "suit", path), f"{path}.suit"), icons=_get(r, "icons", path, int),
-                     alt_suit=alt, alt_icons=_get(r, "alt_icons", path, int), intrigue=_get(r, "intrigue", path, int),
-                     header=header, when=when, plus=plus, flag=flag, eye=eye)
+            r["alt_suit"].fail("Dark Relics (and only they) have an alternate suit")
+        header = r["header"].enum(("plus", "flag", "eye"))
+        return Relic(
+            id=rid,
+            index=index,
+            name=r["name"].str(),
+            value=r["value"].int(1, 5),
+            tone=tone,
+            suit=self.suit(r["suit"]),
+            icons=r["icons"].int(1),
+            alt_suit=alt,
+            alt_icons=r["alt_icons"].int(0),
+            intrigue=r["intrigue"].int(0),
+            header=header,
+            when=r["when"].enum(("before", "after", "either")) if header == "plus" else None,
+            plus=self.effect(r["effect"]) if header == "plus" else None,
+            flag=self.amount(r["score"]) if header == "flag" else None,
+            eye=self.eye(r) if header == "eye" else None,
+        )
 
-    # -- tiles and board
-    def tile(self, t: Any, path: str, index: int) -> Tile:
-        kind = _enum(_get(t, "kind", path), ("board", "first_to_level", "starting"), f"{path}.kind")
-        header = _enum(_get(t, "header", path), ("flag", "eye", "hood"), f"{path}.header")
-        flag = eye = flip = None
-        if header == "flag":
-            flag = self.amount(_get(t, "score", path), f"{path}.score")
-        elif header == "eye":
-            eye = self.eye(t, path)
-        else:
-            flip = self.effect(_get(t, "flip", path), f"{path}.flip")
-        soc = t.get("society")
-        if kind == "starting" and soc not in SOCIETY_IDS:
-            raise ContentError(f"{path}.society", f"{soc!r} is not one of {list(SOCIETY_IDS)}")
-        level = t.get("level")
-        if kind != "starting" and level not in (1, 2, 3, 4, 5):
-            raise ContentError(f"{path}.level", f"{level!r} is not one of [1, 2, 3, 4, 5]")
-        return Tile(id=_get(t, "id", path, str), index=index, name=_get(t, "name", path, str), kind=kind,
-                    level=level, suit=self.suit(t.get("suit"), f"{path}.suit", optional=True),
-                    side=t.get("side"), society=soc, header=header, flag=flag, eye=eye, flip=flip)
+    def tile(self, t: _Node, index: int) -> Tile:
+        kind = t["kind"].enum(("board", "first_to_level", "starting"))
+        header = t["header"].enum(("flag", "eye", "hood"))
+        society = t["society"].enum(SOCIETY_IDS) if kind == "starting" else None
+        level = t["level"].enum((1, 2, 3, 4, 5)) if kind != "starting" else None
+        suit = self.suit(t["suit"]) if kind == "board" else None
+        return Tile(
+            id=t["id"].str(),
+            index=index,
+            name=t["name"].str(),
+            kind=kind,
+            level=level,
+            suit=suit,
+            side=t["side"].enum(("L", "R")) if kind == "board" else None,
+            society=society,
+            header=header,
+            flag=self.amount(t["score"]) if header == "flag" else None,
+            eye=self.eye(t) if header == "eye" else None,
+            flip=self.effect(t["flip"]) if header == "hood" else None,
+        )
 
     def ascension(self) -> Ascension:
-        a = _get(self.raw, "ascension", "<root>", dict)
-        tiles_raw = _get(a, "tiles", "ascension", list)
-        _count(tiles_raw, EXPECTED["tiles"], "ascension.tiles", "tiles")
-        tiles = tuple(self.tile(t, f"ascension.tiles[{i}]", i) for i, t in enumerate(tiles_raw))
-        _unique([t.id for t in tiles], "ascension.tiles", "tile")
+        a = self.root["ascension"]
+        tiles = tuple(
+            self.tile(t, i) for i, t in enumerate(a["tiles"].list(EXPECTED["tiles"], "tiles"))
+        )
+        _unique([t.id for t in tiles], a["tiles"], "tile")
         by_id = {t.id: t for t in tiles}
-        slots_raw = _get(a, "board_slots", "ascension", list)
-        _count(slots_raw, EXPECTED["board_slots"], "ascension.board_slots", "board slots")
         slots = []
-        for i, s in enumerate(slots_raw):
-            p = f"ascension.board_slots[{i}]"
-            st = s.get("start_tile")
+        for i, s in enumerate(a["board_slots"].list(EXPECTED["board_slots"], "board slots")):
+            st = s["start_tile"].opt_str()
             if st is not None and (st not in by_id or by_id[st].kind != "board"):
-                raise ContentError(f"{p}.start_tile", f"unknown board tile {st!r}")
-            slots.append(BoardSlot(_get(s, "id", p, str), i, _get(s, "level", p, int),
-                                   self.suit(_get(s, "suit", p), f"{p}.suit"),
-                                   _enum(_get(s, "side", p), ("L", "R"), f"{p}.side"), st,
-                                   self.effect(_get(s, "empty_reward", p), f"{p}.empty_reward")))
-        _unique([s.id for s in slots], "ascension.board_slots", "board slot")
-        _unique([s.start_tile for s in slots if s.start_tile], "ascension.board_slots", "start tile")
-        sm = _get(a, "suit_map", "ascension", dict)
-        if sorted(sm) != sorted(self.suits):
-            raise ContentError("ascension.suit_map", f"keys {sorted(sm)} must be the four suits")
-        cols = tuple(_get(a, "columns", "ascension", list))
+                s["start_tile"].fail(f"unknown board tile {st!r}")
+            slots.append(
+                BoardSlot(
+                    s["id"].str(),
+                    i,
+                    s["level"].int(1, 5),
+                    self.suit(s["suit"]),
+                    s["side"].enum(("L", "R")),
+                    st,
+                    self.effect(s["empty_reward"]),
+                )
+            )
+        _unique([s.id for s in slots], a["board_slots"], "board slot")
+        _unique([s.start_tile for s in slots if s.start_tile], a["board_slots"], "start tile")
+        sm = tuple((self.suit(_Node(k, v.path)), v.str()) for k, v in a["suit_map"].items())
+        if sorted(k for k, _ in sm) != sorted(self.suits):
+            a["suit_map"].fail("keys must be the four suits")
+        cols = tuple(self.suit(x) for x in a["columns"].list(4, "columns"))
         if sorted(cols) != sorted(self.suits):
-            raise ContentError("ascension.columns", f"{list(cols)} must be the four suits")
-        se = _get(a, "suit_effects", "ascension", dict)
-        if sorted(se) != sorted(sm.values()):
-            raise ContentError("ascension.suit_effects", f"keys {sorted(se)} must be {sorted(sm.values())}")
-        return Ascension(suit_map=tuple(sm.items()), columns=cols,
-                         suit_effects=tuple((k, self.effect(v, f"ascension.suit_effects.{k}")) for k, v in se.items()),
-                         board_slots=tuple(slots), tiles=tiles)
+            a["columns"].fail("must be the four suits")
+        se = tuple((k, self.effect(v)) for k, v in a["suit_effects"].items())
+        if sorted(k for k, _ in se) != sorted(v for _, v in sm):
+            a["suit_effects"].fail(f"keys must be {sorted(v for _, v in sm)}")
+        return Ascension(sm, cols, se, tuple(slots), tiles)
 
-    # -- conjunctions
-    def conjunction(self, j: Any, path: str, index: int) -> Conjunction:
-        goal = tuple(self.suit(s, f"{path}.goal[{i}]") for i, s in enumerate(_get(j, "goal", path, list)))
-        _count(goal, 6, f"{path}.goal", "goal suits")
+    def conjunction(self, j: _Node, index: int) -> Conjunction:
         al = j.get("alchemy")
-        panel = self.panel(al, f"{path}.alchemy", "conjunction", _get(j, "name", path, str)) if al is not None else None
-        return Conjunction(_get(j, "id", path, str), index, _get(j, "name", path, str), goal,
-                           self.effect(_get(j, "claim_effect", path), f"{path}.claim_effect"), panel)
+        panel = None if al.v is None else self.panel(al, "conjunction", j["name"].str())
+        return Conjunction(
+            j["id"].str(),
+            index,
+            j["name"].str(),
+            tuple(self.suit(s) for s in j["goal"].list(6, "goal suits")),
+            self.effect(j["claim_effect"]),
+            panel,
+        )
+
+    def relic_map(self) -> RelicMap:
+        rm = self.root["relic_map"]
+        ext = rm["extension"]
+        routes = rm["routes"].strings()
+        rows = tuple(r["extra"].int(0) for r in rm["rows"].list())
+        order = rm["map_order"].strings()
+        want = (
+            ("H",)
+            + tuple(f"{r}.{k}" for r in routes for k in range(len(rows)))
+            + ext["slots"].strings()
+        )
+        if order != want:
+            rm["map_order"].fail(f"expected {list(want)}")
+        out = RelicMap(
+            routes=routes,
+            row_extra=rows,
+            harbor_extra=rm["harbor"]["extra"].int(0),
+            extension_slots=ext["slots"].strings(),
+            extension_extra_opponents=ext["extra_opponents"].int(),
+            extension_extra_mariners=ext["extra_mariners"].int(),
+            cards_on_map=rm["cards_on_map"].int(),
+            map_order=order,
+            refill_end_of_turn=rm["refill_end_of_turn"].strings(),
+        )
+        if out.cards_on_map != 1 + len(routes) * len(rows):
+            rm["cards_on_map"].fail("must be the Harbor plus routes x rows")
+        return out
+
+    def procedures(self) -> Procedures:
+        pr = self.root["procedures"]
+        phases = tuple(
+            Phase(
+                p["phase"].str(),
+                p.get("who", "").str(),
+                p.get("does").v or "; ".join(p.get("choices", []).strings()),
+                p.get("next", "").str(),
+            )
+            for p in pr["phases"].list()
+        )
+        for ph in PHASES:
+            if ph not in [p.phase for p in phases]:
+                pr["phases"].fail(f"missing phase {ph}")
+        term = pr["termination"]
+        return Procedures(
+            setup=pr["setup"].strings(),
+            turn=pr["turn"].strings(),
+            phases=phases,
+            action_resolution=pr["action_resolution"].strings(),
+            movement=pr["movement"].strings(),
+            gain_level=pr["gain_level"].strings(),
+            hand_limit=pr["hand_limit"].str(),
+            conjunction_check=pr["conjunction_check"].str(),
+            end=pr["end"].str(),
+            max_rounds_default=term["max_rounds_default"].int(1),
+            end_reasons=tuple(k for k, _ in term["end_reasons"].items()),
+        )
+
+    def variants(self) -> Variants:
+        va = self.root["variants"]
+        flags = tuple(
+            VariantFlag(
+                f["flag"].str(), bool(f["default"].v), f.get("off").v or f.get("on", "").str()
+            )
+            for f in va["flags"].list()
+        )
+        _unique([f.flag for f in flags], va["flags"], "flag")
+        preset = va["basic_preset"]
+        if sorted(k for k, _ in preset.items()) != sorted(f.flag for f in flags):
+            preset.fail(f"keys must be the flags {sorted(f.flag for f in flags)}")
+        params = va["parameters"]
+        for k in ("max_rounds", "margin_weight", "margin_scale"):
+            params[k]["default"]
+        return Variants(
+            flags,
+            tuple((k, bool(x.v)) for k, x in preset.items()),
+            tuple((k, x["default"].v) for k, x in params.items()),
+            tuple((k, x.get("allowed", "").str()) for k, x in params.items()),
+        )
+
+    def visibility(self) -> Visibility:
+        vi = self.root["visibility"]
+
+        def pairs(key):
+            return tuple((x["item"].str(), x.get("detail", "").str()) for x in vi[key].list())
+
+        return Visibility(
+            pairs("public"),
+            pairs("owner_private"),
+            pairs("hidden_from_all"),
+            vi["hands"].str(),
+            vi["public_history"].strings(),
+            vi["resampler"].strings(),
+        )
+
+    def decisions(self, sizes: Mapping[str, int]) -> Decisions:
+        de = self.root["decisions"]
+        n = de["num_actions"].int()
+        if n != EXPECTED["num_actions"]:
+            de["num_actions"].fail(f"expected {EXPECTED['num_actions']}, got {n}")
+        blocks, off = [], 0
+        for b in de["action_blocks"].list():
+            blk = ActionBlock(
+                b["block"].str(), b["offset"].int(0), b["size"].int(1), b.get("meaning", "").str()
+            )
+            if blk.offset != off:
+                b.fail(
+                    f"block {blk.name} starts at {blk.offset}, expected {off} "
+                    "(blocks are contiguous)"
+                )
+            off += blk.size
+            blocks.append(blk)
+        if off != n:
+            de["action_blocks"].fail(f"blocks cover {off} actions, num_actions is {n}")
+        _unique([b.name for b in blocks], de["action_blocks"], "block")
+        for name, size in sizes.items():
+            if [b.size for b in blocks if b.name == name] != [size]:
+                de["action_blocks"].fail(f"block {name} must have size {size}")
+        kinds = tuple(
+            DecisionKind(k["kind"].str(), k.get("blocks", "").str(), k.get("note", "").str())
+            for k in de["kinds"].list()
+        )
+        _unique([k.kind for k in kinds], de["kinds"], "decision kind")
+        return Decisions(n, tuple(blocks), kinds, de.get("rules", []).strings())
+
+    def scoring(self) -> Scoring:
+        sc = self.root["scoring"]
+        return Scoring(
+            sc["human"].strings(),
+            sc.get("silver_guard_pre_step", "").str(),
+            sc["tie_break"].str(),
+            tuple((k, x.str()) for k, x in sc["returns"].items()),
+        )
 
 
-def _build_misc(raw: Mapping[str, Any]) -> tuple:
-    """Relic map, procedures, variants, visibility, decisions and scoring."""
-    rm = _get(raw, "relic_map", "<root>", dict)
-    ext = _get(rm, "extension", "relic_map", dict)
-    rows = tuple(_get(r, "extra", f"relic_map.rows[{i}]", int) for i, r in enumerate(_get(rm, "rows", "relic_map", list)))
-    order = tuple(_get(rm, "map_order", "relic_map", list))
-    routes = tuple(_get(rm, "routes", "relic_map", list))
-    want = ("H",) + tuple(f"{r}.{k}" for r in routes for k in range(len(rows))) + tuple(_get(ext, "slots", "relic_map.extension", list))
-    if order != want:
-        raise ContentError("relic_map.map_order", f"expected {list(want)}, got {list(order)}")
-    relic_map = RelicMap(routes=routes, row_extra=rows, harbor_extra=_get(rm["harbor"], "extra", "relic_map.harbor", int),
-                         extension_slots=tuple(ext["slots"]), extension_extra_opponents=_get(ext, "extra_opponents", "relic_map.extension", int),
-                         extension_extra_mariners=_get(ext, "extra_mariners", "relic_map.extension", int),
-                         cards_on_map=_get(rm, "cards_on_map", "relic_map", int), map_order=order,
-                         refill_end_of_turn=tuple(_get(rm, "refill_end_of_turn", "relic_map", list)))
-    if relic_map.cards_on_map != 1 + len(routes) * len(rows):
-        raise ContentError("relic_map.cards_on_map", f"{relic_map.cards_on_map} != Harbor + routes x rows")
-    acts = _get(raw, "actions", "<root>", dict)
-    if tuple(acts) != ACTION_NAMES:
-        raise ContentError("actions", f"expected {list(ACTION_NAMES)}, got {list(acts)}")
-    pr = _get(raw, "procedures", "<root>", dict)
-    phases = tuple(Phase(_get(p, "phase", f"procedures.phases[{i}]", str), p.get("who", ""),
-                         p.get("does", "") or "; ".join(p.get("choices", ())), p.get("next", ""))
-                   for i, p in enumerate(_get(pr, "phases", "procedures", list)))
-    names = [p.phase for p in phases]
-    for ph in ("START", "PRE", "SELECT_LEADER", "ACTION", "POST", "END", "REACT", "FINAL"):
-        if ph not in names:
-            raise ContentError("procedures.phases", f"missing phase {ph}")
-    term = _get(pr, "termination", "procedures", dict)
-    procedures = Procedures(setup=tuple(pr["setup"]), turn=tuple(pr["turn"]), phases=phases,
-                            action_resolution=tuple(_get(pr, "action_resolution", "procedures", list)),
-                            movement=tuple(pr["movement"]), gain_level=tuple(pr["gain_level"]),
-                            hand_limit=pr["hand_limit"], conjunction_check=pr["conjunction_check"], end=pr["end"],
-                            max_rounds_default=_get(term, "max_rounds_default", "procedures.termination", int),
-                            end_reasons=tuple(_get(term, "end_reasons", "procedures.termination", dict)))
-    va = _get(raw, "variants", "<root>", dict)
-    flags = tuple(VariantFlag(_get(f, "flag", f"variants.flags[{i}]", str), bool(_get(f, "default", f"variants.flags[{i}]")),
-                              f.get("off") or f.get("on", "")) for i, f in enumerate(_get(va, "flags", "variants", list)))
-    _unique([f.flag for f in flags], "variants.flags", "flag")
-    preset = _get(va, "basic_preset", "variants", dict)
-    if sorted(preset) != sorted(f.flag for f in flags):
-        raise ContentError("variants.basic_preset", f"keys {sorted(preset)} must be the flags {sorted(f.flag for f in flags)}")
-    params = _get(va, "parameters", "variants", dict)
-    for k in ("max_rounds", "margin_weight", "margin_scale"):
-        _get(_get(params, k, "variants.parameters", dict), "default", f"variants.parameters.{k}")
-    variants = Variants(flags, tuple(preset.items()), tuple((k, v["default"]) for k, v in params.items()),
-                        tuple((k, v.get("allowed", "")) for k, v in params.items()))
-    vi = _get(raw, "visibility", "<root>", dict)
-    pairs = lambda key: tuple((_get(x, "item", f"visibility.{key}[{i}]", str), x.get("detail", ""))  # noqa: E731
-                              for i, x in enumerate(_get(vi, key, "visibility", list)))
-    visibility = Visibility(pairs("public"), pairs("owner_private"), pairs("hidden_from_all"),
-                            _get(vi, "hands", "visibility", str), tuple(_get(vi, "public_history", "visibility", list)),
-                            tuple(_get(vi, "resampler", "visibility", list)))
-    de = _get(raw, "decisions", "<root>", dict)
-    n = _get(de, "num_actions", "decisions", int)
-    if n != EXPECTED["num_actions"]:
-        raise ContentError("decisions.num_actions", f"expected {EXPECTED['num_actions']}, got {n}")
-    blocks, off = [], 0
-    for i, b in enumerate(_get(de, "action_blocks", "decisions", list)):
-        p = f"decisions.action_blocks[{i}]"
-        blk = ActionBlock(_get(b, "block", p, str), _get(b, "offset", p, int), _get(b, "size", p, int), b.get("meaning", ""))
-        if blk.offset != off or blk.size < 1:
-            raise ContentError(p, f"block {blk.name} starts at {blk.offset}, expected {off} (blocks must be contiguous)")
-        off += blk.size
-        blocks.append(blk)
-    if off != n:
-        raise ContentError("decisions.action_blocks", f"blocks cover {off} actions, num_actions is {n}")
-    _unique([b.name for b in blocks], "decisions.action_blocks", "block")
-    kinds = tuple(DecisionKind(_get(k, "kind", f"decisions.kinds[{i}]", str), k.get("blocks", ""), k.get("note", ""))
-                  for i, k in enumerate(_get(de, "kinds", "decisions", list)))
-    _unique([k.kind for k in kinds], "decisions.kinds", "decision kind")
-    decisions = Decisions(n, tuple(blocks), kinds, tuple(de.get("rules", ())))
-    sc = _get(raw, "scoring", "<root>", dict)
-    scoring = Scoring(tuple(_get(sc, "human", "scoring", list)), sc.get("silver_guard_pre_step", ""),
-                      _get(sc, "tie_break", "scoring", str), tuple(_get(sc, "returns", "scoring", dict).items()))
-    return relic_map, tuple(acts.items()), procedures, variants, visibility, decisions, scoring
+SUITS = ("Rod", "Sword", "Disk", "Chalice")
+CHAMBERS = ("C1", "C2", "C3", "C4")
+COMMON_PANELS = ("any_time", "assign", "regroup", "leader")
+PHASES = ("START", "PRE", "SELECT_LEADER", "ACTION", "POST", "END", "REACT", "FINAL")
 
 
 def build_content(raw: Mapping[str, Any]) -> Content:
@@ -1059,65 +1225,92 @@ def build_content(raw: Mapping[str, Any]) -> Content:
         ContentError: the first problem found, naming its key path.
     """
     b = _Builder(raw)
+    root = b.root
     constants = b.constants()
     ascension = b.ascension()
     tiles = {t.id: t for t in ascension.tiles}
-    soc_raw = _get(raw, "societies", "<root>", dict)
-    if tuple(soc_raw) != SOCIETY_IDS:
-        raise ContentError("societies", f"expected {list(SOCIETY_IDS)}, got {list(soc_raw)}")
-    societies = {sid: b.society(sid, s, tiles) for sid, s in soc_raw.items()}
-    sec_raw = _get(raw, "secrets", "<root>", dict)
-    conj_raw = _get(raw, "conjunction_secrets", "<root>", dict)
+    soc = root["societies"]
+    if tuple(k for k, _ in soc.items()) != SOCIETY_IDS:
+        soc.fail(f"expected {list(SOCIETY_IDS)}")
+    societies = {sid: b.society(sid, s, tiles) for sid, s in soc.items()}
     templates, trap_templates = b.templates()
     secrets, conj_secrets = {}, {}
     for sid in SOCIETY_IDS:
-        lst = _get(sec_raw, sid, "secrets", list)
-        _count(lst, EXPECTED["secrets_per_society"], f"secrets.{sid}", "Secrets")
-        cards = tuple(b.secret(x, f"secrets.{sid}[{i}]", sid, i, False) for i, x in enumerate(lst))
+        node = root["secrets"][sid]
+        cards = tuple(
+            b.secret(x, sid, i, False)
+            for i, x in enumerate(node.list(EXPECTED["secrets_per_society"], "Secrets"))
+        )
         per_level = tuple(sum(1 for c in cards if c.level == lv) for lv in (1, 2, 3, 4))
         if per_level != EXPECTED["secrets_per_level"]:
-            raise ContentError(f"secrets.{sid}", f"Secrets per Level I-IV {list(per_level)}, expected "
-                                                 f"{list(EXPECTED['secrets_per_level'])}")
-        for i, c in enumerate(cards):
-            _check_templates(c, templates, trap_templates, f"secrets.{sid}[{i}]")
+            node.fail(
+                f"Secrets per Level I-IV {list(per_level)}, "
+                f"expected {list(EXPECTED['secrets_per_level'])}"
+            )
+        for c, x in zip(cards, node.list()):
+            _check_templates(c, templates, trap_templates, x)
         secrets[sid] = cards
-        conj_secrets[sid] = b.secret(_get(conj_raw, sid, "conjunction_secrets", dict), f"conjunction_secrets.{sid}",
-                                     sid, EXPECTED["secrets_per_society"], True)
-    _unique([c.id for sid in SOCIETY_IDS for c in secrets[sid] + (conj_secrets[sid],)], "secrets", "Secret")
-    relics_raw = _get(raw, "relics", "<root>", list)
-    _unique([r.get("id") for r in relics_raw if isinstance(r, dict)], "relics", "relic")
-    _count(relics_raw, EXPECTED["relics"], "relics", "relics")
-    relics = tuple(b.relic(r, f"relics[{i}]", i) for i, r in enumerate(relics_raw))
-    conj_list = _get(raw, "conjunctions", "<root>", list)
-    _unique([j.get("id") for j in conj_list if isinstance(j, dict)], "conjunctions", "conjunction")
-    _count(conj_list, EXPECTED["conjunctions"], "conjunctions", "conjunctions")
-    conjunctions = tuple(b.conjunction(j, f"conjunctions[{i}]", i) for i, j in enumerate(conj_list))
-    misc = _build_misc(raw)
-    dec = misc[5]
-    for name, size in (("RELIC", len(relics)), ("TILE", len(ascension.tiles)), ("BOARD", len(ascension.board_slots)),
-                       ("SECRET", EXPECTED["secrets_per_society"] + 1), ("MAP", len(misc[0].map_order)),
-                       ("SUIT", len(constants.suits))):
-        blk = dec.block(name) if name in dec.block_names else None
-        if blk is None or blk.size != size:
-            raise ContentError("decisions.action_blocks", f"block {name} must have size {size}")
-    return Content(raw=raw, constants=constants, dsl=b.spec, societies=societies, secrets=secrets,
-                   conjunction_secrets=conj_secrets, secret_templates=templates, trap_templates=trap_templates,
-                   relics=relics, conjunctions=conjunctions, ascension=ascension, relic_map=misc[0],
-                   actions=misc[1], procedures=misc[2], variants=misc[3], visibility=misc[4],
-                   decisions=misc[5], scoring=misc[6])
+        conj_secrets[sid] = b.secret(
+            root["conjunction_secrets"][sid], sid, EXPECTED["secrets_per_society"], True
+        )
+    _unique(
+        [c.id for sid in SOCIETY_IDS for c in secrets[sid] + (conj_secrets[sid],)],
+        root["secrets"],
+        "Secret",
+    )
+    rel = root["relics"]
+    _unique([r.get("id").v for r in rel.list()], rel, "relic")
+    relics = tuple(b.relic(r, i) for i, r in enumerate(rel.list(EXPECTED["relics"], "relics")))
+    cj = root["conjunctions"]
+    _unique([j.get("id").v for j in cj.list()], cj, "conjunction")
+    conjunctions = tuple(
+        b.conjunction(j, i) for i, j in enumerate(cj.list(EXPECTED["conjunctions"], "conjunctions"))
+    )
+    relic_map = b.relic_map()
+    actions = tuple((k, x.str()) for k, x in root["actions"].items())
+    if tuple(k for k, _ in actions) != ACTION_NAMES:
+        root["actions"].fail(f"expected {list(ACTION_NAMES)}")
+    sizes = {
+        "RELIC": len(relics),
+        "TILE": len(tiles),
+        "BOARD": len(ascension.board_slots),
+        "SECRET": EXPECTED["secrets_per_society"] + 1,
+        "MAP": len(relic_map.map_order),
+        "SUIT": len(constants.suits),
+    }
+    return Content(
+        raw=raw,
+        constants=constants,
+        dsl=b.spec,
+        societies=societies,
+        secrets=secrets,
+        conjunction_secrets=conj_secrets,
+        secret_templates=templates,
+        trap_templates=trap_templates,
+        relics=relics,
+        conjunctions=conjunctions,
+        ascension=ascension,
+        relic_map=relic_map,
+        actions=actions,
+        procedures=b.procedures(),
+        variants=b.variants(),
+        visibility=b.visibility(),
+        decisions=b.decisions(sizes),
+        scoring=b.scoring(),
+    )
 
 
-def _check_templates(card: SecretCard, templates: Mapping, traps: Mapping, path: str) -> None:
+def _check_templates(card: SecretCard, templates: Mapping, traps: Mapping, node: _Node) -> None:
     """A Secret's options equal its templates at its Level (design §6.1-6.2)."""
     if len(card.templates) != len(card.options):
-        raise ContentError(f"{path}.templates", f"{len(card.templates)} templates for {len(card.options)} options")
+        node["templates"].fail(f"{len(card.templates)} templates for {len(card.options)} options")
     for k, (name, opt) in enumerate(zip(card.templates, card.options)):
         if name not in templates:
-            raise ContentError(f"{path}.templates[{k}]", f"unknown template {name!r}")
+            node["templates"][k].fail(f"unknown template {name!r}")
         if templates[name][card.level - 1] != (opt.cost, opt.effect):
-            raise ContentError(f"{path}.effects[{k}]", f"differs from template {name!r} at Level {card.level}")
+            node["effects"][k].fail(f"differs from template {name!r} at Level {card.level}")
     if card.trap_template is not None:
         if card.trap_template not in traps:
-            raise ContentError(f"{path}.trap_template", f"unknown trap template {card.trap_template!r}")
+            node["trap_template"].fail(f"unknown trap template {card.trap_template!r}")
         if traps[card.trap_template][card.level - 1] != card.trap:
-            raise ContentError(f"{path}.trap", f"differs from trap template {card.trap_template!r}")
+            node["trap"].fail(f"differs from trap template {card.trap_template!r}")

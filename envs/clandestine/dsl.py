@@ -77,7 +77,8 @@ class _Shared:
         return self
 
 
-# ------------------------------------------------------------------------------------ amounts
+# -------------------------------------------------------------------------------------- amounts
+
 
 @dataclass(frozen=True)
 class Per(_Shared):
@@ -104,7 +105,11 @@ class Per(_Shared):
 
     def __str__(self) -> str:
         name = self.countable + (f":{self.suit}" if self.suit else "")
-        s = (f"{self.mult}x " if self.mult != 1 else "") + name + (f"/{self.div}" if self.div != 1 else "")
+        s = (
+            (f"{self.mult}x " if self.mult != 1 else "")
+            + name
+            + (f"/{self.div}" if self.div != 1 else "")
+        )
         s += f"+{self.add}" if self.add else ""
         return f"[{s}" + (f" (max {self.max})]" if self.max is not None else "]")
 
@@ -112,7 +117,8 @@ class Per(_Shared):
 Amount = Union[int, Per]
 
 
-# ------------------------------------------------------------------------------------ op classes
+# ----------------------------------------------------------------------------------- op classes
+
 
 @dataclass(frozen=True)
 class Op(_Shared):
@@ -133,12 +139,14 @@ def _op(name: str, society_only: bool = False):
         cls.society_only = society_only
         OP_CLASSES[name] = cls
         return cls
+
     return deco
 
 
 @_op("gain")
 class Gain(Op):
     """Take n of res from the supply (Chaos fills the meter, then overflow)."""
+
     res: str
     n: Amount
 
@@ -146,6 +154,7 @@ class Gain(Op):
 @_op("lose")
 class Lose(Op):
     """Return up to n of res to the supply (Chaos: overflow, then meter top-down; not a Purge)."""
+
     res: str
     n: Amount
 
@@ -153,24 +162,28 @@ class Lose(Op):
 @_op("strength")
 class Strength(Op):
     """Strength modifier n (may be negative): pending, or applied to the Action being resolved."""
+
     n: Amount
 
 
 @_op("draw_secret")
 class DrawSecret(Op):
     """Draw n Secrets from your own deck (fewer if it runs out)."""
+
     n: Amount
 
 
 @_op("draw_relic")
 class DrawRelic(Op):
     """Draw n Relics from the top of the Relic deck (fewer if it runs out)."""
+
     n: Amount
 
 
 @_op("act")
 class Act(Op):
     """Perform an Action's effect with a given Strength at no space."""
+
     action: str
     strength: Amount
 
@@ -178,6 +191,7 @@ class Act(Op):
 @_op("add_uf")
 class AddUf(Op):
     """Place n Universal Followers from the supply on your Sidewalks (chosen per pawn) or S1."""
+
     n: Amount
     where: str
 
@@ -185,6 +199,7 @@ class AddUf(Op):
 @_op("move")
 class Move(Op):
     """Move up to count Public-path pawns of the listed types 0..dist spaces each."""
+
     pawns: tuple[str, ...]
     count: Amount
     dist: Amount
@@ -195,18 +210,21 @@ class Move(Op):
 @_op("new_leader")
 class NewLeader(Op):
     """Initiate a new Society Leader in place of a UF on your path (strict)."""
+
     ignore_level: bool
 
 
 @_op("deep_alchemy")
 class DeepAlchemy(Op):
     """Take n Deep Alchemy tokens from the box (fewer if it has fewer)."""
+
     n: int
 
 
 @_op("assign")
 class Assign(Op):
     """Assign a Relic from hand to an empty / filled / any slot (Dark only in slots 3-4)."""
+
     slot: str
 
 
@@ -218,12 +236,14 @@ class ExtraSecret(Op):
 @_op("extra_action")
 class ExtraAction(Op):
     """Take one additional full Action with a Public Leader now."""
+
     leader: str
 
 
 @_op("opponents")
 class Opponents(Op):
     """Apply ``effect`` to each opponent, clockwise from you, as that player's own effect."""
+
     who: str
     effect: tuple[Op, ...]
 
@@ -231,12 +251,14 @@ class Opponents(Op):
 @_op("choose")
 class Choose(Op):
     """Choose one of ``options`` (effects) and perform it."""
+
     options: tuple[tuple[Op, ...], ...]
 
 
 @_op("spend_uf")
 class SpendUf(Op):
     """Return up to max UF from your Society path; perform ``each`` once per returned UF."""
+
     max: Amount
     each: tuple[Op, ...]
 
@@ -249,6 +271,7 @@ class MilitarySweep(Op):
 @_op("invest", society_only=True)
 class Invest(Op):
     """Garden Club: put n Gold (own: strict; supply: as much as fits) on a space or Route."""
+
     n: Amount
     target: str
     src: str
@@ -257,6 +280,7 @@ class Invest(Op):
 @_op("place_chaos", society_only=True)
 class PlaceChaos(Op):
     """Twilight Masks: place n Chaos one at a time on spaces/Map Relics or opponents' panels."""
+
     n: Amount
     target: str
     src: str
@@ -265,18 +289,21 @@ class PlaceChaos(Op):
 @_op("initiate", society_only=True)
 class Initiate(Op):
     """Serpent Keepers: Initiate n different un-initiated spaces."""
+
     n: Amount
 
 
 @_op("prime", society_only=True)
 class Prime(Op):
     """Serpent Keepers: prime up to n Secrets from hand next to Initiated spaces."""
+
     n: Amount
 
 
 @_op("extend", society_only=True)
 class Extend(Op):
     """Mariners' Union: n times, reveal the top Relic into an empty Extension slot."""
+
     n: Amount
 
 
@@ -284,7 +311,7 @@ Effect = tuple[Op, ...]
 """A compiled effect: the steps in order, for the owner ('you')."""
 
 
-# ------------------------------------------------------------------------------------ the spec
+# ------------------------------------------------------------------------------------- the spec
 
 _ENUM_RE = re.compile(r"[A-Za-z_0-9]+(\|[A-Za-z_0-9]+)*")
 
@@ -329,7 +356,8 @@ class DslSpec(_Shared):
 
     Attributes:
         ops: op name -> ((param name, :class:`ParamSpec`), ...), in declaration order.
-        countables: plain countable names (``assigned_icons:<Suit>`` is stored as ``assigned_icons``).
+        countables: plain countable names (``assigned_icons:<Suit>`` is stored as
+            ``assigned_icons``).
         suited_countables: countables that take ``:<Suit>``.
         mods: eye mod names; events: trigger event names; suits: the four suits.
         semantics: op name -> the declared semantics text.
@@ -351,7 +379,9 @@ class DslSpec(_Shared):
         return None
 
     @classmethod
-    def from_json(cls, dsl: Mapping[str, Any], suits: tuple[str, ...], path: str = "dsl") -> "DslSpec":
+    def from_json(
+        cls, dsl: Mapping[str, Any], suits: tuple[str, ...], path: str = "dsl"
+    ) -> "DslSpec":
         """Build the spec from the content's ``dsl`` section.
 
         Raises:
@@ -368,13 +398,21 @@ class DslSpec(_Shared):
                 raise ContentError(p, "needs a 'params' object")
             cls_ = OP_CLASSES.get(name)
             if cls_ is None:
-                raise ContentError(p, f"declared op {name!r} has no implementation "
-                                      f"(known: {', '.join(sorted(OP_CLASSES))})")
-            declared = tuple((k, parse_param_decl(v, f"{p}.params.{k}")) for k, v in spec["params"].items())
+                raise ContentError(
+                    p,
+                    f"declared op {name!r} has no implementation "
+                    f"(known: {', '.join(sorted(OP_CLASSES))})",
+                )
+            declared = tuple(
+                (k, parse_param_decl(v, f"{p}.params.{k}")) for k, v in spec["params"].items()
+            )
             impl = [f.name for f in fields(cls_)]
             if sorted(impl) != sorted(k for k, _ in declared):
-                raise ContentError(p, f"declared params {sorted(k for k, _ in declared)} differ from "
-                                      f"the implementation's {sorted(impl)}")
+                raise ContentError(
+                    p,
+                    f"declared params {sorted(k for k, _ in declared)} differ from "
+                    f"the implementation's {sorted(impl)}",
+                )
             ops.append((name, declared))
         plain, suited = set(), set()
         for c in dsl["countables"]:
@@ -385,12 +423,18 @@ class DslSpec(_Shared):
         events = set()
         for e in dsl["events"]:
             events.update(e.split("|"))
-        return cls(tuple(ops), frozenset(plain), frozenset(suited), frozenset(dsl["mods"]),
-                   frozenset(events), tuple(suits),
-                   tuple((n, s.get("semantics", "")) for n, s in dsl["ops"].items()))
+        return cls(
+            tuple(ops),
+            frozenset(plain),
+            frozenset(suited),
+            frozenset(dsl["mods"]),
+            frozenset(events),
+            tuple(suits),
+            tuple((n, s.get("semantics", "")) for n, s in dsl["ops"].items()),
+        )
 
 
-# ------------------------------------------------------------------------------------ compiler
+# ------------------------------------------------------------------------------------- compiler
 
 _AMOUNT_KEYS = {"per", "mult", "div", "add", "max"}
 
@@ -429,7 +473,9 @@ def compile_amount(raw: Any, spec: DslSpec, path: str) -> Amount:
             raise ContentError(path, f"Amount {k} must be an int, got {raw[k]!r}")
     if raw.get("div", 1) < 1:
         raise ContentError(path, f"Amount div must be >= 1, got {raw['div']}")
-    return Per(base, suit or None, raw.get("mult", 1), raw.get("div", 1), raw.get("add", 0), raw.get("max"))
+    return Per(
+        base, suit or None, raw.get("mult", 1), raw.get("div", 1), raw.get("add", 0), raw.get("max")
+    )
 
 
 def compile_step(raw: Any, spec: DslSpec, path: str) -> Op:
@@ -449,8 +495,14 @@ def compile_step(raw: Any, spec: DslSpec, path: str) -> Op:
     have = set(raw) - {"op"}
     if have != names:
         missing, extra = sorted(names - have), sorted(have - names)
-        raise ContentError(path, f"op {name!r}: " + "; ".join(
-            ([f"missing params {missing}"] if missing else []) + ([f"unexpected params {extra}"] if extra else [])))
+        raise ContentError(
+            path,
+            f"op {name!r}: "
+            + "; ".join(
+                ([f"missing params {missing}"] if missing else [])
+                + ([f"unexpected params {extra}"] if extra else [])
+            ),
+        )
     kw = {}
     for key, ps in declared:
         v, p = raw[key], f"{path}.{key}"
@@ -495,7 +547,8 @@ def compile_effect(raw: Any, spec: DslSpec, path: str) -> Effect:
     return tuple(compile_step(s, spec, f"{path}[{i}]") for i, s in enumerate(raw))
 
 
-# ------------------------------------------------------------------------------------ helpers
+# -------------------------------------------------------------------------------------- helpers
+
 
 def walk(effect: Effect) -> Iterator[Op]:
     """Every op of ``effect``, nested ones included (depth first, in order)."""

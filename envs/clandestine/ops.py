@@ -64,8 +64,13 @@ from .dsl import Op, Per
 #: societies.<id>.leaders.all_leaders_out_reward).
 ALL_LEADERS_OUT_INTRIGUE = 4
 #: Society whose power each society-only op is (design §5.2-5.6).
-OP_SOCIETY = {"invest": "garden", "place_chaos": "twilight", "initiate": "serpent",
-              "prime": "serpent", "extend": "mariners"}
+OP_SOCIETY = {
+    "invest": "garden",
+    "place_chaos": "twilight",
+    "initiate": "serpent",
+    "prime": "serpent",
+    "extend": "mariners",
+}
 
 
 class Suspend(Exception):
@@ -101,8 +106,10 @@ class Request:
         if answer is None and self.can_pass:
             return
         if answer not in self.options:
-            raise ValueError(f"{answer!r} is not a legal answer to {self.kind} ({self.op}) for seat "
-                             f"{self.seat}: options {list(self.options)}" + (" or None" if self.can_pass else ""))
+            raise ValueError(
+                f"{answer!r} is not a legal answer to {self.kind} ({self.op}) for seat "
+                f"{self.seat}: options {list(self.options)}" + (" or None" if self.can_pass else "")
+            )
 
 
 class EffectContext(Protocol):
@@ -174,7 +181,8 @@ class EffectContext(Protocol):
         invested Gold (caps: 4 per space, 2 per Route)."""
 
     def chaos_targets(self, seat: int, target: str) -> Sequence[Hashable]:
-        """Objects of ``target`` (space_or_relic / alchemy_panel) holding fewer than 3 Masks' Chaos."""
+        """Objects of ``target`` (space_or_relic / alchemy_panel) holding fewer than 3 Masks'
+        Chaos."""
 
     def initiate_targets(self, seat: int) -> Sequence[Hashable]:
         """Un-initiated Public-path spaces and the seat's own un-initiated Chambers."""
@@ -210,8 +218,11 @@ class EffectContext(Protocol):
     def place_uf(self, seat: int, space: Hashable) -> None:
         """Put one Universal Follower from the supply on ``space``."""
 
-    def move_pawn(self, seat: int, space: Hashable, pawn: str, steps: int, backward: bool) -> Hashable:
-        """Move one ``pawn`` from ``space`` ``steps`` along the Public path; return where it ends."""
+    def move_pawn(
+        self, seat: int, space: Hashable, pawn: str, steps: int, backward: bool
+    ) -> Hashable:
+        """Move one ``pawn`` from ``space`` ``steps`` along the Public path; return where it
+        ends."""
 
     def return_uf(self, seat: int, space: Hashable) -> None:
         """Return one Universal Follower on ``space`` to the supply."""
@@ -220,7 +231,8 @@ class EffectContext(Protocol):
         """Replace a UF on ``space`` by the leader of the lowest occupied cutout (unlock icon)."""
 
     def assign_relic(self, seat: int, relic: str, slot: int) -> None:
-        """Assign ``relic`` from hand to ``slot`` (a Relic there returns to hand); Conjunction check."""
+        """Assign ``relic`` from hand to ``slot`` (a Relic there returns to hand); Conjunction
+        check."""
 
     def military_sweep(self) -> None:
         """Perform the Military sweep (design §4 ``military_sweep``)."""
@@ -244,7 +256,8 @@ class EffectContext(Protocol):
         """Answer ``request`` now, or raise :class:`Suspend`. *May pause.*"""
 
 
-# ------------------------------------------------------------------------------------ runner
+# --------------------------------------------------------------------------------------- runner
+
 
 @dataclass(frozen=True)
 class Push:
@@ -327,6 +340,7 @@ def register(name: str) -> Callable[[OpFn], OpFn]:
     def deco(fn: OpFn) -> OpFn:
         OPS[name] = fn
         return fn
+
     return deco
 
 
@@ -359,7 +373,9 @@ class EffectRunner:
             try:
                 out = OPS[op.name](op, ctx, OpState(fr))
             except Suspend as exc:
-                self.pending = exc.args[0] if exc.args and isinstance(exc.args[0], Request) else None
+                self.pending = (
+                    exc.args[0] if exc.args and isinstance(exc.args[0], Request) else None
+                )
                 return False
             if isinstance(out, Push):
                 self.frames.append(Frame(out.effect, out.seat))
@@ -382,7 +398,9 @@ class EffectRunner:
             self.pending.check(answer)
             self.frames[-1].state[_NO_ANSWER] = answer
         elif answer is not None:
-            raise ValueError(f"no decision is pending; resume a paused Action with None, got {answer!r}")
+            raise ValueError(
+                f"no decision is pending; resume a paused Action with None, got {answer!r}"
+            )
         self.pending = None
         return self.run(ctx)
 
@@ -401,7 +419,8 @@ def _ask_or_pause(st: OpState, ctx: EffectContext, request: Request) -> Any:
         raise Suspend(request) from None
 
 
-# ------------------------------------------------------------------------------------ amounts
+# -------------------------------------------------------------------------------------- amounts
+
 
 def evaluate(amount: dsl.Amount, ctx: EffectContext, seat: int) -> int:
     """The value of an Amount for ``seat`` (design §4): an int as is, a :class:`~dsl.Per` as
@@ -422,7 +441,9 @@ def secret_option_cost(option: Any, mods: Mapping[str, int]) -> Any:
     return type(option.cost)(energy=energy, gold=option.cost.gold)
 
 
-def option_allowed(card: Any, k: int, ctx: EffectContext, seat: int, mods: Mapping[str, int]) -> bool:
+def option_allowed(
+    card: Any, k: int, ctx: EffectContext, seat: int, mods: Mapping[str, int]
+) -> bool:
     """Whether option ``k`` (0 = A, 1 = B) of Secret ``card`` may be chosen (design §4 "Option"):
     B needs ``secret_options_b``; with ``society_powers`` off an option made only of
     society-only steps cannot be chosen; its whole cost (after mods) must be payable."""
@@ -476,7 +497,8 @@ def _gain(ctx: EffectContext, seat: int, res: str, n: int) -> None:
     ctx.gain(seat, res, n)
 
 
-# ------------------------------------------------------------------------------------ the ops
+# -------------------------------------------------------------------------------------- the ops
+
 
 @register("gain")
 def op_gain(op: dsl.Gain, ctx: EffectContext, st: OpState) -> None:
@@ -544,8 +566,13 @@ def op_add_uf(op: dsl.AddUf, ctx: EffectContext, st: OpState) -> None:
         spaces = tuple(ctx.spaces(st.seat, op.where))
         if (left is not None and left <= 0) or not spaces:
             return
-        space = _ask_or_pause(st, ctx, Request(st.seat, "target", spaces, op="add_uf",
-                                               info=(("remaining", n - st.get("done")),)))
+        space = _ask_or_pause(
+            st,
+            ctx,
+            Request(
+                st.seat, "target", spaces, op="add_uf", info=(("remaining", n - st.get("done")),)
+            ),
+        )
         st.set("done", st.get("done") + 1)
         ctx.place_uf(st.seat, space)
 
@@ -554,7 +581,9 @@ def op_add_uf(op: dsl.AddUf, ctx: EffectContext, st: OpState) -> None:
 def op_move(op: dsl.Move, ctx: EffectContext, st: OpState) -> None:
     """Move up to count Public-path pawns 0..dist spaces each; a moved pawn is not picked again."""
     count = st.once("count", lambda: evaluate(op.count, ctx, st.seat))
-    dist = st.once("dist", lambda: max(0, min(evaluate(op.dist, ctx, st.seat), ctx.path_length("public") - 1)))
+    dist = st.once(
+        "dist", lambda: max(0, min(evaluate(op.dist, ctx, st.seat), ctx.path_length("public") - 1))
+    )
     moved: dict = st.once("moved", dict)  # (space, type) -> pawns that ended there this step
     while st.get("done") < count:
         pick = st.get("pick", None)
@@ -563,14 +592,28 @@ def op_move(op: dsl.Move, ctx: EffectContext, st: OpState) -> None:
             eligible = tuple(k for k, c in here.items() if c - moved.get(k, 0) > 0)
             if not eligible:
                 return
-            pick = _ask_or_pause(st, ctx, Request(st.seat, "pawn_pick", eligible, can_pass=True, op="move",
-                                                  info=(("remaining", count - st.get("done")),)))
+            pick = _ask_or_pause(
+                st,
+                ctx,
+                Request(
+                    st.seat,
+                    "pawn_pick",
+                    eligible,
+                    can_pass=True,
+                    op="move",
+                    info=(("remaining", count - st.get("done")),),
+                ),
+            )
             if pick is None:
                 return
             st.set("pick", pick)
         dirs = ("forward", "backward") if op.dir == "either" else ("forward",)
-        opts = tuple((d, k) for d in dirs for k in range(dist + 1) if not (d == "backward" and k == 0))
-        d, k = _ask_or_pause(st, ctx, Request(st.seat, "distance", opts, op="move", info=(("pawn", pick),)))
+        opts = tuple(
+            (d, k) for d in dirs for k in range(dist + 1) if not (d == "backward" and k == 0)
+        )
+        d, k = _ask_or_pause(
+            st, ctx, Request(st.seat, "distance", opts, op="move", info=(("pawn", pick),))
+        )
         st.set("pick", None)
         st.set("done", st.get("done") + 1)
         end = ctx.move_pawn(st.seat, pick[0], pick[1], k, d == "backward")
@@ -585,13 +628,17 @@ def op_new_leader(op: dsl.NewLeader, ctx: EffectContext, st: OpState) -> None:
     if not new_leader_possible(ctx, st.seat, op.ignore_level):
         return
     spaces = tuple(dict.fromkeys(s for (s, _t) in ctx.pawns(st.seat, "own_path", ("uf",))))
-    space = _ask_or_pause(st, ctx, Request(st.seat, "pawn_pick", tuple((s, "uf") for s in spaces),
-                                           op="new_leader"))[0]
+    space = _ask_or_pause(
+        st, ctx, Request(st.seat, "pawn_pick", tuple((s, "uf") for s in spaces), op="new_leader")
+    )[0]
     if ctx.next_cutout(st.seat) is None:
         ctx.return_uf(st.seat, space)
         soc = ctx.society(st.seat)
-        reward = (dict(ctx.content.societies[soc].leaders.all_leaders_out_reward).get("intrigue", 0)
-                  if soc is not None else ALL_LEADERS_OUT_INTRIGUE)
+        reward = (
+            dict(ctx.content.societies[soc].leaders.all_leaders_out_reward).get("intrigue", 0)
+            if soc is not None
+            else ALL_LEADERS_OUT_INTRIGUE
+        )
         _gain(ctx, st.seat, "intrigue", reward)
         return
     sidewalk = ctx.is_sidewalk(st.seat, space)
@@ -664,7 +711,9 @@ def op_choose(op: dsl.Choose, ctx: EffectContext, st: OpState) -> Push | None:
     if not st.first_time("chosen"):
         return None
     try:
-        k = _ask_or_pause(st, ctx, Request(st.seat, "choose", tuple(range(len(op.options))), op="choose"))
+        k = _ask_or_pause(
+            st, ctx, Request(st.seat, "choose", tuple(range(len(op.options))), op="choose")
+        )
     except Suspend:
         st.set("chosen", False)
         raise
@@ -680,8 +729,18 @@ def op_spend_uf(op: dsl.SpendUf, ctx: EffectContext, st: OpState) -> Push | None
     here = tuple(ctx.pawns(st.seat, "own_path", ("uf",)))
     if not here:
         return None
-    pick = _ask_or_pause(st, ctx, Request(st.seat, "pawn_pick", here, can_pass=True, op="spend_uf",
-                                          info=(("remaining", top - st.get("done")),)))
+    pick = _ask_or_pause(
+        st,
+        ctx,
+        Request(
+            st.seat,
+            "pawn_pick",
+            here,
+            can_pass=True,
+            op="spend_uf",
+            info=(("remaining", top - st.get("done")),),
+        ),
+    )
     if pick is None:
         st.set("done", top)
         return None
@@ -726,8 +785,17 @@ def op_place_chaos(op: dsl.PlaceChaos, ctx: EffectContext, st: OpState) -> None:
         targets = tuple(ctx.chaos_targets(st.seat, op.target))
         if not targets:
             return
-        obj = _ask_or_pause(st, ctx, Request(st.seat, "target", targets, op="place_chaos",
-                                             info=(("remaining", n - st.get("done")),)))
+        obj = _ask_or_pause(
+            st,
+            ctx,
+            Request(
+                st.seat,
+                "target",
+                targets,
+                op="place_chaos",
+                info=(("remaining", n - st.get("done")),),
+            ),
+        )
         st.set("done", st.get("done") + 1)
         if op.src == "own":
             ctx.lose(st.seat, "chaos", 1)
@@ -744,8 +812,13 @@ def op_initiate(op: dsl.Initiate, ctx: EffectContext, st: OpState) -> None:
         targets = tuple(ctx.initiate_targets(st.seat))
         if not targets:
             return
-        space = _ask_or_pause(st, ctx, Request(st.seat, "target", targets, op="initiate",
-                                               info=(("remaining", n - st.get("done")),)))
+        space = _ask_or_pause(
+            st,
+            ctx,
+            Request(
+                st.seat, "target", targets, op="initiate", info=(("remaining", n - st.get("done")),)
+            ),
+        )
         st.set("done", st.get("done") + 1)
         ctx.initiate_space(st.seat, space)
 
@@ -757,11 +830,25 @@ def op_prime(op: dsl.Prime, ctx: EffectContext, st: OpState) -> None:
         return
     n = st.once("n", lambda: evaluate(op.n, ctx, st.seat))
     while st.get("done") < n:
-        opts = tuple((s, sp) for s in dict.fromkeys(ctx.secret_hand(st.seat)) for sp in ctx.prime_spaces(st.seat))
+        opts = tuple(
+            (s, sp)
+            for s in dict.fromkeys(ctx.secret_hand(st.seat))
+            for sp in ctx.prime_spaces(st.seat)
+        )
         if not opts:
             return
-        pick = _ask_or_pause(st, ctx, Request(st.seat, "prime", opts, can_pass=True, op="prime",
-                                              info=(("remaining", n - st.get("done")),)))
+        pick = _ask_or_pause(
+            st,
+            ctx,
+            Request(
+                st.seat,
+                "prime",
+                opts,
+                can_pass=True,
+                op="prime",
+                info=(("remaining", n - st.get("done")),),
+            ),
+        )
         if pick is None:
             return
         st.set("done", st.get("done") + 1)
@@ -779,8 +866,13 @@ def op_extend(op: dsl.Extend, ctx: EffectContext, st: OpState) -> None:
         slots = tuple(ctx.empty_extension_slots())
         if not slots or ctx.deck_size(st.seat, "relic") <= 0:
             return
-        slot = _ask_or_pause(st, ctx, Request(st.seat, "target", slots, op="extend",
-                                              info=(("remaining", n - st.get("done")),)))
+        slot = _ask_or_pause(
+            st,
+            ctx,
+            Request(
+                st.seat, "target", slots, op="extend", info=(("remaining", n - st.get("done")),)
+            ),
+        )
         st.set("done", st.get("done") + 1)
         ctx.extend(st.seat, slot)
 
