@@ -301,3 +301,13 @@ def test_not_json_is_a_content_error(tmp_path):
     p.write_text("{not json")
     with pytest.raises(ContentError, match="not valid JSON"):
         load_content(p)
+
+
+def test_content_pickles_by_reference_and_records_are_shared(raw):
+    import pickle
+
+    assert pickle.loads(pickle.dumps(C)) is C and len(pickle.dumps(C)) < 200
+    assert copy.deepcopy(C) is C and copy.deepcopy(C.relic("R001")) is C.relic("R001")
+    other = load_content(raw)
+    back = pickle.loads(pickle.dumps(other))
+    assert back is not other and back.secret("blue-1-01") == other.secret("blue-1-01")

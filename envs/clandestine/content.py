@@ -67,7 +67,7 @@ Effect = dsl.Effect
 
 
 @dataclass(frozen=True)
-class Constants:
+class Constants(dsl.Immutable):
     """``constants``: component counts, suits, pawn Strength (Leaders 2, Followers 1), the
     end-of-turn Energy, the 6 Relic slots with Dark slots (3, 4), and the UF box count."""
 
@@ -84,7 +84,7 @@ class Constants:
 
 
 @dataclass(frozen=True)
-class Trade:
+class Trade(dsl.Immutable):
     """One alchemy trade: ``inputs`` ((input, n), ...) over gold/energy/uf/relic/secret; ``out``
     the effect. A ``uf`` input is consumed by the ``new_leader`` step (design §4)."""
 
@@ -97,7 +97,7 @@ class Trade:
 
 
 @dataclass(frozen=True)
-class Panel:
+class Panel(dsl.Immutable):
     """An alchemy panel: ``id`` (any_time, assign, regroup, leader, a society panel, or
     ``conjunction``), ``timing`` (``any`` or ``own_turn``), 1-3 ``trades``."""
 
@@ -108,7 +108,7 @@ class Panel:
 
 
 @dataclass(frozen=True)
-class Chamber:
+class Chamber(dsl.Immutable):
     """A Chamber: ``id`` C1-C4, its Action (lower case), the Relic slots beside it."""
 
     id: str
@@ -117,7 +117,7 @@ class Chamber:
 
 
 @dataclass(frozen=True)
-class RelicSlot:
+class RelicSlot(dsl.Immutable):
     """Relic slot 1-6, its Chamber, and whether it takes Dark Relics (slots 3 and 4)."""
 
     slot: int
@@ -126,7 +126,7 @@ class RelicSlot:
 
 
 @dataclass(frozen=True)
-class DialStep:
+class DialStep(dsl.Immutable):
     """The Ascension dial at ``level``: cost of the next Level (None at V) and hand maxima."""
 
     level: int
@@ -137,7 +137,7 @@ class DialStep:
 
 
 @dataclass(frozen=True)
-class ChaosMeter:
+class ChaosMeter(dsl.Immutable):
     """The Chaos meter: ``slots``, end ``penalty`` per highest filled slot (index 0 = slot 1),
     ``black_top`` black slots at the top (alchemy blocked when one is filled)."""
 
@@ -147,7 +147,7 @@ class ChaosMeter:
 
 
 @dataclass(frozen=True)
-class Tokens:
+class Tokens(dsl.Immutable):
     """Alchemy tokens: ``total``, ``free`` at the start, ``locked`` ((token, cutout), ...)."""
 
     total: int
@@ -156,7 +156,7 @@ class Tokens:
 
 
 @dataclass(frozen=True)
-class Cutout:
+class Cutout(dsl.Immutable):
     """A tableau leader cutout 1-4: Level gate and the token its unlock icon frees (or None)."""
 
     cutout: int
@@ -165,7 +165,7 @@ class Cutout:
 
 
 @dataclass(frozen=True)
-class Leaders:
+class Leaders(dsl.Immutable):
     """Society Leaders: 6 in all, 2 in the City at start, 4 in cutouts; Initiation trade cost;
     the reward once all cutouts are empty ((resource, n), ...)."""
 
@@ -178,7 +178,7 @@ class Leaders:
 
 
 @dataclass(frozen=True)
-class Society:
+class Society(dsl.Immutable):
     """One Society tableau (``societies.<id>``, design §5). ``panels`` are in the TRADE block
     order of §1.7 (0 Any Time, 1 Assignment, 2 Regroup, 3 Initiation, 4-5 society panels);
     ``abilities`` are ((id, text), ...); ``starts_with`` ((what, n), ...)."""
@@ -211,7 +211,7 @@ class Society:
 
 
 @dataclass(frozen=True)
-class Cost:
+class Cost(dsl.Immutable):
     """A Secret option's cost, paid first (design §4 "Option")."""
 
     energy: int = 0
@@ -219,7 +219,7 @@ class Cost:
 
 
 @dataclass(frozen=True)
-class SecretOption:
+class SecretOption(dsl.Immutable):
     """Option ``label`` (A or B) of a Secret: its cost and effect."""
 
     label: str
@@ -228,7 +228,7 @@ class SecretOption:
 
 
 @dataclass(frozen=True)
-class Trap:
+class Trap(dsl.Immutable):
     """A Serpent Keepers trap (design §6.2): ``self`` when the Keepers trigger it, else
     ``rival`` for the acting player then ``reward`` for the Keepers."""
 
@@ -238,7 +238,7 @@ class Trap:
 
 
 @dataclass(frozen=True)
-class SecretCard:
+class SecretCard(dsl.Immutable):
     """A Secret (``secrets.<society>[]`` or ``conjunction_secrets.<society>``). ``level`` 1-4, or
     5 for a Conjunction Secret (``conjunction`` True); ``index`` is the SECRET block index
     (0..30 in list order, 31 the Conjunction Secret); ``options`` (A, B)."""
@@ -262,7 +262,7 @@ class SecretCard:
 
 
 @dataclass(frozen=True)
-class Trigger:
+class Trigger(dsl.Immutable):
     """An eye trigger: on ``on`` (an event), ``timing`` before/after, perform ``effect``."""
 
     on: str
@@ -271,7 +271,7 @@ class Trigger:
 
 
 @dataclass(frozen=True)
-class Eye:
+class Eye(dsl.Immutable):
     """An eye header: ``mods`` ((mod, n), ...) active while held, and an optional trigger."""
 
     mods: tuple[tuple[str, int], ...]
@@ -279,7 +279,7 @@ class Eye:
 
 
 @dataclass(frozen=True)
-class Relic:
+class Relic(dsl.Immutable):
     """A Relic (design §7). ``index`` 0..107 (RELIC block order); ``header`` plus/flag/eye with
     ``when`` + ``plus`` (effect), ``flag`` (an Amount scored at game end) or ``eye``."""
 
@@ -313,7 +313,7 @@ class Relic:
 
 
 @dataclass(frozen=True)
-class Conjunction:
+class Conjunction(dsl.Immutable):
     """A Conjunction card (design §8): ``goal`` six suits in slot order, ``claim_effect`` at
     Level II, an optional alchemy ``panel`` (id ``conjunction``)."""
 
@@ -326,7 +326,7 @@ class Conjunction:
 
 
 @dataclass(frozen=True)
-class BoardSlot:
+class BoardSlot(dsl.Immutable):
     """An Ascension board slot (``id`` e.g. ``AII-Rod-L``; ``index`` = BOARD block order)."""
 
     id: str
@@ -339,7 +339,7 @@ class BoardSlot:
 
 
 @dataclass(frozen=True)
-class Tile:
+class Tile(dsl.Immutable):
     """An Ascension tile (design §9): ``kind`` board / first_to_level / starting, ``index`` =
     TILE block order; ``header`` flag (``flag`` Amount), eye (``eye``) or hood (``flip``)."""
 
@@ -358,7 +358,7 @@ class Tile:
 
 
 @dataclass(frozen=True)
-class Ascension:
+class Ascension(dsl.Immutable):
     """The Ascension board: ``suit_map`` ((suit, effect name), ...), ``columns`` (suits left to
     right), ``suit_effects`` ((name, effect), ...), 40 ``board_slots``, 50 ``tiles``."""
 
@@ -375,7 +375,7 @@ class Ascension:
 
 
 @dataclass(frozen=True)
-class RelicMap:
+class RelicMap(dsl.Immutable):
     """The Relic Map (design §3): Routes, row extra cost, Harbor, Extension slots and pricing,
     ``map_order`` (the MAP block order), end-of-turn refill text."""
 
@@ -391,7 +391,7 @@ class RelicMap:
 
 
 @dataclass(frozen=True)
-class Phase:
+class Phase(dsl.Immutable):
     """A phase of the turn machine (``procedures.phases``, design §1.2)."""
 
     phase: str
@@ -401,7 +401,7 @@ class Phase:
 
 
 @dataclass(frozen=True)
-class Procedures:
+class Procedures(dsl.Immutable):
     """``procedures``: rule texts by topic, the phases, the 10-step ``action_resolution``."""
 
     setup: tuple[str, ...]
@@ -418,7 +418,7 @@ class Procedures:
 
 
 @dataclass(frozen=True)
-class VariantFlag:
+class VariantFlag(dsl.Immutable):
     """A variant flag (design §11): name, default, and what changes when switched."""
 
     flag: str
@@ -427,7 +427,7 @@ class VariantFlag:
 
 
 @dataclass(frozen=True)
-class Variants:
+class Variants(dsl.Immutable):
     """``variants``: ``flags``, ``basic_preset`` ((flag, value), ...), ``parameters``
     ((name, default), ...) with their ``allowed`` texts."""
 
@@ -446,7 +446,7 @@ class Variants:
 
 
 @dataclass(frozen=True)
-class Visibility:
+class Visibility(dsl.Immutable):
     """The information partition (design §1.5): (item, detail) pairs per class, hand model,
     public history and resampler texts."""
 
@@ -459,7 +459,7 @@ class Visibility:
 
 
 @dataclass(frozen=True)
-class ActionBlock:
+class ActionBlock(dsl.Immutable):
     """A block of the action space: ids ``offset`` .. ``offset + size - 1``."""
 
     name: str
@@ -474,7 +474,7 @@ class ActionBlock:
 
 
 @dataclass(frozen=True)
-class DecisionKind:
+class DecisionKind(dsl.Immutable):
     """A decision kind of §1.7 and the blocks it unmasks (text)."""
 
     kind: str
@@ -483,7 +483,7 @@ class DecisionKind:
 
 
 @dataclass(frozen=True)
-class Decisions:
+class Decisions(dsl.Immutable):
     """The ``Discrete(num_actions)`` factoring of §1.7: 16 contiguous ``blocks``, ``kinds``,
     ``rules``."""
 
@@ -513,7 +513,7 @@ class Decisions:
 
 
 @dataclass(frozen=True)
-class Scoring:
+class Scoring(dsl.Immutable):
     """``scoring``: the human categories in order, the Silver Guard pre-step, tie-break and
     returns texts ((key, text), ...)."""
 
@@ -524,7 +524,7 @@ class Scoring:
 
 
 @dataclass(frozen=True, eq=False)
-class Content:
+class Content(dsl.Immutable):
     """All Clandestine content, validated (see :func:`load_content`). Read-only by convention."""
 
     raw: Mapping[str, Any]
@@ -555,6 +555,11 @@ class Content:
             idx[self.conjunction_secrets[sid].id] = self.conjunction_secrets[sid]
         idx.update({s.id: s for s in self.ascension.board_slots})
         object.__setattr__(self, "_by_id", idx)
+        object.__setattr__(self, "_packaged", False)
+
+    def __reduce__(self):
+        # pickled by reference to its source: the packaged file, or the raw document
+        return (load_content, ()) if self._packaged else (build_content, (self.raw,))
 
     def _find(self, cid: str, cls: type, what: str):
         x = self._by_id.get(cid)
@@ -624,7 +629,9 @@ class Content:
 @functools.cache
 def _load_packaged() -> Content:
     with open(DATA_PATH, encoding="utf-8") as fh:
-        return build_content(json.load(fh))
+        content = build_content(json.load(fh))
+    object.__setattr__(content, "_packaged", True)
+    return content
 
 
 def load_content(source: str | Path | Mapping[str, Any] | None = None) -> Content:

@@ -65,8 +65,9 @@ class ContentError(ValueError):
         self.problem = problem
 
 
-class _Shared:
-    """Immutable values are shared, not copied, by ``copy.copy`` / ``copy.deepcopy``."""
+class Immutable:
+    """Base of immutable records: shared, not copied, by ``copy.copy`` / ``copy.deepcopy`` (an
+    engine state holding compiled ops or content records copies cheaply)."""
 
     __slots__ = ()
 
@@ -81,7 +82,7 @@ class _Shared:
 
 
 @dataclass(frozen=True)
-class Per(_Shared):
+class Per(Immutable):
     """An Amount that counts something of the seat it applies to (design §4 "Amount").
 
     Attributes:
@@ -121,7 +122,7 @@ Amount = Union[int, Per]
 
 
 @dataclass(frozen=True)
-class Op(_Shared):
+class Op(Immutable):
     """Base of the compiled steps; ``name`` is the JSON ``op`` and ``society_only`` marks the
     steps that do nothing with ``society_powers = False`` (design §11, ruling 36)."""
 
@@ -317,7 +318,7 @@ _ENUM_RE = re.compile(r"[A-Za-z_0-9]+(\|[A-Za-z_0-9]+)*")
 
 
 @dataclass(frozen=True)
-class ParamSpec(_Shared):
+class ParamSpec(Immutable):
     """One declared op parameter: ``kind`` is amount / int / bool / effect / effects / enum /
     enum_list; ``values`` the allowed words of an enum."""
 
@@ -351,7 +352,7 @@ def parse_param_decl(decl: str, path: str) -> ParamSpec:
 
 
 @dataclass(frozen=True)
-class DslSpec(_Shared):
+class DslSpec(Immutable):
     """The effect language as declared by the content (JSON ``dsl``), used to compile effects.
 
     Attributes:
