@@ -789,3 +789,18 @@ def test_every_content_effect_runs_to_completion_with_random_choices(society):
         r = run_effect(effect, 0, ctx, source=label)
         assert r.done, label
         assert all(v >= 0 for s in range(3) for v in ctx.res[s].values()), label
+
+
+def test_the_op_tables_document_every_op_and_society_only_steps():
+    for name in dsl.OP_CLASSES:
+        assert f"\n{name} " in dsl.__doc__ and f"\n{name} " in ops.__doc__, name
+    only = {n for n, c in dsl.OP_CLASSES.items() if c.society_only}
+    assert only == set(ops.OP_SOCIETY) == {"invest", "place_chaos", "initiate", "prime", "extend"}
+    assert dsl.is_society_only(dsl.Act("revolt", 6)) and not dsl.is_society_only(
+        dsl.Act("purge", 2)
+    )
+    assert dsl.only_society_steps(C.secret("mariners-1-01").options[0].effect)
+    assert not dsl.only_society_steps(C.secret("mariners-2-02").options[1].effect)  # extend; gold
+    assert dsl.describe(C.conjunction_secrets["blue"].options[1].effect) == (
+        "spend_uf up to 6: each (gain(res=intrigue, n=2))"
+    )

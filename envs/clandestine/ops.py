@@ -290,12 +290,15 @@ class OpState:
 
     @property
     def seat(self) -> int:
+        """The seat the running effect applies to ('you')."""
         return self.frame.seat
 
     def get(self, key: str, default: Any = 0) -> Any:
+        """A progress value of the op (``default`` if unset)."""
         return self.frame.state.get(key, default)
 
     def set(self, key: str, value: Any) -> None:
+        """Record a progress value of the op (kept across pauses, dropped when the op ends)."""
         self.frame.state[key] = value
 
     def once(self, key: str, fn: Callable[[], Any]) -> Any:
