@@ -311,3 +311,29 @@ def test_content_pickles_by_reference_and_records_are_shared(raw):
     other = load_content(raw)
     back = pickle.loads(pickle.dumps(other))
     assert back is not other and back.secret("blue-1-01") == other.secret("blue-1-01")
+
+
+def test_variant_config_defaults_preset_overrides_and_errors():
+    v = C.variants
+    cfg = v.config()
+    assert cfg["offturn_alchemy"] and cfg["max_rounds"] == 40 and cfg["margin_weight"] == 0.0
+    basic = v.config(basic=True, max_rounds=12, margin_weight=0.5)
+    assert (
+        not basic["society_powers"] and basic["max_rounds"] == 12 and basic["margin_weight"] == 0.5
+    )
+    for kw, msg in [
+        ({"chaoss": False}, "unknown Clandestine variant 'chaoss'"),
+        ({"chaos": 0}, "must be True or False"),
+        ({"max_rounds": 0}, "max_rounds must be an integer >= 1"),
+        ({"margin_weight": -1.0}, "margin_weight must be a number >= 0"),
+        ({"margin_scale": 0}, "margin_scale must be a number > 0"),
+    ]:
+        with pytest.raises(ValueError, match=msg):
+            v.config(**kw)
+
+
+def test_hood_tiles_flipped_only_in_pre():
+    pre_only = {
+        t.id for t in C.ascension.tiles if t.flip is not None and dsl.only_extra_secret(t.flip)
+    }
+    assert pre_only == {"T-I-Sword-L"}  # Second Thoughts

@@ -444,6 +444,36 @@ class Variants(dsl.Immutable):
         """Flag name -> value in ``basic_preset``."""
         return dict(self.basic_preset)
 
+    def config(self, basic: bool = False, **overrides: Any) -> dict[str, Any]:
+        """A full variant configuration: every flag and parameter (design §11, §1.6).
+
+        Args:
+            basic: start from ``basic_preset`` instead of the defaults.
+            **overrides: flag or parameter values to change (``chaos=False``, ``max_rounds=20``).
+
+        Raises:
+            ValueError: an unknown name, a flag that is not a bool, ``max_rounds`` not an int
+                >= 1, ``margin_weight`` not a number >= 0, or ``margin_scale`` not > 0.
+        """
+        cfg: dict[str, Any] = self.basic() if basic else self.defaults()
+        cfg.update(dict(self.parameters))
+        for name, value in overrides.items():
+            if name not in cfg:
+                raise ValueError(f"unknown Clandestine variant {name!r}; known: {sorted(cfg)}")
+            if name in dict(self.basic_preset):
+                if not isinstance(value, bool):
+                    raise ValueError(f"variant flag {name} must be True or False, got {value!r}")
+            elif name == "max_rounds":
+                if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                    raise ValueError(f"max_rounds must be an integer >= 1, got {value!r}")
+            else:
+                ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+                if not ok or (value < 0 if name == "margin_weight" else value <= 0):
+                    bound = ">= 0" if name == "margin_weight" else "> 0"
+                    raise ValueError(f"{name} must be a number {bound}, got {value!r}")
+            cfg[name] = value
+        return cfg
+
 
 @dataclass(frozen=True)
 class Visibility(dsl.Immutable):

@@ -576,6 +576,12 @@ def only_society_steps(effect: Effect) -> bool:
     return bool(effect) and all(is_society_only(op) for op in effect)
 
 
+def only_extra_secret(effect: Effect) -> bool:
+    """Whether an effect is made only of ``extra_secret`` steps: such a hood tile may be flipped
+    only in the PRE window (design §4 card field ``hood``)."""
+    return bool(effect) and all(isinstance(op, ExtraSecret) for op in effect)
+
+
 def describe(effect: Effect) -> str:
     """A compact one-line text of an effect, for rendering and error messages."""
     parts = []
