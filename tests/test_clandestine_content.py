@@ -29,15 +29,14 @@ def raw():
         return json.load(fh)
 
 
-@pytest.fixture(scope="module")
-def checker():
-    """The design checker module, run on the packaged JSON (its checks run at import)."""
+def _run_checker(json_path):
+    """Import the design checker by path, run on ``json_path`` (its checks run at import)."""
     if not CHECKER.exists() or not (DESIGN / "clandestine_content.md").exists():
         pytest.skip(f"design checker not present at {CHECKER}")
     spec = importlib.util.spec_from_file_location("check_clandestine_content", CHECKER)
     mod = importlib.util.module_from_spec(spec)
     argv = sys.argv
-    sys.argv = [str(CHECKER), str(DATA_PATH), str(DESIGN / "clandestine_content.md")]
+    sys.argv = [str(CHECKER), str(json_path), str(DESIGN / "clandestine_content.md")]
     try:
         spec.loader.exec_module(mod)
     except SystemExit:
@@ -47,12 +46,27 @@ def checker():
     return mod
 
 
+@pytest.fixture(scope="module")
+def checker():
+    """The design checker module, run on the packaged JSON."""
+    return _run_checker(DATA_PATH)
+
+
 # ---------------------------------------------------------------------------------- the checker
 
 
 def test_design_checker_passes_on_the_packaged_copy(checker):
     assert checker.PATH == str(DATA_PATH)
     assert checker.FAIL == []
+
+
+def test_design_checker_flags_a_changed_card(tmp_path, raw):
+    d = copy.deepcopy(raw)
+    d["relics"][54]["value"] = 2  # Ruby Toad: value 1 in Joan's Discover and the md table
+    p = tmp_path / "changed.json"
+    p.write_text(json.dumps(d))
+    fails = _run_checker(p).FAIL
+    assert any("R055" in f for f in fails), fails
 
 
 def test_checker_and_loader_see_the_same_cards_and_ops(checker):

@@ -18,6 +18,15 @@ Entry points:
   blocks of §1.7), ``scoring``, plus lookups (``relic(id)``, ``tile(id)``, ``secret(id)`` ...)
   and ``raw`` (the parsed JSON, for the sections read directly such as ``city`` and ``nemesis``;
   treat it as read-only).
+* ``content.variants.config(basic=False, **overrides)``: every variant flag and parameter,
+  checked; ``content.decisions.block("RELIC")`` / ``block_of(action)``: the action blocks.
+
+Index orders used by the action space: ``Relic.index`` (R001 = 0), ``SecretCard.index`` (0..30,
+31 = Conjunction Secret), ``Tile.index`` and ``BoardSlot.index`` (JSON order), ``Society.panels``
+(TRADE block order), ``relic_map.map_order`` (MAP block order).
+
+Records are frozen and shared by ``copy.deepcopy``; the packaged :class:`Content` pickles as a
+reference to the file, so an engine state can hold it cheaply.
 """
 
 from __future__ import annotations
