@@ -458,7 +458,7 @@ def test_new_leader_replaces_a_uf_with_chaos_from_a_sidewalk():
     ctx.level[0] = 2
     ctx.pawn.update({("p3", "uf"): 1, ("s0C2", "uf"): 1})
     run(ctx, steps({"op": "new_leader", "ignore_level": False}))
-    assert ctx.pawn[("p3", f"sl0")] == 1 and ctx.pawn[("p3", "uf")] == 0
+    assert ctx.pawn[("p3", "sl0")] == 1 and ctx.pawn[("p3", "uf")] == 0
     assert ctx.res[0]["chaos"] == 1 and ctx.leaders_placed == [(1, 2)]
     chamber = FakeContext(societies=("mariners", "blue"), script=[("s0C2", "uf")])
     chamber.level[0] = 2
@@ -769,26 +769,50 @@ def _random_chooser(rng):
     return choose
 
 
-@pytest.mark.parametrize("society", sorted(C.societies))
-def test_every_content_effect_runs_to_completion_with_random_choices(society):
+PROTOCOL = sorted(n for n, v in vars(ops.EffectContext).items() if callable(v) and n[0] != "_")
+
+
+class RecordingContext(FakeContext):
+    """FakeContext that records which protocol methods the ops call."""
+
+    called: set = set()
+
+    def __getattribute__(self, name):
+        if name in PROTOCOL:
+            RecordingContext.called.add(name)
+        return super().__getattribute__(name)
+
+
+def test_fake_context_implements_the_protocol():
+    assert len(PROTOCOL) == 40
+    assert [n for n in PROTOCOL if not callable(getattr(FakeContext, n, None))] == []
+
+
+def test_every_content_effect_runs_to_completion_and_uses_the_whole_protocol():
     rng = random.Random(7)
-    for label, effect in C.all_effects():
-        ctx = FakeContext(n=3, societies=(society, "blue", "garden"), chooser=_random_chooser(rng))
-        ctx.res[0].update(gold=4, energy=2, chaos=2)
-        ctx.level[0] = 2
-        ctx.relic_deck = [r.id for r in C.relics[:5]]
-        ctx.secret_deck[0] = [c.id for c in C.secrets[society][:3]]
-        ctx.rhand[0] = ["R001", "R027"]
-        ctx.shand[0] = [C.secrets[society][5].id]
-        ctx.pawn.update({("p0", "pf"): 1, ("p1", "pl"): 1, ("p2", "uf"): 1, ("s0C1", "uf"): 1})
-        ctx.initiated.add("p1")
-        for key in [(s, c, None) for s in range(3) for c in C.dsl.countables] + [
-            (s, "assigned_icons", suit) for s in range(3) for suit in C.constants.suits
-        ]:
-            ctx.counts.setdefault(key, 2)
-        r = run_effect(effect, 0, ctx, source=label)
-        assert r.done, label
-        assert all(v >= 0 for s in range(3) for v in ctx.res[s].values()), label
+    RecordingContext.called = set()
+    for society in sorted(C.societies):
+        for label, effect in C.all_effects():
+            ctx = RecordingContext(
+                n=3, societies=(society, "blue", "garden"), chooser=_random_chooser(rng)
+            )
+            ctx.res[0].update(gold=4, energy=2, chaos=2)
+            ctx.level[0] = 2
+            ctx.relic_deck = [r.id for r in C.relics[:5]]
+            ctx.secret_deck[0] = [c.id for c in C.secrets[society][:3]]
+            ctx.rhand[0] = ["R001", "R027"]
+            ctx.shand[0] = [C.secrets[society][5].id]
+            ctx.pawn.update({("p0", "pf"): 1, ("p1", "pl"): 1, ("p2", "uf"): 1, ("s0C1", "uf"): 1})
+            ctx.initiated.add("p1")
+            for key in [(s, c, None) for s in range(3) for c in C.dsl.countables] + [
+                (s, "assigned_icons", suit) for s in range(3) for suit in C.constants.suits
+            ]:
+                ctx.counts.setdefault(key, 2)
+            r = run_effect(effect, 0, ctx, source=label)
+            assert r.done, (society, label)
+            assert all(v >= 0 for s in range(3) for v in ctx.res[s].values()), (society, label)
+    # every protocol method is needed by some card effect
+    assert set(PROTOCOL) - RecordingContext.called == set()
 
 
 def test_the_op_tables_document_every_op_and_society_only_steps():
