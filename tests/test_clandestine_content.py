@@ -351,3 +351,14 @@ def test_hood_tiles_flipped_only_in_pre():
         t.id for t in C.ascension.tiles if t.flip is not None and dsl.only_extra_secret(t.flip)
     }
     assert pre_only == {"T-I-Sword-L"}  # Second Thoughts
+
+
+def test_alchemy_inputs_and_actions_match_the_dsl_text():
+    from envs.clandestine.content import ACTION_NAMES, ALCHEMY_INPUTS
+
+    text = C.raw["dsl"]["alchemy_inputs"]
+    assert all(f"{w} " in text or f"{w}," in text for w in ALCHEMY_INPUTS)
+    assert tuple(k for k, _ in C.actions) == ACTION_NAMES
+    used = {k for s in C.societies.values() for p in s.panels for t in p.trades for k, _ in t.inputs}
+    used |= {k for j in C.conjunctions if j.panel for t in j.panel.trades for k, _ in t.inputs}
+    assert used == set(ALCHEMY_INPUTS)
