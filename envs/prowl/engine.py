@@ -7,8 +7,8 @@ clans in play (24 types for the default clans). ``T`` is the number of types, ``
 ``n`` players. Clan indices follow the ``clans`` config order; ``track[i]`` is the clan at
 position ``i`` (0 = top) and ``pos[c]`` its inverse.
 
-Actions (ids; ``T`` types, see :func:`action_table`)
-----------------------------------------------------
+Actions (ids; ``T`` types, see :func:`action_offsets`)
+-----------------------------------------------------
 | ids | meaning |
 |---|---|
 | 0 .. T-1 | Play card type t (then choose the order) |
