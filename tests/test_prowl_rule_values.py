@@ -493,3 +493,79 @@ def test_a_leader_discarded_to_accuse_is_not_played():
     # the Warlord's condition (token, Autumn on top) would hold for seat 0 had it been played;
     # discarded, it is not checked: Autumn's only backer, seat 2, wins
     assert s.winner == 2
+
+
+# ---------------------------------------------------------------- custom content validated
+def _rows(*extra, filler=7):
+    from envs.prowl import CardSpec
+    return [CardSpec("Filler", filler, frozenset(), "seer"), *extra]
+
+
+def _bad_clans():
+    from envs.prowl import CardSpec
+    return [
+        (_rows(CardSpec("Boss", 1, frozenset({"Leader"}), "warlord")),
+         "'Boss' of clan 'Gloam' is a Leader without the Attachment keyword"),
+        (_rows(CardSpec("Odd", 1, frozenset({"Early", "Final"}), "seer")),
+         "'Odd' of clan 'Gloam' is both Early and Final"),
+        (_rows(CardSpec("Boss", 1, frozenset({"Leader", "Attachment"}), "warlord"),
+               CardSpec("Chief", 1, frozenset({"Leader", "Attachment"}), "regent"), filler=6),
+         "at most one Leader"),
+        (_rows(CardSpec("Filler", 1, frozenset(), "hexer")), "'Filler' is listed twice"),
+        (_rows(CardSpec("Spy", 1, "Peek", "seer")), "'Spy' of clan 'Gloam': keywords must be"),
+        (_rows(CardSpec("Spy", 1, frozenset({"Sneaky"}), "seer")), r"unknown keywords \['Sneaky'\]"),
+        (_rows(CardSpec("Spy", 1.0, frozenset(), "seer")), "'Spy' of clan 'Gloam' needs copies"),
+        (_rows(CardSpec("Spy", 0, frozenset(), "seer"), filler=8), "'Spy'.*needs copies >= 1"),
+        (_rows(CardSpec("Spy", 1, frozenset(), "")), "'Spy'.*non-empty effect_id"),
+        (_rows(CardSpec("", 1, frozenset(), "seer")), "row 1 needs a non-empty card name"),
+        (_rows(("Spy", 1, frozenset(), "seer")), "row 1 is not a CardSpec"),
+        (_rows(filler=6), "must have 8 cards, its rows total 6"),
+        ("Seer", "must be a list of CardSpec rows"),
+    ]
+
+
+@pytest.mark.parametrize("case", range(13))
+def test_register_clan_refuses_invalid_content_naming_card_and_problem(case, monkeypatch):
+    from envs.prowl import CLANS, register_clan
+    monkeypatch.setitem(CLANS, "Gloam", CLANS["Summer"])     # removed again after the test
+    before = CLANS["Gloam"]
+    rows, message = _bad_clans()[case]
+    with pytest.raises(ValueError, match=message):
+        register_clan("Gloam", rows)
+    assert CLANS["Gloam"] is before                          # nothing registered
+
+
+def test_clans_put_into_the_table_directly_are_checked_when_a_state_is_built(monkeypatch):
+    from envs.core import ConfigError
+    from envs.prowl import CLANS, CardSpec
+    monkeypatch.setitem(CLANS, "Gloam", _rows(CardSpec("Boss", 1, frozenset({"Leader"}),
+                                                       "warlord")))
+    with pytest.raises(ConfigError, match="'Boss' of clan 'Gloam' is a Leader without the "
+                                          "Attachment keyword"):
+        ProwlState(clans=["Spring", "Gloam", "Autumn", "Winter"])
+
+
+def test_unregistered_effect_or_leader_condition_refused_when_a_state_is_built(monkeypatch):
+    from envs.core import ConfigError
+    from envs.prowl import CLANS, CardSpec, register_clan
+    from envs.prowl.cards import EFFECTS
+    monkeypatch.setitem(CLANS, "Gloam", CLANS["Summer"])     # restored after the test
+    register_clan("Gloam", _rows(CardSpec("Shade", 1, frozenset(), "test_nowhere")))
+    with pytest.raises(ConfigError, match="card 'Shade' of clan 'Gloam' has effect "
+                                          "'test_nowhere', not registered"):
+        ProwlState(clans=["Spring", "Gloam", "Autumn", "Winter"])
+    monkeypatch.setitem(EFFECTS, "test_boss", lambda state, player, card_type: None)
+    register_clan("Gloam", _rows(CardSpec("Boss", 1, frozenset({"Leader", "Attachment"}),
+                                          "test_boss")))
+    with pytest.raises(ConfigError, match="Leader 'Boss' of clan 'Gloam' has no win condition"):
+        ProwlState(clans=["Spring", "Gloam", "Autumn", "Winter"])
+    s = ProwlState(clans=["Spring", "Gloam", "Autumn", "Winter"], beginner=True)  # no Leaders
+    assert "Boss" not in s.type_names and s.T == 16 and s.copies.sum() == 28
+
+
+def test_a_registered_leader_is_an_attachment_kept_to_the_end():
+    from tests.test_prowl_helpers import register_equinox
+    register_equinox()
+    s = ProwlState(seed=0, clans=["Spring", "Equinox", "Autumn", "Winter"])
+    t = tid(s, "Oracle")
+    assert s.is_leader[t] and s.is_attach[t] and s.effect_ids[t] == "warlord"
