@@ -89,7 +89,13 @@ def test_random_games_keep_invariants(num_players, chart, games, seed0):
         fs = s.final_scores()
         assert np.array_equal(fs, s.scores[s.colours] + s.chips)
         r = s.returns()
-        assert set(np.flatnonzero(r == 1.0).tolist()) == set(s.winners()) or (r == 0).all()
+        # ruling 8: +1 each winner, -1 the others; 0 to all when every player shares the win
+        expect = np.full(num_players, -1.0)
+        expect[fs == fs.max()] = 1.0
+        if len(s.winners()) == num_players:
+            expect[:] = 0.0
+        assert s.winners() == np.flatnonzero(fs == fs.max()).tolist()
+        assert r.tolist() == expect.tolist()
         if full:
             check_structure(s)
             o = s.observation_tensor(0)

@@ -16,7 +16,7 @@ Keywords (rulebook, "Card Effects"): ``Leader``, ``Attachment``, ``Early``, ``Fi
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
 KEYWORDS = frozenset({"Leader", "Attachment", "Early", "Final", "Peek"})
@@ -89,26 +89,78 @@ HANDLERS: dict[str, EffectFn] = {}
 LEADER_CONDITIONS: dict[str, Callable[..., bool]] = {}
 
 
-def register_clan(name: str, cards: list[CardSpec]) -> None:
-    """Add (or replace) clan ``name`` with its card rows ("Expanding the Game").
+def validate_clan(name: str, cards) -> None:
+    """Check the card rows of clan ``name`` ("Expanding the Game"; design/prowl.md card table).
+
+    A clan is 8 cards in rows of :class:`CardSpec`: each row a non-empty name (unique in the
+    clan), ``copies`` an integer >= 1, ``keywords`` a set of names from :data:`KEYWORDS` and a
+    non-empty ``effect_id``. At most one Leader card, and a Leader must also be an
+    ``Attachment``: a played Leader stays in front of its owner to the end, where its win
+    condition is checked (design rulings 2 and 8a); without the keyword it would go to the
+    discard pile and never be checked. A card cannot be both ``Early`` and ``Final`` (its
+    effect could never trigger).
 
     Raises:
-        ValueError: the rows do not total 8 cards, a keyword is unknown, or a clan has more than
-            one Leader.
+        ValueError: naming the clan, the card and the problem.
     """
+    if not isinstance(name, str) or not name:
+        raise ValueError(f"a clan name must be a non-empty string, got {name!r}")
+    if isinstance(cards, (str, bytes, dict)) or not hasattr(cards, "__iter__"):
+        raise ValueError(f"clan {name!r}: the cards must be a list of CardSpec rows, "
+                         f"got {cards!r}")
+    cards = list(cards)
+    seen = set()
+    for i, c in enumerate(cards):
+        if not isinstance(c, CardSpec):
+            raise ValueError(f"clan {name!r}: row {i} is not a CardSpec, got {c!r}")
+        if not isinstance(c.name, str) or not c.name:
+            raise ValueError(f"clan {name!r}: row {i} needs a non-empty card name, "
+                             f"got {c.name!r}")
+        if c.name in seen:
+            raise ValueError(f"clan {name!r}: card {c.name!r} is listed twice "
+                             f"(give one row with its copies)")
+        seen.add(c.name)
+        if isinstance(c.copies, bool) or not isinstance(c.copies, int) or c.copies < 1:
+            raise ValueError(f"card {c.name!r} of clan {name!r} needs copies >= 1 "
+                             f"(an integer), got {c.copies!r}")
+        if isinstance(c.keywords, (str, bytes)) or not isinstance(c.keywords, (set, frozenset)) \
+                or not all(isinstance(k, str) for k in c.keywords):
+            raise ValueError(f"card {c.name!r} of clan {name!r}: keywords must be a set of "
+                             f"keyword names from {sorted(KEYWORDS)}, got {c.keywords!r}")
+        bad = set(c.keywords) - KEYWORDS
+        if bad:
+            raise ValueError(f"card {c.name!r} of clan {name!r}: unknown keywords "
+                             f"{sorted(bad)}; known {sorted(KEYWORDS)}")
+        if not isinstance(c.effect_id, str) or not c.effect_id:
+            raise ValueError(f"card {c.name!r} of clan {name!r} needs a non-empty effect_id, "
+                             f"got {c.effect_id!r}")
+        if "Leader" in c.keywords and "Attachment" not in c.keywords:
+            raise ValueError(f"card {c.name!r} of clan {name!r} is a Leader without the "
+                             f"Attachment keyword: a played Leader must stay attached to the end "
+                             f"for its win condition to be checked (design rulings 2, 8a)")
+        if "Early" in c.keywords and "Final" in c.keywords:
+            raise ValueError(f"card {c.name!r} of clan {name!r} is both Early and Final: its "
+                             f"effect could never trigger")
     total = sum(c.copies for c in cards)
     if total != 8:
         raise ValueError(f"clan {name!r} must have 8 cards, its rows total {total}")
-    for c in cards:
-        if c.copies < 1:
-            raise ValueError(f"card {c.name!r} of clan {name!r} needs copies >= 1")
-        bad = set(c.keywords) - KEYWORDS
-        if bad:
-            raise ValueError(f"card {c.name!r}: unknown keywords {sorted(bad)}; "
-                             f"known {sorted(KEYWORDS)}")
     if sum(c.copies for c in cards if "Leader" in c.keywords) > 1:
         raise ValueError(f"clan {name!r} may have at most one Leader card")
-    CLANS[name] = list(cards)
+
+
+def register_clan(name: str, cards: list[CardSpec]) -> None:
+    """Add (or replace) clan ``name`` with its card rows ("Expanding the Game").
+
+    The rows are checked by :func:`validate_clan` before anything is registered. The effect ids
+    (and a Leader's win condition in :data:`LEADER_CONDITIONS`) may be registered before or
+    after the clan; a state using the clan refuses to start without them (``ConfigError``).
+
+    Raises:
+        ValueError: the rows are not a valid clan (see :func:`validate_clan`); the message
+            names the clan, the card and the problem.
+    """
+    validate_clan(name, cards)
+    CLANS[name] = [replace(c, keywords=frozenset(c.keywords)) for c in cards]
 
 
 def register_effect(effect_id: str, fn: EffectFn) -> None:

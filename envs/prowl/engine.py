@@ -7,8 +7,8 @@ clans in play (24 types for the default clans). ``T`` is the number of types, ``
 ``n`` players. Clan indices follow the ``clans`` config order; ``track[i]`` is the clan at
 position ``i`` (0 = top) and ``pos[c]`` its inverse.
 
-Actions (ids; ``T`` types, see :func:`action_table`)
-----------------------------------------------------
+Actions (ids; ``T`` types, see :func:`action_offsets`)
+-----------------------------------------------------
 | ids | meaning |
 |---|---|
 | 0 .. T-1 | Play card type t (then choose the order) |
@@ -34,7 +34,7 @@ import numpy as np
 from envs.core import ConfigError, GameState, Layout
 
 from . import effects as _effects  # noqa: F401  (registers the effect functions)
-from .cards import CLANS, DEFAULT_CLANS, EFFECTS, HANDLERS, LEADER_CONDITIONS
+from .cards import CLANS, DEFAULT_CLANS, EFFECTS, HANDLERS, LEADER_CONDITIONS, validate_clan
 
 K_SETUP, K_TURN, K_ORDER, K_OPP, K_CLAN, K_YESNO, K_SIDE, K_REWARD = range(8)
 KIND_NAMES = ("setup", "turn", "order", "opponent", "clan", "yes/no", "side", "reward")
@@ -121,6 +121,10 @@ def _static_tables(n: int, cpp: int, beginner: bool, clans: tuple) -> dict[str, 
     C = 4
     specs = []
     for ci, cname in enumerate(clans):
+        try:   # rows put into CLANS without register_clan are checked too
+            validate_clan(cname, CLANS[cname])
+        except ValueError as e:
+            raise ConfigError(f"clans: {e}") from None
         for sp in CLANS[cname]:
             if beginner and "Leader" in sp.keywords:
                 continue
@@ -138,9 +142,14 @@ def _static_tables(n: int, cpp: int, beginner: bool, clans: tuple) -> dict[str, 
     self.is_early = [("Early" in sp.keywords) for sp in self.specs]
     self.is_final = [("Final" in sp.keywords) for sp in self.specs]
     self.effect_ids = [sp.effect_id for sp in self.specs]
-    for e in self.effect_ids:
-        if e not in EFFECTS:
-            raise ConfigError(f"clans: card effect {e!r} is not registered in EFFECTS")
+    for (ci, sp) in specs:
+        if sp.effect_id not in EFFECTS:
+            raise ConfigError(f"clans: card {sp.name!r} of clan {clans[ci]!r} has effect "
+                              f"{sp.effect_id!r}, not registered in EFFECTS")
+        if "Leader" in sp.keywords and sp.effect_id not in LEADER_CONDITIONS:
+            raise ConfigError(f"clans: Leader {sp.name!r} of clan {clans[ci]!r} has no win "
+                              f"condition registered for effect {sp.effect_id!r} "
+                              f"(register_leader_condition)")
     self.bodyguard_types = [t for t in range(T) if self.effect_ids[t] == "bodyguard"]
     self.glacier_types = [t for t in range(T) if self.effect_ids[t] == "glacier"]
     self.off = action_offsets(T)
