@@ -215,18 +215,22 @@ class ClansState(GameState):
             off["epoch"], off["villages_formed"], off["own_colour"], off["to_act"])
         self._o_src, self._o_dst = off["last_move_src"], off["last_move_dst"]
         self._o_pend, self._o_ord = off["pending"], off["ordering_due"]
-        rng = self.rng
+        # Chance events (all through the logged path, in this order): ``"region_colours"``
+        # x 12, ``"colours"``, ``"start_player"``.
         # Set-up (rulebook "Setup" 1, ruling 3): one 5-colour group per region, order random.
         self.huts = np.zeros((B.NUM_AREAS, B.NUM_COLOURS), dtype=np.int64)
         for areas in B.REGIONS:
-            perm = rng.permutation(B.NUM_COLOURS)
+            perm = self.chance_permutation("region_colours", B.NUM_COLOURS)
             for area, colour in zip(areas, perm):
                 self.huts[area, colour] = 1
         self.area_total = self.huts.sum(axis=1)
         # Secret colours (Setup 3, ruling 1): each seat one colour, distinct; rest nobody's.
-        self.colours = rng.permutation(B.NUM_COLOURS)[: self._n].astype(np.int64)
+        # The outcome is a permutation of the 5 colours: seat i gets entry i, the rest are
+        # unused (nobody's).
+        self.colours = self.chance_permutation("colours", B.NUM_COLOURS)[: self._n].astype(
+            np.int64)
         # Start player (Setup 5).
-        self.turn = int(rng.integers(self._n))
+        self.turn = self.chance_integer("start_player", self._n)
         self.village = np.zeros(B.NUM_AREAS, dtype=bool)
         self.villages: list[int] = []
         self.unscored: list[int] = []
