@@ -19,10 +19,12 @@ ids        meaning
            of the pending villages, pending villages listed in increasing area id
 =========  =================================================================================
 
-An ordering decision is asked only when the order matters: two or more villages formed by one
-move straddle an epoch boundary (rulebook "Special Rules": one chip left in the epoch) or
-include the 12th village (and possibly a 13th+). Otherwise they score in area-id order, which
-gives the same result. The mover keeps deciding (``current_player`` = mover) until every
+An ordering decision is asked only when the order can change an outcome: when two orders of
+the villages formed by one move would give some colour different points (possible only when
+they straddle an epoch boundary, rulebook "Special Rules": one chip left in the epoch, or run
+past the 12th village). That test uses public information only (huts, terrains, chart position),
+never the secret colours, so being asked reveals nothing hidden. Otherwise they score in
+area-id order, which gives the same points to every colour and the same chips. The mover keeps deciding (``current_player`` = mover) until every
 pending village is placed; then the turn passes clockwise (increasing seat).
 
 Observation layout (``observation_tensor(seat)``, float32, every entry in [0, 1]; seats are
@@ -34,6 +36,7 @@ relative to the observer: relative seat r is absolute seat (seat + r) mod n). Bu
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import numpy as np
@@ -474,15 +477,42 @@ class ClansState(GameState):
             self.turn = (self.turn + 1) % self._n
 
     def _needs_order(self) -> bool:
-        """Whether the order of ``pending`` changes any outcome (ruling 6)."""
+        """Whether the order of ``pending`` can change any colour's points (ruling 6; docs
+        "Rulings made here" 1).
+
+        The order decides which chart position (epoch, or past the 12th: nothing) each pending
+        village scores at; the chips the mover takes do not depend on it, so two orders change
+        an outcome (any seat's score, whatever the colours) exactly when they give some colour
+        different points. That is computed from public information only (the pending villages'
+        huts after their disputes, their terrains, the number of villages scored so far and the
+        chart), never from the secret colours, so whether the mover is asked reveals nothing.
+        """
         m = len(self.pending)
         if m < 2:
             return False
         k = len(self.villages)
-        if k + m > B.NUM_CHIPS:
-            return True
         sig = _SIGNATURES[self.chart.name]
-        return len(set(sig[k:k + m])) > 1
+        if k + m <= B.NUM_CHIPS and len(set(sig[k:k + m])) == 1:
+            return False  # every position scores alike: no order can change anything
+        villages = []
+        for area in self.pending:
+            hl = self.huts[area].tolist()
+            if min(hl) > 0:  # the dispute does not depend on the order
+                hl = [0 if h == 1 else h for h in hl]
+            villages.append((_TERRAIN_LIST[area], sum(hl),
+                             [c for c in range(B.NUM_COLOURS) if hl[c] > 0]))
+        first = None
+        for order in itertools.permutations(villages):
+            points = [0] * B.NUM_COLOURS
+            for pos, (terrain, tot, present) in zip(range(k, B.NUM_CHIPS), order):
+                pts = self.chart.village_points(pos, terrain, tot)
+                for c in present:
+                    points[c] += pts
+            if first is None:
+                first = points
+            elif points != first:
+                return True
+        return False
 
     def _resolve(self) -> None:
         """Score pending villages while no decision is needed; then end or pass the turn."""
