@@ -217,7 +217,9 @@ class ClansState(GameState):
         decision; removed: int64 (5,) huts removed in disputes; seat_points: int64 (n, 5);
         last_move: int64 (n, 2) last (source, destination) of each seat, -1 if none;
         seat_moved: int64 (n, 5) per seat, huts of each colour in its destination groups,
-        summed over its moves (public history for deduction).
+        summed over its moves (public history for deduction); setup_colour: int64 (60,)
+        read-only, colour of each area's hut at set-up; start_player: the seat that moved
+        first; move_log: tuple of (seat, source, destination) per move, in order.
     """
 
     game_name = "clans"
@@ -796,7 +798,6 @@ class ClansState(GameState):
         log = [[name, perm if name == "colours" else outcome]
                for name, outcome in self.chance_log]
         s.set_chance_log(log, world_seed)
-        s._obs = {}
         return s
 
     def public_history(self) -> list[tuple[int, ...]]:
