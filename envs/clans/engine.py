@@ -24,8 +24,9 @@ the villages formed by one move would give some colour different points (possibl
 they straddle an epoch boundary, rulebook "Special Rules": one chip left in the epoch, or run
 past the 12th village). That test uses public information only (huts, terrains, chart position),
 never the secret colours, so being asked reveals nothing hidden. Otherwise they score in
-area-id order, which gives the same points to every colour and the same chips. The mover keeps deciding (``current_player`` = mover) until every
-pending village is placed; then the turn passes clockwise (increasing seat).
+area-id order, which gives the same points to every colour and the same chips. The mover
+keeps deciding (``current_player`` = mover) until every pending village is placed; then the
+turn passes clockwise (increasing seat).
 
 Observation layout (``observation_tensor(seat)``, float32, every entry in [0, 1]; seats are
 relative to the observer: relative seat r is absolute seat (seat + r) mod n). Built by
