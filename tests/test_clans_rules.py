@@ -196,6 +196,29 @@ def test_two_villages_in_one_epoch_need_no_ordering_decision():
     assert s.scores.tolist() == [4 + 2, 4, 0, 2, 0]   # forest +1 (epoch I), steppe neutral
 
 
+def test_villages_at_an_epoch_boundary_that_score_alike_in_any_order_are_not_ordered():
+    # positions 6 (epoch II: steppe +2, grassland 0) and 7 (epoch III: mountain +3, steppe 0):
+    # 9 is forest, neutral in both (3 huts each time); 20 holds 5 single huts, all removed by
+    # its dispute, so it scores nothing in either position: no order can change any colour's
+    # points, so the mover is not asked (area-id order), although the signatures of positions
+    # 6 and 7 differ (the epoch-boundary criterion alone would ask)
+    huts = dict(TWO_VILLAGES)
+    huts[20] = {c: 1 for c in range(5)}
+    s = position(huts, villages_so_far=6, turn=1)
+    assert not s._needs_order()
+    s.apply_action(move(5, 1))
+    assert s.villages[6:] == [9, 20] and not s.pending and s.turn == 2
+    assert s.scores.tolist() == [3, 3, 0, 0, 0] and s.removed.tolist() == [1, 1, 1, 1, 1]
+    assert s.chips.tolist() == [0, 2, 0]
+    # the same picture with 20 holding red + blue: 20 on steppe scores 2 + 2 at position 6 and
+    # 0 at position 7, so now the order matters and the mover is asked
+    s = position(TWO_VILLAGES, villages_so_far=6, turn=1)
+    s.apply_action(move(5, 1))
+    assert s.pending == [9, 20] and s.current_player == 1
+    s.apply_action(NUM_MOVE_ACTIONS + 1)           # 20 first: red 4 + 3, yellow 3, blue 4
+    assert s.scores.tolist() == [7, 3, 0, 4, 0] and s.villages[6:] == [20, 9]
+
+
 @pytest.mark.parametrize("twelfth,expected", [(9, [8, 8, 0, 0, 0]), (20, [7, 0, 0, 7, 0])])
 def test_twelfth_and_thirteenth_village_mover_picks_the_twelfth(twelfth, expected):
     s = position(TWO_VILLAGES, villages_so_far=11, turn=0)

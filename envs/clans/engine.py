@@ -19,11 +19,14 @@ ids        meaning
            of the pending villages, pending villages listed in increasing area id
 =========  =================================================================================
 
-An ordering decision is asked only when the order matters: two or more villages formed by one
-move straddle an epoch boundary (rulebook "Special Rules": one chip left in the epoch) or
-include the 12th village (and possibly a 13th+). Otherwise they score in area-id order, which
-gives the same result. The mover keeps deciding (``current_player`` = mover) until every
-pending village is placed; then the turn passes clockwise (increasing seat).
+An ordering decision is asked only when the order can change an outcome: when two orders of
+the villages formed by one move would give some colour different points (possible only when
+they straddle an epoch boundary, rulebook "Special Rules": one chip left in the epoch, or run
+past the 12th village). That test uses public information only (huts, terrains, chart position),
+never the secret colours, so being asked reveals nothing hidden. Otherwise they score in
+area-id order, which gives the same points to every colour and the same chips. The mover
+keeps deciding (``current_player`` = mover) until every pending village is placed; then the
+turn passes clockwise (increasing seat).
 
 Observation layout (``observation_tensor(seat)``, float32, every entry in [0, 1]; seats are
 relative to the observer: relative seat r is absolute seat (seat + r) mod n). Built by
@@ -34,6 +37,7 @@ relative to the observer: relative seat r is absolute seat (seat + r) mod n). Bu
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import numpy as np
@@ -47,6 +51,8 @@ NUM_ACTIONS = NUM_MOVE_ACTIONS + NUM_ORDER_ACTIONS
 MOVED_NORM = 360.0   # at most 30 moves per seat (59 moves, 2 seats) x 12 huts of a colour
 SCORE_NORM = 100.0   # a colour scores at most 60 huts + 30 epoch bonus = 90 < 100
 REWARDS = ("win_loss", "score_margin")
+#: at most 59 moves in a game: each move empties one area and one area always stays occupied
+MAX_MOVES = B.NUM_AREAS - 1
 PLAYER_COUNTS = (2, 3, 4, 5)
 
 
@@ -79,6 +85,19 @@ def observation_layout(num_players: int) -> Layout:
             "last move")
     lay.add("pending", B.NUM_AREAS, "1 for each village waiting for the mover's ordering decision")
     lay.add("ordering_due", 1, "1 if the decision due is an ordering decision (ids 270-275)")
+    # the public history in full (perfect recall): set-up, every move, the scoring order, and
+    # the colours the end of the game reveals
+    lay.add("setup_colour", (B.NUM_AREAS, B.NUM_COLOURS), "one-hot colour of the hut each area "
+            "held at set-up (public, ruling 3)")
+    lay.add("move_seat", (MAX_MOVES, n), "one-hot relative seat that made the i-th move of the "
+            "game (row i; all 0 for moves not made yet)")
+    lay.add("move_source", (MAX_MOVES, B.NUM_AREAS), "one-hot source area of the i-th move")
+    lay.add("move_direction", (MAX_MOVES, B.MAX_DEGREE), "one-hot j of the i-th move's "
+            "destination NEIGHBOURS[source][j] (the source's neighbours by increasing area id)")
+    lay.add("scored_at", (B.NUM_AREAS, B.NUM_CHIPS), "one-hot chart position (0-11) at which "
+            "the area's village scored, i.e. the scoring order (all 0 if not scored)")
+    lay.add("revealed_colours", (n, B.NUM_COLOURS), "one-hot colour of each relative seat, "
+            "revealed when the game ends (rulebook \"End of Game\"); all 0 before")
     return lay
 
 
@@ -108,6 +127,25 @@ _EDST = B.EDGE_DST.tolist()
 _S_HUT = float(_PUB_SCALE[0])                 # float32(1/12), exact as a Python float
 _S_TOT = float(_PUB_SCALE[_OFF_TOTAL])        # float32(1/60)
 _VILLAGE_EPOCH = {name: ch.village_epoch.tolist() for name, ch in B.EPOCH_CHARTS.items()}
+#: per move id: j such that EDGE_DST = NEIGHBOURS[EDGE_SRC][j]
+_EDGE_DIR = [_NEIGH[s].index(d) for s, d in zip(_ESRC, _EDST)]
+
+#: The public events of :meth:`ClansState.public_history`: kind id -> (name, arguments). Seats
+#: are absolute; areas 0..59; colours 0..4 (red, yellow, green, blue, black).
+PUBLIC_EVENTS: dict[int, tuple[str, str]] = {
+    0: ("setup", "area, colour: the hut placed on the area at set-up (ruling 3); 60 events, "
+                 "by increasing area"),
+    1: ("start", "seat: the start player (rulebook Setup 5)"),
+    2: ("move", "seat, source, destination: the seat moved all huts of source onto destination"),
+    3: ("village", "seat, area, position: the area became a village, scored at chart position "
+                   "0-11 (the seat, the mover, takes that bonus chip); its dispute and points "
+                   "follow from the board and the chart"),
+    4: ("unscored", "seat, area: the area became a village past the 12th (ruling 6: no chip, no "
+                    "dispute, no points)"),
+    5: ("reveal", "seat, colour: at the end of the game the seat reveals its colour (rulebook "
+                  "\"End of Game\"); one per seat, by increasing seat"),
+}
+EV_SETUP, EV_START, EV_MOVE, EV_VILLAGE, EV_UNSCORED, EV_REVEAL = range(6)
 
 
 def _seat_tables(n: int) -> tuple[np.ndarray, list[np.ndarray]]:
@@ -180,7 +218,9 @@ class ClansState(GameState):
         decision; removed: int64 (5,) huts removed in disputes; seat_points: int64 (n, 5);
         last_move: int64 (n, 2) last (source, destination) of each seat, -1 if none;
         seat_moved: int64 (n, 5) per seat, huts of each colour in its destination groups,
-        summed over its moves (public history for deduction).
+        summed over its moves (public history for deduction); setup_colour: int64 (60,)
+        read-only, colour of each area's hut at set-up; start_player: the seat that moved
+        first; move_log: tuple of (seat, source, destination) per move, in order.
     """
 
     game_name = "clans"
@@ -215,18 +255,32 @@ class ClansState(GameState):
             off["epoch"], off["villages_formed"], off["own_colour"], off["to_act"])
         self._o_src, self._o_dst = off["last_move_src"], off["last_move_dst"]
         self._o_pend, self._o_ord = off["pending"], off["ordering_due"]
-        rng = self.rng
+        self._o_setup, self._o_mseat, self._o_msrc, self._o_mdir, self._o_scored, self._o_rev = (
+            off["setup_colour"], off["move_seat"], off["move_source"], off["move_direction"],
+            off["scored_at"], off["revealed_colours"])
+        # Chance events (all through the logged path, in this order): ``"region_colours"``
+        # x 12, ``"colours"``, ``"start_player"``.
         # Set-up (rulebook "Setup" 1, ruling 3): one 5-colour group per region, order random.
         self.huts = np.zeros((B.NUM_AREAS, B.NUM_COLOURS), dtype=np.int64)
         for areas in B.REGIONS:
-            perm = rng.permutation(B.NUM_COLOURS)
+            perm = self.chance_permutation("region_colours", B.NUM_COLOURS)
             for area, colour in zip(areas, perm):
                 self.huts[area, colour] = 1
         self.area_total = self.huts.sum(axis=1)
         # Secret colours (Setup 3, ruling 1): each seat one colour, distinct; rest nobody's.
-        self.colours = rng.permutation(B.NUM_COLOURS)[: self._n].astype(np.int64)
+        # The outcome is a permutation of the 5 colours: seat i gets entry i, the rest are
+        # unused (nobody's).
+        self.colours = self.chance_permutation("colours", B.NUM_COLOURS)[: self._n].astype(
+            np.int64)
         # Start player (Setup 5).
-        self.turn = int(rng.integers(self._n))
+        self.turn = self.chance_integer("start_player", self._n)
+        # Public history (perfect recall). Tuples, replaced (never changed in place) as the
+        # game goes, so copies of the state can share them.
+        self.setup_colour = self.huts.argmax(axis=1)
+        self.setup_colour.flags.writeable = False
+        self.start_player = self.turn
+        self.move_log: tuple[tuple[int, int, int], ...] = ()
+        self._events: tuple[tuple[int, ...], ...] = ()
         self.village = np.zeros(B.NUM_AREAS, dtype=bool)
         self.villages: list[int] = []
         self.unscored: list[int] = []
@@ -388,6 +442,13 @@ class ClansState(GameState):
             lay.view(pub, "village")[:] = self.village
             full = self._template.copy()
             np.multiply(pub, _PUB_SCALE, out=full[: self._pub_len])
+            full[self._o_setup + 5 * np.arange(B.NUM_AREAS) + self.setup_colour] = 1.0
+            for i, (_, s, d) in enumerate(self.move_log):
+                full[self._o_msrc + B.NUM_AREAS * i + s] = 1.0
+                full[self._o_mdir + B.MAX_DEGREE * i + _NEIGH[s].index(d)] = 1.0
+            for k, a in enumerate(self.villages):
+                if a >= 0:  # (hand-made positions may hold placeholder villages)
+                    full[self._o_scored + B.NUM_CHIPS * a + k] = 1.0
             self._pub = full
         return self._pub
 
@@ -445,6 +506,12 @@ class ClansState(GameState):
             pub[_AREA_IDX[d]] = row
         self._update_moves(s, d, tot)
         t = self.turn
+        i = len(self.move_log)
+        if pub is not None:
+            pub[self._o_msrc + B.NUM_AREAS * i + s] = 1.0
+            pub[self._o_mdir + B.MAX_DEGREE * i + _EDGE_DIR[action]] = 1.0
+        self.move_log += ((t, s, d),)
+        self._events += ((EV_MOVE, t, s, d),)
         lm = self.last_move
         lm[t, 0] = s
         lm[t, 1] = d
@@ -470,15 +537,42 @@ class ClansState(GameState):
             self.turn = (self.turn + 1) % self._n
 
     def _needs_order(self) -> bool:
-        """Whether the order of ``pending`` changes any outcome (ruling 6)."""
+        """Whether the order of ``pending`` can change any colour's points (ruling 6; docs
+        "Rulings made here" 1).
+
+        The order decides which chart position (epoch, or past the 12th: nothing) each pending
+        village scores at; the chips the mover takes do not depend on it, so two orders change
+        an outcome (any seat's score, whatever the colours) exactly when they give some colour
+        different points. That is computed from public information only (the pending villages'
+        huts after their disputes, their terrains, the number of villages scored so far and the
+        chart), never from the secret colours, so whether the mover is asked reveals nothing.
+        """
         m = len(self.pending)
         if m < 2:
             return False
         k = len(self.villages)
-        if k + m > B.NUM_CHIPS:
-            return True
         sig = _SIGNATURES[self.chart.name]
-        return len(set(sig[k:k + m])) > 1
+        if k + m <= B.NUM_CHIPS and len(set(sig[k:k + m])) == 1:
+            return False  # every position scores alike: no order can change anything
+        villages = []
+        for area in self.pending:
+            hl = self.huts[area].tolist()
+            if min(hl) > 0:  # the dispute does not depend on the order
+                hl = [0 if h == 1 else h for h in hl]
+            villages.append((_TERRAIN_LIST[area], sum(hl),
+                             [c for c in range(B.NUM_COLOURS) if hl[c] > 0]))
+        first = None
+        for order in itertools.permutations(villages):
+            points = [0] * B.NUM_COLOURS
+            for pos, (terrain, tot, present) in zip(range(k, B.NUM_CHIPS), order):
+                pts = self.chart.village_points(pos, terrain, tot)
+                for c in present:
+                    points[c] += pts
+            if first is None:
+                first = points
+            elif points != first:
+                return True
+        return False
 
     def _resolve(self) -> None:
         """Score pending villages while no decision is needed; then end or pass the turn."""
@@ -492,6 +586,7 @@ class ClansState(GameState):
             self.pending = [a for a in self.pending if not self.village[a]]
         if self.pending:  # formed beyond the 12th: they score nothing (ruling 6)
             self.unscored.extend(self.pending)
+            self._events += tuple((EV_UNSCORED, self.turn, a) for a in self.pending)
             for a in self.pending:
                 self.village[a] = True
                 self._refresh_area(a)
@@ -507,6 +602,7 @@ class ClansState(GameState):
         self.village[area] = True
         self.villages.append(area)
         mover = self.turn
+        self._events += ((EV_VILLAGE, mover, area, k),)
         chips = self.chips
         chips[mover] += 1
         h = self.huts[area]
@@ -539,6 +635,7 @@ class ClansState(GameState):
             pub[_OFF_TOTAL + area] = tot * _S_TOT
             pub[_OFF_OCC + area] = 1.0 if tot > 0 else 0.0
             pub[_OFF_VIL + area] = 1.0
+            pub[self._o_scored + B.NUM_CHIPS * area + k] = 1.0
         if k + 1 == B.NUM_CHIPS:
             self.terminal = True
 
@@ -576,6 +673,15 @@ class ClansState(GameState):
             for a in self.pending:
                 ones.append(i + a)
             ones.append(self._o_ord)
+        i = self._o_mseat
+        for m, _, _ in self.move_log:
+            ones.append(i + (m - seat) % n)
+            i += n
+        if self.terminal:  # the end of the game reveals every seat's colour
+            col = self.colours.tolist()
+            i = self._o_rev
+            for r in range(n):
+                ones.append(i + 5 * r + col[(r + seat) % n])
         o[ones] = 1.0
         self._obs[seat] = o
         return o.copy()
@@ -657,10 +763,20 @@ class ClansState(GameState):
         return s
 
     def resample_from_infostate(self, seat: int, rng: np.random.Generator) -> ClansState:
-        """Copy with the other seats' colours redrawn uniformly (ruling 9).
+        """A world ``seat`` cannot tell from this one, with a history that replays to it.
 
-        Everything but the colours is public; the other seats get a uniformly random injective
-        assignment of the 4 colours that are not ``seat``'s own.
+        Everything but the colours is public, and nothing public depends on the colours before
+        the end (no decision is asked or skipped because of them), so the posterior under a
+        policy that ignores hidden information is the prior given ``seat``'s own colour: the
+        other seats get a uniformly random injective assignment of the 4 colours that are not
+        ``seat``'s own (ruling 9). Once the game is over every seat's colour has been revealed
+        (rulebook "End of Game") and is kept; only the order of the unused colours (back in
+        the box unrevealed, without any effect) is redrawn.
+
+        The world's record (:meth:`to_record`) holds the real actions and the real chance
+        outcomes except the ``"colours"`` permutation, which is the drawn one (seat i's colour
+        first, then the unused colours), so it replays to the world (history consistency);
+        its generator restarts from a seed drawn from ``rng``.
 
         Raises:
             ValueError: ``seat`` is not in 0..n-1.
@@ -668,16 +784,38 @@ class ClansState(GameState):
         if not 0 <= seat < self._n:
             raise ValueError(f"seat must be in 0..{self._n - 1}, got {seat!r}")
         s = self.clone()
-        s.rng = np.random.default_rng(int(rng.integers(2**62)))
+        world_seed = int(rng.integers(2**62))
+        n = self._n
         own = int(self.colours[seat])
-        others = [c for c in range(B.NUM_COLOURS) if c != own]
-        drawn = rng.permutation(others)
-        j = 0
-        for i in range(self._n):
-            if i != seat:
-                s.colours[i] = drawn[j]
-                j += 1
+        if self.terminal:
+            assigned = self.colours.tolist()
+            rest = [c for c in range(B.NUM_COLOURS) if c not in assigned]
+            perm = assigned + [rest[j] for j in rng.permutation(len(rest))]
+        else:
+            others = [c for c in range(B.NUM_COLOURS) if c != own]
+            drawn = [others[j] for j in rng.permutation(len(others))]
+            perm = drawn[:seat] + [own] + drawn[seat:]
+            s.colours[:] = perm[:n]
+        log = [[name, perm if name == "colours" else outcome]
+               for name, outcome in self.chance_log]
+        s.set_chance_log(log, world_seed)
         return s
+
+    def public_history(self) -> list[tuple[int, ...]]:
+        """Every public event so far, in order, as ``(kind, *args)`` tuples of ints.
+
+        Vocabulary: :data:`PUBLIC_EVENTS` (docs/clans.md, "Public history"). The same list for
+        every seat: set-up (60 ``setup`` events), ``start``, then the moves, villages (in
+        scoring order, ``village`` / ``unscored``) as they happen, and at the end one
+        ``reveal`` per seat. Ordering decisions show as the order of the ``village`` events.
+        """
+        ev: list[tuple[int, ...]] = [(EV_SETUP, a, int(c))
+                                     for a, c in enumerate(self.setup_colour.tolist())]
+        ev.append((EV_START, int(self.start_player)))
+        ev.extend(self._events)
+        if self.terminal:
+            ev.extend((EV_REVEAL, i, int(c)) for i, c in enumerate(self.colours.tolist()))
+        return ev
 
     def hidden_truth(self) -> dict[str, Any]:
         """``{"colours": [colour name of each seat]}`` (ruling 9)."""
