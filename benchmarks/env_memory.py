@@ -6,9 +6,10 @@
 For each game, ``--envs`` wrapped environments (``envs.make_env``) are created one after the
 other; each is reset, observed, asked for its spaces and stepped a few random legal actions, then
 dropped. After ``gc.collect()`` the script reports how many of them are still alive (weak
-references to the raw envs), the Python allocations still held (tracemalloc: current minus the
-level before the loop, KiB) and the growth of the resident set size (RSS, MiB; it includes
-allocator slack, so small values are noise). An env that is freed keeps nothing: the alive count
+references to the raw envs), the growth of the resident set size over the loop (RSS, MiB,
+measured untraced; it includes allocator slack, so values under a MiB are noise) and, in a second
+traced pass, the Python allocations still held (tracemalloc: after minus before the loop, KiB,
+the weak references themselves left out). An env that is freed keeps nothing: the alive count
 is 0 and the kept allocations stay near zero whatever ``--envs`` is.
 
 Each game runs in its own subprocess so that one game's leftovers do not count for the next.
@@ -66,17 +67,27 @@ def churn(game: str, count: int, steps: int = 5, seed: int = 0) -> dict[str, Any
 
     use_and_drop(0)            # first use: imports and per-configuration tables are built here
     gc.collect()
-    tracemalloc.start()
+    # pass 1, untraced: resident set growth
     rss0 = _rss_mib()
-    before = tracemalloc.get_traced_memory()[0]
     refs = [use_and_drop(i) for i in range(count)]
     gc.collect()
-    kept = tracemalloc.get_traced_memory()[0] - before
-    rss1 = _rss_mib()
-    tracemalloc.stop()
+    rss_growth = _rss_mib() - rss0
     alive = sum(r() is not None for r in refs)
+    del refs
+    gc.collect()
+    # pass 2, traced: Python allocations still held; the weak references themselves (allocated
+    # in this file) are left out
+    own = [tracemalloc.Filter(False, __file__)]
+    tracemalloc.start()
+    before = tracemalloc.take_snapshot().filter_traces(own)
+    refs = [use_and_drop(i) for i in range(count)]
+    gc.collect()
+    after = tracemalloc.take_snapshot().filter_traces(own)
+    tracemalloc.stop()
+    kept = sum(s.size_diff for s in after.compare_to(before, "filename"))
+    alive = max(alive, sum(r() is not None for r in refs))
     return {"game": game, "envs": count, "alive": alive, "kept_kib": round(kept / 1024, 1),
-            "rss_growth_mib": round(rss1 - rss0, 1)}
+            "rss_growth_mib": round(rss_growth, 1)}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

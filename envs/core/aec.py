@@ -20,7 +20,6 @@ turn limit) or from ``max_cycles``, the most actions the environment accepts in 
 
 from __future__ import annotations
 
-import functools
 import sys
 from typing import Any, Callable, ClassVar
 
@@ -101,12 +100,14 @@ class GameAECEnv(AECEnv):
         self._mask: np.ndarray = self._zero_mask
 
     # spaces ----------------------------------------------------------------------------------
-    @functools.lru_cache(maxsize=None)  # noqa: B019 - one space per agent, as PettingZoo does
+    # Plain look-ups in PettingZoo's ``observation_spaces`` / ``action_spaces`` dicts: the same
+    # space object every call. (An ``lru_cache`` on these methods would hold every env forever.)
     def observation_space(self, agent: str) -> spaces.Space:
+        """The observation space of ``agent`` (``Dict(observation=Box, action_mask=Box)``)."""
         return self.observation_spaces[agent]
 
-    @functools.lru_cache(maxsize=None)  # noqa: B019
     def action_space(self, agent: str) -> spaces.Space:
+        """The action space of ``agent``: ``Discrete(num_actions)``."""
         return self.action_spaces[agent]
 
     # episode ---------------------------------------------------------------------------------
