@@ -9,7 +9,9 @@ class owns what is the same for every game and is written once here:
   :class:`IllegalActionError` naming the action, the seat and the reason, then calls the game's
   :meth:`_apply_action`;
 * game records and replay: :meth:`to_record` / :meth:`from_record`;
-* the derived helpers ``legal_actions``, ``clone``, ``state_tensor``.
+* the derived helpers ``legal_actions``, ``clone``, ``state_tensor``;
+* copies: ``copy.copy`` is ``clone``; ``clone``, ``copy.copy``, ``copy.deepcopy`` and pickling all
+  give a state that behaves exactly like the original from then on.
 
 Chance (shuffles, draws) is resolved inside the engine from ``self.rng``: there are no chance
 nodes for agents to play, and ``current_player`` is always the seat whose decision is due, which
@@ -221,8 +223,22 @@ class GameState(ABC):
         self.history.append(a)
 
     def clone(self) -> GameState:
-        """An independent deep copy (generator state included)."""
+        """An independent deep copy (generator state included).
+
+        Law (tested for every game, CONVENTIONS "Engine"): ``clone()``, ``copy.copy``,
+        ``copy.deepcopy`` and a pickle round-trip each give a state that behaves exactly like
+        the original from then on: same observations for every seat, masks and returns under
+        the same actions, same chance outcomes, and neither copy changes the other. Games
+        override this with a faster copy; ``copy.deepcopy`` and pickling use
+        ``__getstate__``/``__setstate__``, which a game overrides where its fields are not
+        independent objects (views into a shared buffer) or hold read-only caches.
+        """
         return copy.deepcopy(self)
+
+    def __copy__(self) -> GameState:
+        """``copy.copy(state)`` is :meth:`clone`: a shallow copy would share the board's arrays
+        and lists with the original, so moves in one would change the other."""
+        return self.clone()
 
     @property
     def state_size(self) -> int:
