@@ -1039,6 +1039,13 @@ class BadlandWolvesState(GameState):
 
     # --------------------------------------------------------------------------------------
     # copies, resampling, truth
+    def __getstate__(self) -> dict[str, Any]:
+        """Fields for deepcopy and pickling, without the cached read-only mask (a copied
+        array would come back writeable; the copy recomputes it)."""
+        d = self.__dict__.copy()
+        d["_mask"] = None
+        return d
+
     def clone(self) -> BadlandWolvesState:
         """An independent copy (generator state included), faster than a deepcopy."""
         new = object.__new__(type(self))

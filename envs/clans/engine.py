@@ -741,6 +741,14 @@ class ClansState(GameState):
         return render_rgb(self)
 
     # ----------------------------------------------------------------------------------------
+    def __getstate__(self) -> dict[str, Any]:
+        """Fields for deepcopy and pickling, without the cached read-only mask and the
+        per-seat observation cache (the copy recomputes them, as :meth:`clone` does)."""
+        d = self.__dict__.copy()
+        d["_mask"] = None
+        d["_obs"] = {}
+        return d
+
     def clone(self) -> ClansState:
         """Independent copy (numpy arrays copied, generator state copied)."""
         s = object.__new__(ClansState)

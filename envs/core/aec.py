@@ -20,7 +20,7 @@ turn limit) or from ``max_cycles``, the most actions the environment accepts in 
 
 from __future__ import annotations
 
-import functools
+import copy
 import sys
 from typing import Any, Callable, ClassVar
 
@@ -109,12 +109,14 @@ class GameAECEnv(AECEnv):
         self._mask: np.ndarray = self._zero_mask
 
     # spaces ----------------------------------------------------------------------------------
-    @functools.lru_cache(maxsize=None)  # noqa: B019 - one space per agent, as PettingZoo does
+    # Plain look-ups in PettingZoo's ``observation_spaces`` / ``action_spaces`` dicts: the same
+    # space object every call. (An ``lru_cache`` on these methods would hold every env forever.)
     def observation_space(self, agent: str) -> spaces.Space:
+        """The observation space of ``agent`` (``Dict(observation=Box, action_mask=Box)``)."""
         return self.observation_spaces[agent]
 
-    @functools.lru_cache(maxsize=None)  # noqa: B019
     def action_space(self, agent: str) -> spaces.Space:
+        """The action space of ``agent``: ``Discrete(num_actions)``."""
         return self.action_spaces[agent]
 
     # episode ---------------------------------------------------------------------------------
@@ -217,6 +219,21 @@ class GameAECEnv(AECEnv):
     def close(self) -> None:
         pass
 
+    # copies ----------------------------------------------------------------------------------
+    def clone(self) -> GameAECEnv:
+        """An independent copy that behaves exactly like this env from then on.
+
+        Same result as ``copy.deepcopy(env)`` (spaces, the env's seed stream for ``reset()``
+        without a seed, agent bookkeeping all copied), with the game copied by the faster
+        :meth:`GameState.clone`. ``copy.copy(env)`` is this method too: a shallow copy would
+        share the game with the original. Pickling works as well (law tested for every game).
+        """
+        return copy.deepcopy(self, {id(self.game): self.game.clone()})
+
+    def __copy__(self) -> GameAECEnv:
+        """``copy.copy(env)`` is :meth:`clone` (see there)."""
+        return self.clone()
+
     # research hooks --------------------------------------------------------------------------
     def hidden_truth(self) -> dict[str, Any]:
         """Ground truth of the hidden information (``GameState.hidden_truth``); never observed."""
@@ -231,18 +248,45 @@ class GameAECEnv(AECEnv):
         return self.game.to_record()
 
 
+class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's ``OrderEnforcingWrapper`` whose copies copy the env inside.
+
+    ``clone()`` and ``copy.copy`` return a wrapper around ``self.env.clone()`` (the base class
+    would forward ``clone`` to the raw env and return it unwrapped, and a shallow copy would share
+    the raw env); ``copy.deepcopy`` and pickling need nothing extra. Everything else is
+    PettingZoo's wrapper unchanged.
+    """
+
+    def clone(self) -> OrderEnforcingWrapper:
+        """An independent wrapped copy that behaves exactly like this env from then on."""
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        inner = self.env
+        new.env = inner.clone() if isinstance(inner, (GameAECEnv, OrderEnforcingWrapper)) \
+            else copy.deepcopy(inner)
+        return new
+
+    def __copy__(self) -> OrderEnforcingWrapper:
+        """``copy.copy(env)`` is :meth:`clone`."""
+        return self.clone()
+
+    def __str__(self) -> str:
+        return str(self.env)
+
+
 def make_env_fn(raw_env_cls: type[GameAECEnv]) -> Callable[..., AECEnv]:
     """Build the module-level ``env(**config)``: raw env + PettingZoo's standard wrappers.
 
-    ``OrderEnforcingWrapper``, as PettingZoo classic. PettingZoo's ``AssertOutOfBoundsWrapper`` is
-    left out on purpose: the raw env already refuses every out-of-range, mistyped or illegal action
+    ``OrderEnforcingWrapper`` as PettingZoo classic (PettingZoo's, with copies that copy the env
+    inside: see :class:`OrderEnforcingWrapper`). PettingZoo's ``AssertOutOfBoundsWrapper`` is left
+    out on purpose: the raw env already refuses every out-of-range, mistyped or illegal action
     with an :class:`IllegalActionError` naming the action and the reason (an ``assert`` names
     neither and vanishes under ``python -O``).
     """
 
     def env(**kwargs: Any) -> AECEnv:
         e = raw_env_cls(**kwargs)
-        e = wrappers.OrderEnforcingWrapper(e)
+        e = OrderEnforcingWrapper(e)
         return e
 
     env.__doc__ = (f"The wrapped ``{raw_env_cls.metadata['name']}`` AEC environment; keywords as "

@@ -112,20 +112,27 @@ _STATIC: dict = {}
 def _static_tables(n: int, cpp: int, beginner: bool, clans: tuple) -> dict[str, Any]:
     """Card tables, layout, action offsets and caches for one configuration (shared by every
     state of that configuration; rebuilt when a clan's card rows are re-registered)."""
-    key = (n, cpp, beginner, clans, tuple(tuple(CLANS[c]) for c in clans))
+    return _tables_for((n, cpp, beginner, clans, tuple(tuple(CLANS[c]) for c in clans)))
+
+
+def _tables_for(key: tuple) -> dict[str, Any]:
+    """The static tables of ``key = (n, cpp, beginner, clans, card rows of each clan)``, built
+    from the card rows in the key (so an unpickled state gets the tables it was made with even
+    where ``CLANS`` differs). The dict holds its own key as ``_static_key``."""
     st = _STATIC.get(key)
     if st is not None:
         return st
+    n, cpp, beginner, clans, rows = key
     self = _Tables()
     self.n, self.cpp, self.C = n, cpp, 4
     C = 4
     specs = []
-    for ci, cname in enumerate(clans):
+    for ci, (cname, clan_rows) in enumerate(zip(clans, rows)):
         try:   # rows put into CLANS without register_clan are checked too
-            validate_clan(cname, CLANS[cname])
+            validate_clan(cname, list(clan_rows))
         except ValueError as e:
             raise ConfigError(f"clans: {e}") from None
-        for sp in CLANS[cname]:
+        for sp in clan_rows:
             if beginner and "Leader" in sp.keywords:
                 continue
             specs.append((ci, sp))
@@ -217,8 +224,14 @@ def _static_tables(n: int, cpp: int, beginner: bool, clans: tuple) -> dict[str, 
     st = dict(self.__dict__)
     for k in ("n", "cpp", "C"):
         del st[k]
+    st["_static_key"] = key
     _STATIC[key] = st
     return st
+
+
+#: state attributes that are numpy views into ``ProwlState._src`` (made by ``_bind_views``)
+_VIEWS = ("hand", "_da", "discard", "attach", "_ea", "excl", "acc_named", "whisper", "pile",
+          "_src_kc", "_src_kh", "_src_hs")
 
 
 class _Tables:
@@ -971,6 +984,29 @@ class ProwlState(GameState):
             "deck": [nm[t] for t in self.deck2p],
             "box": [nm[t] for t in self.box],
         }
+
+    # copies: clone, copy.copy, copy.deepcopy and pickling all give a state that behaves exactly
+    # like the original from then on (CONVENTIONS, Engine). ``copy.copy`` is ``clone`` (base
+    # class); deepcopy and pickling go through __getstate__ / __setstate__.
+    def __getstate__(self) -> dict[str, Any]:
+        """The state's fields for deepcopy and pickling: the views into ``_src`` are left out
+        (``__setstate__`` rebinds them to the copied buffer; copied on their own they would be
+        independent arrays that the observation no longer reads), the static tables are
+        replaced by their key (shared again, not copied), the cached mask is dropped."""
+        d = self.__dict__.copy()
+        for k in _VIEWS:
+            d.pop(k, None)
+        for k, v in _STATIC[d["_static_key"]].items():
+            if k != "_static_key" and d.get(k) is v:
+                del d[k]
+        d["_mask"] = None
+        return d
+
+    def __setstate__(self, d: dict[str, Any]) -> None:
+        """Restore from :meth:`__getstate__`: static tables by key, then views into ``_src``."""
+        self.__dict__.update(_tables_for(d["_static_key"]))
+        self.__dict__.update(d)
+        self._bind_views()
 
     def clone(self) -> "ProwlState":
         """Fast copy: numpy arrays and lists copied, static tables shared."""
