@@ -8,9 +8,9 @@ view for free (plus, optionally, a :data:`PRIVATE_ACTIONS` hook).
 What one seat sees (the *text observation*, :func:`text_observation`) is, in this order and with
 this stable wording::
 
-    == <game> · you are seat <s> (P<s>) ==
+    == <game> · you are seat <s> (<name of s>) ==
     Since your last decision:             (only when something happened)
-      - P<q>: <action text>
+      - <name of q>: <action text>
     <state.render_text(s)>                 (the seat's own view, never another seat's secrets)
     Your legal actions (id: name):         (only when the seat is to act)
       <id>: <action_to_string(id)>
@@ -35,6 +35,9 @@ from typing import Callable, Sequence
 import numpy as np
 
 from .state import GameState
+
+#: the line before the legal actions in a text observation
+LEGAL_HEADER = "Your legal actions (id: name):"
 
 #: what a seat is told of another seat's action it cannot see
 HIDDEN_ACTION_TEXT = "made a choice you cannot see"
@@ -70,9 +73,14 @@ PRIVATE_ACTIONS: dict[str, Callable[[GameState, int, int], str | None]] = {
 }
 
 
-def seat_label(seat: int) -> str:
-    """How the text views name a seat: ``P<seat>``."""
-    return f"P{seat}"
+#: game name -> how its text render names a seat (default ``P<seat>``, as Prowl's render)
+SEAT_NAMES: dict[str, str] = {"badland_wolves": "wolf {}", "clans": "seat {}"}
+
+
+def seat_label(seat: int, game: str = "") -> str:
+    """How the text views of ``game`` name a seat, as the game's own render does (``P2``,
+    ``wolf 2``, ``seat 2``)."""
+    return SEAT_NAMES.get(game, "P{}").format(seat)
 
 
 def private_text(state: GameState, action: int, viewer: int) -> str | None:
@@ -132,7 +140,8 @@ def text_observation(state: GameState, seat: int, events: Sequence[str] = ()) ->
 
     Args:
         state: the game. seat: the viewing seat.
-        events: lines already worded for ``seat`` (e.g. ``"P2: Play Seer (Spring)"``), what the
+        events: lines already worded for ``seat`` (e.g. ``"P2: Play Seer (Spring)"``; seats are
+            named as the game's render names them, :func:`seat_label`), what the
             other seats did since ``seat``'s last decision (:class:`SeatLogs` keeps them).
 
     Returns:
@@ -142,7 +151,7 @@ def text_observation(state: GameState, seat: int, events: Sequence[str] = ()) ->
     """
     seat = state.check_seat(seat)
     name = state.game_name or type(state).__name__
-    lines = [f"== {name} · you are seat {seat} ({seat_label(seat)}) =="]
+    lines = [f"== {name} · you are seat {seat} ({seat_label(seat, state.game_name)}) =="]
     if events:
         lines.append("Since your last decision:")
         lines += [f"  - {e}" for e in events]
@@ -152,7 +161,7 @@ def text_observation(state: GameState, seat: int, events: Sequence[str] = ()) ->
         end = "Game over" if state.is_terminal else "Game cut off (truncated, no winner)"
         lines.append(f"{end}. Your return: {ret:+g}")
     elif state.current_player == seat:
-        lines.append("Your legal actions (id: name):")
+        lines.append(LEGAL_HEADER)
         lines += [f"  {a}: {t}" for a, t in legal_action_lines(state)]
         lines.append("Reply with one action id.")
     return "\n".join(lines)
@@ -162,7 +171,7 @@ class SeatLogs:
     """What each seat was told since its last decision, worded for that seat.
 
     Call :meth:`note` with the state *before* every action; the actor's own log is cleared (it
-    has just decided) and every other seat gets a line ``"P<actor>: <words>"`` worded by
+    has just decided) and every other seat gets a line ``"<actor's name>: <words>"`` worded by
     :func:`action_text_for`.
 
     Args:
@@ -192,7 +201,8 @@ class SeatLogs:
         self.events[actor].clear()
         for v in range(len(self.events)):
             if v != actor:
-                self.events[v].append(f"{seat_label(actor)}: {action_text_for(state, action, v)}")
+                self.events[v].append(f"{seat_label(actor, state.game_name)}: "
+                                      f"{action_text_for(state, action, v)}")
 
     def text(self, state: GameState, seat: int) -> str:
         """:func:`text_observation` of ``seat`` with its pending events."""
