@@ -69,7 +69,8 @@ def decision_screen(state: GameState, seat: int, events: Sequence[str], game: st
                            title="since your last decision", title_align="left"))
     parts.append(Panel(escape(state.render_text(seat)), title_align="left",
                        title=f"your view ({seat_label(seat, game)})"))
-    parts.append(choices_table(state))
+    if state.current_player == seat:      # never another seat's choices (they name its cards)
+        parts.append(choices_table(state))
     return Group(*parts)
 
 
