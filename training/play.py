@@ -16,7 +16,9 @@ At each of your decisions the screen shows, in this order: what every other seat
 last decision, in the rulebook's words (a choice you cannot see, such as a card placed
 face-down, is told without the card); your seat's view (``render_text(seat)``: your own cards,
 everything public, never another seat's secrets); and your legal choices, numbered from 1.
-Type a number and Enter; anything else is asked again with the reason; ``q`` (or Ctrl-D) quits.
+Type a number and Enter. Words instead of a number list the choices whose names contain them
+(``area 40`` in Clans, ``Seer`` in Prowl); anything else is asked again with the reason; ``q``
+(or Ctrl-D) quits.
 At the end the screen shows the reveal (every secret, the full position with the scores) and
 every seat's return, and the game is saved as a replayable record (``GameState.to_record()``
 plus ``"agents"``, the player in each seat), readable by ``python -m training.replay`` and
@@ -74,35 +76,58 @@ def decision_screen(state: GameState, seat: int, events: Sequence[str], game: st
     return Group(*parts)
 
 
-def choices_table(state: GameState) -> Table:
-    """The legal actions of the seat to act, numbered from 1 in id order."""
+def choices_table(state: GameState, columns: int | None = None) -> Table:
+    """The legal actions of the seat to act, numbered from 1 in id order.
+
+    ``columns``: how many (number, action) column pairs, filled top to bottom; default one up
+    to 20 choices, two above (a Clans turn has over a hundred moves).
+    """
+    options = legal_action_lines(state)
+    if columns is None:
+        columns = 1 if len(options) <= 20 else 2
+    rows = -(-len(options) // columns)
     table = Table(title="your choices", title_justify="left", show_header=False, box=None,
                   padding=(0, 1))
-    table.add_column("no.", justify="right", style="bold cyan")
-    table.add_column("action")
-    for i, (_, words) in enumerate(legal_action_lines(state), start=1):
-        table.add_row(f"{i}.", escape(words))
+    for _ in range(columns):
+        table.add_column("no.", justify="right", style="bold cyan")
+        table.add_column("action")
+    for r in range(rows):
+        cells: list[str] = []
+        for c in range(columns):
+            i = c * rows + r
+            cells += [f"{i + 1}.", escape(options[i][1])] if i < len(options) else ["", ""]
+        table.add_row(*cells)
     return table
 
 
-def parse_answer(answer: str, count: int) -> tuple[int | None, str]:
-    """A typed answer to ``(choice index 0..count-1, "")`` or ``(None, reason)``.
+def parse_answer(answer: str, names: Sequence[str]) -> tuple[int | None, str, list[int]]:
+    """A typed answer to ``(choice index, "", [])`` or ``(None, reason, matches)``.
+
+    ``names`` are the choices' names in order. A number picks a choice; words that are part of
+    some names (case-insensitive) pick nothing but return those choices' indices as
+    ``matches``, so the person can be shown a shorter list.
 
     Raises:
         Quit: the answer is ``q``, ``quit`` or ``exit``.
     """
+    count = len(names)
     a = answer.strip().lower()
     if a in QUIT_WORDS:
         raise Quit
     if not a:
-        return None, f"type a number from 1 to {count} (q quits)"
+        return None, f"type a number from 1 to {count} (q quits)", []
     if not a.isdigit():
-        return None, f"{answer.strip()!r} is not a number: type a number from 1 to {count} " \
-                     "(q quits)"
+        matches = [i for i, n in enumerate(names) if a in n.lower()]
+        if matches:
+            return None, f"{len(matches)} choice(s) contain {answer.strip()!r} (listed above): " \
+                         "type the number of one", matches
+        return None, f"{answer.strip()!r} is not a number and is part of no choice: type a " \
+                     f"number from 1 to {count}, or words of a choice to list those (q quits)", []
     k = int(a)
     if not 1 <= k <= count:
-        return None, f"{k} is not one of the choices: type a number from 1 to {count} (q quits)"
-    return k - 1, ""
+        return None, f"{k} is not one of the choices: type a number from 1 to {count} " \
+                     "(q quits)", []
+    return k - 1, "", []
 
 
 def ask_person(console: Console, state: GameState, read: Callable[[str], str]) -> int:
@@ -117,9 +142,11 @@ def ask_person(console: Console, state: GameState, read: Callable[[str], str]) -
             answer = read(f"Your choice (1-{len(options)}, q quits): ")
         except (EOFError, KeyboardInterrupt):
             raise Quit from None
-        index, reason = parse_answer(answer, len(options))
+        index, reason, matches = parse_answer(answer, [words for _, words in options])
         if index is not None:
             return options[index][0]
+        for i in matches:
+            console.print(f"  [bold cyan]{i + 1}.[/bold cyan] {escape(options[i][1])}")
         console.print(f"[red]Not a choice:[/red] {escape(reason)}")
 
 
