@@ -57,8 +57,9 @@ class GameAECEnv(AECEnv):
 
     Args:
         render_mode: one of ``metadata["render_modes"]`` or ``None``. ``"ansi"`` returns the
-            full text picture, ``"human"`` prints it, ``"rgb_array"`` (where offered) returns
-            a uint8 (H, W, 3) picture.
+            full-truth text picture (``render_text()``: every seat's secrets, for watching, never
+            for a seat; a seat's own view is ``render_text(seat)``), ``"human"`` prints it after
+            every step, ``"rgb_array"`` (where offered) returns a uint8 (H, W, 3) picture.
         max_cycles: ``None`` or a positive int: after that many actions in an episode every agent
             is truncated (no winner, zero rewards).
         public_history: when True, ``infos[agent]["public_history"]`` holds the game's full
