@@ -134,7 +134,7 @@ def ask_person(console: Console, state: GameState, read: Callable[[str], str]) -
     """Ask until the person types a valid choice; return the chosen action id.
 
     Raises:
-        Quit: ``q``, end of input (EOF) or Ctrl-C.
+        Quit: ``q``, end of input (EOF) or Ctrl-C while typing.
     """
     options = legal_action_lines(state)
     while True:
@@ -216,33 +216,33 @@ def play(game: str, seat: int, opponents: Sequence[str], seed: int | None = None
         labels[q] = spec
     for agent in agents.values():
         agent.reset()
-    logs = SeatLogs(n)
+    logs = SeatLogs(n, seats=[seat])
     decisions = 0
     last_own = None
     console.print(Text(f"{game}, {n} players, seed {state.seed}: you are "
                        f"{seat_label(seat, game)}; " + ", ".join(
                            f"{seat_label(q, game)} {labels[q]}" for q in others), style="bold"))
-    while not state.is_over:
-        actor = state.current_player
-        if actor == seat:
-            decisions += 1
-            console.print(decision_screen(state, seat, logs.events[seat], game, decisions,
-                                          last_own))
-            try:
+    try:
+        while not state.is_over:
+            actor = state.current_player
+            if actor == seat:
+                decisions += 1
+                console.print(decision_screen(state, seat, logs.events[seat], game, decisions,
+                                              last_own))
                 action = ask_person(console, state, read)
-            except Quit:
-                return state, labels, False
-            last_own = state.action_to_string(action)
-        else:
-            obs = {"observation": state.observation_tensor(actor),
-                   "action_mask": state.legal_action_mask()}
-            agent = agents[actor]
-            if getattr(agent, "needs_state", False):
-                action = agent.act(obs, agent_name(actor), state=state)
+                last_own = state.action_to_string(action)
             else:
-                action = agent.act(obs, agent_name(actor))
-        logs.note(state, action)
-        state.apply_action(action)
+                obs = {"observation": state.observation_tensor(actor),
+                       "action_mask": state.legal_action_mask()}
+                agent = agents[actor]
+                if getattr(agent, "needs_state", False):   # search agents (CONVENTIONS)
+                    action = agent.act(obs, agent_name(actor), state=state)
+                else:
+                    action = agent.act(obs, agent_name(actor))
+            logs.note(state, action)
+            state.apply_action(action)
+    except (Quit, KeyboardInterrupt):
+        return state, labels, False
     console.print(final_screen(state, seat, logs.events[seat], labels, game))
     return state, labels, True
 
@@ -255,6 +255,8 @@ def save_record(state: GameState, labels: Sequence[str], path: Path) -> Path:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """The command line (see the module docstring); returns the exit status (0, or 2 after a
+    one-line error)."""
     parser = argparse.ArgumentParser(prog="python -m training.play", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", required=True, choices=sorted(GAMES))

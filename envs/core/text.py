@@ -176,10 +176,13 @@ class SeatLogs:
 
     Args:
         num_players: number of seats.
+        seats: the seats whose logs are kept (default all); the others stay empty, which saves
+            the wording work (e.g. only the person's seat at the terminal).
     """
 
-    def __init__(self, num_players: int) -> None:
+    def __init__(self, num_players: int, seats: Sequence[int] | None = None) -> None:
         self.events: list[list[str]] = [[] for _ in range(num_players)]
+        self.seats = list(range(num_players)) if seats is None else [int(s) for s in seats]
 
     def reset(self) -> None:
         """Forget everything (a new game)."""
@@ -199,7 +202,7 @@ class SeatLogs:
             return
         action = int(action)
         self.events[actor].clear()
-        for v in range(len(self.events)):
+        for v in self.seats:
             if v != actor:
                 self.events[v].append(f"{seat_label(actor, state.game_name)}: "
                                       f"{action_text_for(state, action, v)}")

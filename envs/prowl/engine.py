@@ -953,7 +953,7 @@ class ProwlState(GameState):
                          and not ctx.get("effect") else f" (resolving {name})")
             lines.append(f"Decision: {KIND_NAMES[kind]} for P{p}{about}")
         lines.append("Legend: track = clans from the top position down; clan ? = a face-down "
-                     "clan card you have not seen, - = none yet; Card xN = N copies; attached = "
+                     "clan card you have not seen, - = none yet; Seerx2 = 2 Seer cards; attached = "
                      "Attachment cards in play on that player; Decision = the choice due now "
                      "and who makes it.")
         return "\n".join(lines)
