@@ -124,3 +124,62 @@ def test_bad_commands_get_one_line_errors(args, message):
     assert "Traceback" not in out.stderr
     last = out.stderr.strip().splitlines()[-1]
     assert last.startswith("python -m training.play: error:") and message in last
+
+
+# ------------------------------------------------------------------------------ screens, in-process
+def play_recorded(game, seat, opponents, seed):
+    """Play with a person typing random valid numbers; return (state, decision screens, final)."""
+    import io
+
+    from rich.console import Console
+
+    from training.play import play
+
+    console = Console(record=True, width=120, file=io.StringIO())
+    person = np.random.default_rng(seed)
+
+    def read(prompt):
+        count = int(re.search(r"1-(\d+)", prompt).group(1))
+        return str(int(person.integers(1, count + 1)))
+
+    state, labels, finished = play(game, seat, opponents, seed=seed, console=console, read=read)
+    assert finished and labels[seat] == "you"
+    text = console.export_text()
+    body, final = text.split(f"{game} · game over", 1)
+    screens = re.split(rf"{game} · you are .* · your decision \d+", body)[1:]
+    return state, screens, final
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_clans_screens_never_show_another_seats_colour(seed):
+    state, screens, final = play_recorded("clans", 0, ["random", "random"], seed)
+    colours = state.hidden_truth()["colours"]
+    assert len(screens) > 5
+    for shown in screens:
+        assert f"seat0[{colours[0]}]" in shown
+        for q in (1, 2):
+            assert f"seat{q}[?]" in shown and f"seat{q}[{colours[q]}]" not in shown
+    for q in (1, 2):                                  # the reveal at the end shows them
+        assert f"seat{q}[{colours[q]}]" in final
+
+
+@pytest.mark.parametrize("game,lineup", [("prowl", ["random"] * 3),
+                                         ("badland_wolves", ["random"] * 2)])
+def test_screens_show_another_seats_hand_only_as_a_count(game, lineup):
+    state, screens, final = play_recorded(game, 1, lineup, 4)
+    who = "P{}: clan " if game == "prowl" else "wolf {}: tokens "   # the seat's line
+    hand_field = re.compile(r"hand:? ([^|]*?)\s*(\||│|$)")
+    assert len(screens) > 3
+    own_cards_shown = 0
+    for shown in screens:
+        for q in range(state.num_players):
+            line = next(line for line in shown.splitlines()
+                        if who.format(q) in line and "hand" in line)
+            hand = hand_field.search(line).group(1)
+            if q != 1:
+                assert re.fullmatch(r"\d+ cards", hand), (q, line)
+            else:
+                assert "cards" not in hand, line
+                own_cards_shown += bool(re.search(r"x\d", hand))
+    assert own_cards_shown > 3
+    assert "hands: [" in final                        # the reveal at the end shows them
