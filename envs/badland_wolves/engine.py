@@ -1035,6 +1035,11 @@ class BadlandWolvesState(GameState):
             lines.append("  truncated: no winner")
         else:
             lines.append(f"  wolf {self.actor} to decide: {PHASE_NAMES[self.phase]}")
+        lines.append("  Legend: wolf k owns the Loyalty tokens of colour k; tokens [cKxN] = N "
+                     "tokens of colour K held; wild N = Wild Loyalties caught; hand: Scrap "
+                     "cards (type xN), or only their number for another wolf; decks: cards "
+                     "left; hunters = the wolves in the current Hunt, Lead Wolf first; turn = "
+                     "turns played / turn limit.")
         return "\n".join(lines)
 
     # --------------------------------------------------------------------------------------

@@ -732,6 +732,10 @@ class ClansState(GameState):
             lines.append(f"R{r:<2d} " + "  ".join(cells))
         if self.pending:
             lines.append(f"pending villages to order: {self.pending}")
+        lines.append("Legend: Rk = region k; each area as <number><terrain>:<huts>, terrain "
+                     "m mountain, f forest, s steppe, g grassland; huts per colour R red, "
+                     "Y yellow, G green, B blue, K black (Y2 = 2 yellow huts); . = empty area; "
+                     "* = village; - = no huts left; seat[?] = colour secret to you.")
         return "\n".join(lines)
 
     def render_rgb(self) -> np.ndarray:

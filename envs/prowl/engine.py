@@ -967,7 +967,17 @@ class ProwlState(GameState):
             who = "none" if self.winner is None else f"P{self.winner}"
             lines.append(f"Game over: winner {who}")
         elif self._dec is not None:
-            lines.append(f"Decision: {KIND_NAMES[self._dec[1]]} for P{self._dec[2]}")
+            _, kind, p, handler, _, ctx = self._dec
+            about = ""
+            if "card" in ctx and (seat is None or seat == p):   # the decider's own knowledge
+                name = self.type_names[ctx["card"]]
+                about = (f" (Accusation, discarding {name})" if handler in ACC_HANDLERS
+                         and not ctx.get("effect") else f" (resolving {name})")
+            lines.append(f"Decision: {KIND_NAMES[kind]} for P{p}{about}")
+        lines.append("Legend: track = clans from the top position down; clan ? = a face-down "
+                     "clan card you have not seen, - = none yet; Seerx2 = 2 Seer cards; attached = "
+                     "Attachment cards in play on that player; Decision = the choice due now "
+                     "and who makes it.")
         return "\n".join(lines)
 
     # ------------------------------------------------------------------------------ research
