@@ -282,13 +282,14 @@ class ProwlState(GameState):
         self._prot: list[bool] | None = None     # cache of protected(q); reset on attachments
         self._wany = [False] * n                 # seat has ever Peeked at a hand
         # --- set-up (Set-up 1-5)
-        rng = self.rng
-        self.track = [int(c) for c in rng.permutation(C)]
+        # chance (all through the logged path, same generator use as before): the track order,
+        # the deck shuffle, the starting Dominance holder
+        self.track = [int(c) for c in self.chance_permutation("track", C)]
         self.pos = [0] * C
         for i, c in enumerate(self.track):
             self.pos[c] = i
         deck = np.repeat(np.arange(T), self.copies)
-        rng.shuffle(deck)
+        deck = deck[self.chance_permutation("deck", len(deck))]
         # hands, discards/attachments, exclusions/Accusations named, whispers and the 2-player
         # pile are views into one float32 vector, the source of the observation's gather
         self._src = np.zeros(self._src_size, dtype=np.float32)
@@ -314,7 +315,7 @@ class ProwlState(GameState):
         self.pact = np.full(n, -1, dtype=np.int64)
         self.forced = np.zeros(n, dtype=bool)
         self.accusations: list[tuple[int, int, int, bool, bool]] = []
-        self.dominance = int(rng.integers(n))
+        self.dominance = self.chance_integer("dominance", n)
         self.start_player = self.dominance
         self.turn_player = self.dominance
         self.setup_done = 0
