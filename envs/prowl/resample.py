@@ -41,6 +41,16 @@ if TYPE_CHECKING:  # pragma: no cover
     from .engine import ProwlState
 
 REJECT_TRIES = 500
+_SORTED: dict = {}   # (n, copies) -> (the unshuffled deck, type of each hand-matrix entry)
+
+
+def _sorted_deck(n: int, copies: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    key = (n, copies.tobytes())
+    out = _SORTED.get(key)
+    if out is None:
+        T = len(copies)
+        out = _SORTED[key] = (np.repeat(np.arange(T), copies), np.tile(np.arange(T), n))
+    return out
 
 
 def hidden_slots(s: "ProwlState", seat: int) -> tuple[list[int], list[int]]:
@@ -155,58 +165,57 @@ def resample(s: "ProwlState", seat: int, rng: np.random.Generator) -> "ProwlStat
     w.deck2p = [int(x) for x in perm[pos:pos + nd]]
     w.box = [int(x) for x in perm[pos + nd:]]
     # everyone's knowledge of the new cards, as the world's history would give it
-    for q in range(s.n):
-        col = w.know[:, q]
-        col[col >= 0] = w.clan_card[q]
-        w.know[q, q] = w.clan_card[q]
-        wv = w.wvalid[:, q]
-        w.whisper[wv, q] = w.hand[q]
-        w.whisper[wv & w.wclan[:, q], q, w.clan_card[q]] += 1
-    _set_history(s, w, seat, rng)
+    know = w.know
+    np.copyto(know, np.broadcast_to(w.clan_card, know.shape), where=know >= 0)
+    if w.wvalid.any():
+        for q in range(s.n):
+            wv = w.wvalid[:, q]
+            w.whisper[wv, q] = w.hand[q]
+            w.whisper[wv & w.wclan[:, q], q, w.clan_card[q]] += 1
+    _set_history(s, w, rng)
     return w
 
 
-def _set_history(s: "ProwlState", w: "ProwlState", seat: int,
-                 rng: np.random.Generator) -> None:
+def _set_history(s: "ProwlState", w: "ProwlState", rng: np.random.Generator) -> None:
     """Give world ``w`` (drawn from real state ``s``) the actions and the deck shuffle under
     which the game's set-up and ``s``'s actions lead to it."""
     n, T, cpp = s.n, s.T, s.cpp
-    events = [e[0] for e in s.chance_log]
-    if events != ["track", "deck", "dominance"] or len(s._placements) != s.setup_done + sum(
-            1 for e in s._public if e[0] == 3) or any(
-            s.clan_card[q] >= 0 and s._origin[q] < 0 for q in range(n)):
+    log = s.chance_log
+    cards_real, cards_world = s.clan_card.tolist(), w.clan_card.tolist()
+    if len(log) != 3 or log[1][0] != "deck" or any(
+            t >= 0 and o < 0 for t, o in zip(cards_real, s._origin)):
         return   # not reached by actions from the set-up: no history to rebuild
-    sorted_deck = np.repeat(np.arange(T), s.copies)
-    real_deck = sorted_deck[np.asarray(s.chance_log[1][1], dtype=np.int64)]
-    init = [np.bincount(real_deck[q * cpp:(q + 1) * cpp], minlength=T) for q in range(n)]
+    sorted_deck, types = _sorted_deck(n, s.copies)
+    real_deck = sorted_deck[log[1][1]]
+    # the world's initial hands: the real ones, with the redealt hand and clan cards swapped in
+    init = np.bincount(np.repeat(np.arange(n), cpp) * T + real_deck[:n * cpp],
+                       minlength=n * T).reshape(n, T)
+    init += (w.hand - s.hand).astype(np.int64)
     actions = list(s.history)
-    for q in range(n):
-        init[q] = init[q] - s.hand[q].astype(np.int64) + w.hand[q].astype(np.int64)
     for r in range(n):
         j = s._origin[r]
         if j < 0:
             continue
-        q, at = s._placements[j]
-        t_real, t_world = int(s.clan_card[r]), int(w.clan_card[r])
+        t_real, t_world = cards_real[r], cards_world[r]
         if t_real != t_world:
-            init[q][t_real] -= 1
-            init[q][t_world] += 1
-            a = actions[at]
-            actions[at] = a - t_real + t_world   # the same block (set-up or Change), new card
-    seq = [t for q in range(n) for t in np.repeat(np.arange(T), init[q]).tolist()]
-    rest = s.chance_log[1][1][n * cpp:]
+            q, at = s._placements[j]
+            init[q, t_real] -= 1
+            init[q, t_world] += 1
+            actions[at] += t_world - t_real   # the same block (set-up or Change), new card
+    seq = np.repeat(types, init.ravel())
     if n == 2:
-        seq += w.deck2p + real_deck[n * cpp + len(s.deck2p):].tolist()
+        tail = np.concatenate([np.asarray(w.deck2p, dtype=np.int64),
+                               real_deck[n * cpp + len(s.deck2p):]])
     else:
-        seq += w.box
-    start = np.concatenate([[0], np.cumsum(s.copies)[:-1]]).tolist()
-    used = [0] * T
-    perm = []
-    for t in seq:
-        perm.append(start[t] + used[t])
-        used[t] += 1
-    assert len(perm) == len(rest) + n * cpp and used == s.copies.tolist(), \
+        tail = np.asarray(w.box, dtype=np.int64)
+    seq = np.concatenate([seq, tail])
+    # the shuffle dealing ``seq``: the k-th card of type t in ``seq`` is the k-th copy of t
+    order = np.argsort(seq, kind="stable")
+    assert np.array_equal(seq[order], sorted_deck), \
         "resample: the world's deal does not use the deck exactly"
+    perm = np.empty(len(seq), dtype=np.int64)
+    perm[order] = np.arange(len(seq))
+    perm = perm.tolist()
     log = [list(e) for e in s.chance_log]
     log[1] = ["deck", perm]
     w.history = actions
