@@ -59,7 +59,7 @@ def check_timing(state: ProwlState, seat: int, rng: np.random.Generator) -> Coun
     change what follows). Until then ``current_player`` must be the same at every step, and
     ``seat``'s observation too while its private knowledge is the same.
 
-    Returns the decisions compared, counted by kind (and by handler for sub-decisions).
+    Returns the decisions compared, counted by kind (``kind:handler`` for sub-decisions).
     """
     rec = state.to_record()
     n, cpp, T = state.n, state.cpp, state.T
@@ -112,7 +112,7 @@ def check_timing(state: ProwlState, seat: int, rng: np.random.Generator) -> Coun
         assert a.current_player == b.current_player, \
             f"seat {a.current_player} asked in one world, seat {b.current_player} in the other"
         dec = a._dec
-        covered[KIND_NAMES[dec[1]] + ("" if dec[3] is None else f"/{dec[3]}")] += 1
+        covered[KIND_NAMES[dec[1]] + ("" if dec[3] is None else f":{dec[3]}")] += 1
         if np.array_equal(a.know[seat], b.know[seat]) and \
                 np.array_equal(a.whisper[seat], b.whisper[seat]):
             assert np.array_equal(a.observation_tensor(seat), b.observation_tensor(seat)), \
@@ -275,7 +275,7 @@ def test_timing_law_fast(n):
         s = random_position(g, n, rng, max_actions=10_000 if g % 2 else 120)
         for seat in range(n):
             covered += check_timing(s, seat, rng)
-    kinds = {k.split("/")[0] for k in covered}
+    kinds = {k.split(":")[0] for k in covered}
     assert {"setup", "turn", "order", "opponent", "clan"} <= kinds, covered
 
 
@@ -288,7 +288,7 @@ def test_timing_law_thousands_of_games():
         s = random_position(g, n, rng, max_actions=10_000)
         for seat in range(n):
             covered += check_timing(s, seat, rng)
-    kinds = {k.split("/")[0] for k in covered}
+    kinds = {k.split(":")[0] for k in covered}
     assert set(KIND_NAMES) <= kinds, covered
 
 
