@@ -247,10 +247,12 @@ class GameState(ABC):
 
         Laws (tested for every game): ``resampled.observation_tensor(seat)`` equals
         ``self.observation_tensor(seat)``; and the resampled state carries a history that
-        ``seat`` could not tell from the real one: ``resampled.to_record()`` (the real actions
-        with counterfactual chance outcomes, see :meth:`set_chance_log`) replays to the
-        resampled state, with the same observation for ``seat``, the same ``current_player``
-        and, where ``seat`` decides, the same mask as the real game at every step. The resampled
+        ``seat`` could not tell from the real one: ``resampled.to_record()`` (counterfactual
+        chance outcomes, see :meth:`set_chance_log`, and the real actions, except that another
+        seat's choice hidden from ``seat``, such as which card it placed face-down, may differ)
+        replays to the resampled state, with the same observation for ``seat``, the same
+        ``current_player``, the same public history and, where ``seat`` decides, the same mask
+        as the real game at every step. The resampled
         state's future chance comes from a fresh generator drawn from ``rng``.
         """
 
