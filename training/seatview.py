@@ -160,7 +160,8 @@ def clans_board_base_svg() -> str:
     for a in range(B.NUM_AREAS):
         pts = " ".join(f"{x:.0f},{y:.0f}" for x, y in B.POLYGONS[a])
         fill = TERRAIN_FILL[B.TERRAINS[B.AREA_TERRAIN[a]]]
-        parts.append(f'<polygon points="{pts}" fill="{fill}" stroke="#333" stroke-width="1"/>')
+        parts.append(f'<polygon class="area" data-area="{a}" points="{pts}" fill="{fill}" '
+                     'stroke="#333" stroke-width="1"/>')
     x = 10
     for name, fill in TERRAIN_FILL.items():
         parts.append(f'<rect x="{x}" y="{h + 8}" width="16" height="16" fill="{fill}" '

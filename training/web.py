@@ -292,6 +292,9 @@ table{border-collapse:collapse;width:100%;font-size:14px}
 td,th{border-bottom:1px solid #ddd;padding:4px 6px;text-align:left;vertical-align:top}
 tr.me{background:#fff6c9;font-weight:600}
 .line{font-size:14px;margin:2px 0}
+#actions{max-height:70vh;overflow-y:auto}
+#filter{width:100%;box-sizing:border-box;padding:5px;margin-bottom:6px;font-size:14px;display:none}
+svg.board polygon.area{cursor:pointer} svg.board polygon.area:hover{opacity:.8}
 #actions button{display:block;width:100%;text-align:left;margin:3px 0;padding:6px 8px;
  font-size:14px;border:1px solid #888;border-radius:4px;background:#e9f2ff;cursor:pointer}
 #actions button:hover{background:#cfe2ff}
@@ -308,12 +311,14 @@ pre{font-size:12px;white-space:pre-wrap}
 <main><div id="left">
  <div class="card"><div id="status">Starting…</div><div id="error"></div></div>
  <div class="card" id="final"><h2>Game over</h2><div id="returns"></div>
-  <h3>Reveal</h3><pre id="truth"></pre><h3>Final position</h3><pre id="fulltext"></pre>
+  <h3>Reveal</h3><div id="truth"></div><h3>Final position</h3><pre id="fulltext"></pre>
   <button id="newgame">New game</button></div>
  <div class="card"><h2>Your view</h2><div id="header"></div><div id="board"></div>
   <table id="seats"></table><div id="footer"></div></div>
 </div><div id="right">
- <div class="card"><h2>Your choices</h2><div id="actions"></div></div>
+ <div class="card"><h2>Your choices</h2>
+  <input id="filter" placeholder="filter the choices (Clans: click an area of the board)">
+  <div id="actions"></div></div>
  <div class="card"><h2>Moves</h2><div id="log"></div></div>
 </div></main>
 <script>
@@ -338,6 +343,8 @@ function drawView(g){
   const hd = document.getElementById("header"); hd.replaceChildren();
   v.table.header.forEach(l=>hd.appendChild(el("div", l, "line")));
   document.getElementById("board").innerHTML = v.board_svg || "";
+  document.querySelectorAll("#board polygon.area").forEach(p=>p.addEventListener("click", ()=>{
+    const f = document.getElementById("filter"); f.value = "move area " + p.dataset.area + " ("; applyFilter();}));
   const t = document.getElementById("seats"); t.replaceChildren();
   v.table.seats.forEach(r=>{
     const tr = el("tr"); if(r.seat===g.seat) tr.className="me";
@@ -359,8 +366,15 @@ async function drawLog(g, animate){
   }
   box.scrollTop = box.scrollHeight;
 }
+function applyFilter(){
+  const q = document.getElementById("filter").value.toLowerCase();
+  document.querySelectorAll("#actions button.action").forEach(b=>{
+    b.style.display = b.textContent.toLowerCase().includes(q) ? "" : "none";});
+}
 function drawActions(g){
   const box = document.getElementById("actions"); box.replaceChildren();
+  const f = document.getElementById("filter");
+  f.value = ""; f.style.display = g.legal.length > 12 ? "block" : "none";
   g.legal.forEach(a=>{
     const b = el("button", a.name, "action"); b.dataset.id = a.id;
     b.addEventListener("click", ()=>choose(a.id)); box.appendChild(b);
@@ -378,7 +392,10 @@ function drawFinal(g){
     tr.appendChild(el("td", x.toFixed(2), "ret")); tbl.appendChild(tr);});
   r.appendChild(tbl);
   if(g.final.truncated) r.appendChild(el("div","the game was cut off by the turn limit: no winner"));
-  document.getElementById("truth").textContent = JSON.stringify(g.final.hidden_truth, null, 1);
+  const truth = document.getElementById("truth"); truth.replaceChildren();
+  truth.dataset.json = JSON.stringify(g.final.hidden_truth);
+  Object.entries(g.final.hidden_truth).forEach(([k,v])=>truth.appendChild(
+    el("div", k + ": " + JSON.stringify(v).replaceAll('","', '", "').replaceAll(',{', ', {'), "line")));
   document.getElementById("fulltext").textContent = g.final.full_text;
 }
 async function show(g, animate){
@@ -413,6 +430,7 @@ async function newGame(){
   busy = false;
 }
 document.getElementById("newgame").addEventListener("click", newGame);
+document.getElementById("filter").addEventListener("input", applyFilter);
 newGame();
 </script></body></html>
 """
