@@ -151,7 +151,8 @@ def final_view(state: GameState) -> dict[str, Any]:
 # ------------------------------------------------------------------------------------------------
 # Clans board as SVG (public: terrains, huts, villages; never a seat's colour)
 def clans_board_base_svg() -> str:
-    """The static part of the Clans board as SVG elements: lakes, terrain polygons, legend."""
+    """The static part of the Clans board as SVG elements: lakes, terrain polygons (clickable,
+    ``data-area``), area numbers (below the huts' row, never under them), legend."""
     from envs.clans import board as B
     from envs.clans.render import TERRAIN_FILL
 
@@ -162,6 +163,10 @@ def clans_board_base_svg() -> str:
         fill = TERRAIN_FILL[B.TERRAINS[B.AREA_TERRAIN[a]]]
         parts.append(f'<polygon class="area" data-area="{a}" points="{pts}" fill="{fill}" '
                      'stroke="#333" stroke-width="1"/>')
+    for a in range(B.NUM_AREAS):
+        cx, cy = (float(v) for v in B.CENTROIDS[a])
+        parts.append(f'<text x="{cx:.0f}" y="{cy + 26:.0f}" font-size="12" text-anchor="middle" '
+                     f'fill="#111" font-family="monospace">{a}</text>')
     x = 10
     for name, fill in TERRAIN_FILL.items():
         parts.append(f'<rect x="{x}" y="{h + 8}" width="16" height="16" fill="{fill}" '
@@ -175,7 +180,7 @@ def clans_board_base_svg() -> str:
 
 
 def clans_board_overlay_svg(state: Any) -> str:
-    """The changing part of a Clans board as SVG elements: villages, huts, area numbers."""
+    """The changing part of a Clans board as SVG elements: villages and huts (count per colour)."""
     from envs.clans import board as B
     from envs.clans.render import COLOUR_RGB
 
@@ -188,8 +193,6 @@ def clans_board_overlay_svg(state: Any) -> str:
                          f'<text x="{cx:.0f}" y="{cy - 18:.0f}" font-size="22" '
                          f'text-anchor="middle" fill="white" stroke="black" stroke-width="1">'
                          '&#9733;</text>')
-        parts.append(f'<text x="{cx:.0f}" y="{cy + 26:.0f}" font-size="12" text-anchor="middle" '
-                     f'fill="#111" font-family="monospace">{a}</text>')
         cols = [c for c in range(B.NUM_COLOURS) if state.huts[a, c] > 0]
         x0 = cx - (len(cols) - 1) * 11
         for i, c in enumerate(cols):
