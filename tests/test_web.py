@@ -81,11 +81,32 @@ def test_full_game_through_the_api(game, seat, tmp_path):
     assert final["record"]["agents"][seat] == "you"
 
 
-def test_games_have_their_own_ids_and_get_matches_post():
+def test_games_have_their_own_ids_and_agents_and_get_matches_post():
     server, client = client_for("prowl")
     a = client.post("/api/games", json={"seed": 5}).json()
-    b = client.post("/api/games").json()
+    b = client.post("/api/games", json={"seed": 5}).json()
     assert a["game_id"] != b["game_id"] and set(server.sessions) == {a["game_id"], b["game_id"]}
+    sa, sb = server.sessions[a["game_id"]], server.sessions[b["game_id"]]
+    assert all(sa.agents[q] is not sb.agents[q] for q in sa.agents)
+    # the same seed and the same choices play the same game (deal and agents' seeds)
+    rng = np.random.default_rng(0)
+    last_a = play_through(client, a, rng)
+    sa_actions = sa.state.history
+    mine = [m["step"] for m in last_a["log"] if m["seat"] == 0]
+    p = b
+    while not p["over"]:
+        a_id = sa_actions[p["step"]]
+        assert p["step"] in mine
+        p = client.post(f"/api/games/{p['game_id']}/actions",
+                        json={"seat": 0, "step": p["step"], "action": a_id}).json()
+    assert sb.state.history == sa_actions and p["final"]["returns"] == last_a["final"]["returns"]
+    got = client.get(f"/api/games/{a['game_id']}", params={"seat": 0}).json()
+    assert got == last_a
+
+
+def test_get_matches_post():
+    server, client = client_for("prowl")
+    a = client.post("/api/games", json={"seed": 5}).json()
     got = client.get(f"/api/games/{a['game_id']}", params={"seat": 0}).json()
     assert got == a
 
@@ -185,10 +206,9 @@ def random_positions(game, n_players, count, seed):
 
 def _payload(state, seat):
     """The person's payload of a session on ``state`` (agents not run: seat to act or not)."""
-    session = Session.__new__(Session)
-    session.id, session.state, session.seat = "g", state, seat
-    session.agents, session.labels = {}, {q: "random" for q in range(state.num_players)}
-    session.log, session.last_decision = [], 0
+    session = Session(state, seat, {}, {q: "random" for q in range(state.num_players)},
+                      play_agents=False)
+    session.id = "g"
     return session.payload()
 
 

@@ -66,12 +66,15 @@ class Session:
     Args:
         state: a fresh (or replayed) game state; agents are played until the person's decision.
         seat: the person's seat.
-        agents: ``{seat: Agent}`` for every other seat.
+        agents: ``{seat: Agent}`` for every other seat (this game's own instances: agents may
+            remember the game so far).
         labels: ``{seat: spec}`` shown as the agents' names.
+        play_agents: False leaves ``state`` as given until the person's first action (to show
+            a chosen position).
     """
 
     def __init__(self, state: GameState, seat: int, agents: dict[int, Any],
-                 labels: dict[int, str]) -> None:
+                 labels: dict[int, str], play_agents: bool = True) -> None:
         self.id = uuid.uuid4().hex
         self.state = state
         self.seat = state.check_seat(seat)
@@ -82,7 +85,8 @@ class Session:
         self.last_decision = 0     # index into ``log`` of the person's last decision
         for agent in agents.values():
             agent.reset()
-        self.advance()
+        if play_agents:
+            self.advance()
 
     def _record(self, action: int) -> None:
         s = self.state
@@ -151,7 +155,9 @@ class GameServer:
         game: a name in ``envs.GAMES``. seat: the person's seat.
         opponents: one agent spec per other seat, in seat order.
         config: game keywords (``num_players`` defaults to ``1 + len(opponents)``).
-        seed: base seed; game ``k`` of this server uses a seed drawn from it (unless given).
+        seed: base seed; each game without a seed of its own gets one drawn from it. A game's
+            seed fixes its deal and its agents' seeds, so the same seed and the same choices
+            replay the same game.
         save_dir: folder where each finished game's record is written (or ``None``).
 
     Raises:
@@ -178,19 +184,22 @@ class GameServer:
         others = [q for q in range(n) if q != seat]
         self.labels = dict(zip(others, opponents))
         self.rng = np.random.default_rng(seed)
-        # one agent instance per opponent seat (built once: a bad spec fails at start-up)
-        self.agents = {q: make_agent(spec, game, self.config, seed=int(self.rng.integers(2**31)))
-                       for q, spec in self.labels.items()}
+        self.make_agents(0)     # a bad spec or a missing policy file fails at start-up
         self.save_dir = save_dir
         self.sessions: dict[str, Session] = {}
         self.lock = threading.Lock()
+
+    def make_agents(self, seed: int) -> dict[int, Any]:
+        """One new agent per opponent seat (``agents.make_agent``), seeded from ``seed``."""
+        return {q: make_agent(spec, self.game, self.config, seed=(seed * 7919 + q) % 2**32)
+                for q, spec in self.labels.items()}
 
     def new_game(self, seed: int | None = None) -> Session:
         """Start a game (seed drawn from the server's stream when ``None``) and keep it."""
         if seed is None:
             seed = int(self.rng.integers(2**62))
         return self.add(Session(self.state_class.from_config(seed, **self.config), self.seat,
-                                self.agents, self.labels))
+                                self.make_agents(seed), self.labels))
 
     def add(self, session: Session) -> Session:
         """Keep ``session`` (dropping the oldest beyond :data:`MAX_GAMES`)."""
