@@ -17,7 +17,7 @@ from training.web import GameServer, create_app  # noqa: E402
 pytestmark = pytest.mark.browser
 
 #: short lineups (game, opponents, seed): one quick game each
-GAMES = [("prowl", ["heuristic"], 3), ("badland_wolves", ["heuristic", "heuristic"], 7),
+GAMES = [("prowl", ["heuristic"], 3), ("badland_wolves", ["heuristic", "heuristic"], 4),
          ("clans", ["heuristic"], 2)]
 
 
