@@ -10,15 +10,19 @@ import re
 
 import pytest
 
-from agents import make_agent
-from envs import env_module
+from agents import HEURISTICS, make_agent
+from envs import GAMES, env_module
 from tests.browser import chromium, chromium_or_skip, save_screenshot
 from training.replay import main
 from training.replay_html import replay_data, replay_html
 
 
-def played_record(game, n, seed, spec="heuristic"):
+REAL_GAMES = sorted(g for g in GAMES if g != "toy")
+
+
+def played_record(game, n, seed, spec=None):
     cls = env_module(game).raw_env.state_class
+    spec = spec or ("heuristic" if game in HEURISTICS else "random")
     s = cls.from_config(seed, num_players=n)
     agents = [make_agent(spec, game, s.config, seed=seed + i) for i in range(n)]
     while not s.is_over:
@@ -35,7 +39,7 @@ def embedded_data(page):
     return json.loads(m.group(1))
 
 
-@pytest.mark.parametrize("game,n", [("prowl", 3), ("badland_wolves", 3), ("clans", 3)])
+@pytest.mark.parametrize("game,n", [(g, 3) for g in REAL_GAMES])
 def test_every_step_matches_a_fresh_replay(game, n):
     cls, record = played_record(game, n, seed=4)
     page = replay_html(cls, record)
@@ -69,7 +73,7 @@ def test_seat_views_cover_face_down_cards():
     cls, record = played_record("prowl", 3, seed=2)
     data = embedded_data(replay_html(cls, record))
     S = data["strings"]
-    for st in data["steps"][:3]:   # the three set-up moves: each seat places its clan card face-down
+    for st in data["steps"][:3]:   # set-up: each seat places its clan card face-down
         for q in range(3):
             text = S[st["moves"][q]]
             if q == st["actor"]:
@@ -78,7 +82,6 @@ def test_seat_views_cover_face_down_cards():
                 assert text == "places a clan card face-down"
         assert S[st["moves"][3]].startswith("Choose clan card ")
     # after the set-up, a seat's view shows its own clan card and not the others'
-    state = next(s for i, s in enumerate(cls.replay_steps(record)) if i == 3)
     for q in range(3):
         view = S[data["steps"][3]["views"][q]]
         for p in range(3):

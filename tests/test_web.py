@@ -19,7 +19,8 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
-from envs import env_module  # noqa: E402
+from agents import HEURISTICS  # noqa: E402
+from envs import GAMES, env_module  # noqa: E402
 from training.seatview import (  # noqa: E402
     HIDDEN_MOVES, legal_choices, move_text, seat_view, structured_text,
 )
@@ -27,8 +28,9 @@ from training.web import GameServer, Session, create_app, main  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
-LINEUPS = {"prowl": ["heuristic", "random"], "badland_wolves": ["heuristic", "random"],
-           "clans": ["heuristic", "random"]}
+# every registered game, three seats (a heuristic and a random opponent where there is one)
+REAL_GAMES = sorted(g for g in GAMES if g != "toy")
+LINEUPS = {g: ["heuristic" if g in HEURISTICS else "random", "random"] for g in REAL_GAMES}
 
 
 def client_for(game, seat=0, opponents=None, seed=1, **kw):
@@ -212,8 +214,7 @@ def _payload(state, seat):
     return session.payload()
 
 
-@pytest.mark.parametrize("game,n", [("prowl", 3), ("prowl", 2), ("badland_wolves", 3),
-                                    ("clans", 3)])
+@pytest.mark.parametrize("game,n", [(g, 3) for g in REAL_GAMES] + [("prowl", 2)])
 def test_seat_payload_is_the_same_in_worlds_the_seat_cannot_tell_apart(game, n):
     rng = np.random.default_rng(7)
     differ = 0
@@ -235,7 +236,7 @@ def test_seat_payload_is_the_same_in_worlds_the_seat_cannot_tell_apart(game, n):
     assert differ > checked // 2, (differ, checked)
 
 
-@pytest.mark.parametrize("game,n", [("prowl", 3), ("badland_wolves", 3)])
+@pytest.mark.parametrize("game,n", [(g, 3) for g in sorted(HIDDEN_MOVES)])
 def test_face_down_moves_are_covered_whatever_the_card(game, n):
     """A card placed or dealt face-down is covered for every other seat: all choices of that
     kind read the same to them, and no card name appears."""

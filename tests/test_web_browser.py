@@ -11,14 +11,19 @@ import pytest
 pytest.importorskip("fastapi")
 pytest.importorskip("uvicorn")
 
+from agents import HEURISTICS  # noqa: E402
+from envs import GAMES  # noqa: E402
 from tests.browser import chromium, chromium_or_skip, live_server, save_screenshot  # noqa: E402
 from training.web import GameServer, create_app  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
-#: short lineups (game, opponents, seed): one quick game each
-GAMES = [("prowl", ["heuristic"], 3), ("badland_wolves", ["heuristic", "heuristic"], 4),
-         ("clans", ["heuristic"], 2)]
+#: seeds of short games (one quick game each); other games use seed 1
+SEEDS = {"prowl": 3, "badland_wolves": 4, "clans": 2}
+#: (game, opponents, seed) for every registered game
+GAMES_TO_PLAY = [(g, ["heuristic" if g in HEURISTICS else "random"] * (2 if g == "badland_wolves"
+                                                                       else 1), SEEDS.get(g, 1))
+                 for g in GAMES if g != "toy"]
 
 
 def check_board_click_filters_moves(driver, legal):
@@ -38,7 +43,7 @@ def check_board_click_filters_moves(driver, legal):
                           "f.dispatchEvent(new Event('input'));")
 
 
-@pytest.mark.parametrize("game,opponents,seed", GAMES)
+@pytest.mark.parametrize("game,opponents,seed", GAMES_TO_PLAY)
 def test_full_game_by_clicking(game, opponents, seed, tmp_path):
     chromium_or_skip()
     from selenium.webdriver.common.by import By

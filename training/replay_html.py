@@ -20,6 +20,7 @@ from envs.core import GameState
 
 from .seatview import (
     clans_board_base_svg, clans_board_overlay_svg, clans_svg_frame, escape, move_text,
+    page_template,
 )
 
 
@@ -94,111 +95,8 @@ def replay_html(state_class: type[GameState], record: dict[str, Any],
         board = clans_svg_frame(clans_board_base_svg() + '<g id="overlay"></g>')
     payload = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
     title = title or f"Cunning replay: {data['game']}"
-    return (_PAGE.replace("__TITLE__", escape(title))
+    return (page_template("replay.html").replace("__TITLE__", escape(title))
             .replace("__BOARD__", board)
             .replace("__DATA__", payload))
 
 
-_PAGE = r"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>__TITLE__</title>
-<style>
-body{font-family:system-ui,sans-serif;margin:0;background:#f4f1ea;color:#222}
-header{background:#333;color:#fff;padding:8px 16px;font-size:18px}
-#controls{display:flex;gap:10px;align-items:center;padding:10px 16px;background:#fff;
- border-bottom:1px solid #ccc;flex-wrap:wrap}
-#slider{flex:1;min-width:200px}
-#stepno{font-weight:600;min-width:90px}
-main{display:flex;gap:16px;padding:12px 16px;align-items:flex-start}
-#left{flex:3;min-width:0} #right{flex:2;min-width:260px}
-.card{background:#fff;border:1px solid #ccc;border-radius:6px;padding:10px;margin-bottom:12px}
-h2{font-size:15px;margin:0 0 6px 0;color:#555;text-transform:uppercase;letter-spacing:.05em}
-pre{font-size:13px;white-space:pre-wrap;margin:0}
-#next{font-size:15px}
-#moves{max-height:480px;overflow-y:auto;font-size:13px}
-#moves div{padding:1px 0;cursor:pointer} #moves .cur{background:#fff1a8;font-weight:600}
-#moves .done{color:#666}
-svg.board{width:100%;height:auto;border:1px solid #999;margin-top:8px}
-#final{display:none;border:2px solid #2a7}
-.hint{color:#666;font-size:12px}
-</style></head><body>
-<header>__TITLE__ <span id="meta"></span></header>
-<div id="controls">
- <button id="prev" title="previous decision (Left arrow)">&#9664;</button>
- <input type="range" id="slider" min="0" value="0">
- <button id="nextbtn" title="next decision (Right arrow)">&#9654;</button>
- <span id="stepno"></span>
- <label>view <select id="viewsel"></select></label>
- <span class="hint">keys: &larr; &rarr; Home End, t = full truth, 0-9 = a seat's view</span>
-</div>
-<main><div id="left">
- <div class="card"><h2>Next decision</h2><div id="next"></div></div>
- <div class="card" id="final"><h2>Result</h2><div id="result"></div></div>
- <div class="card"><h2 id="viewtitle"></h2><pre id="view"></pre>__BOARD__</div>
-</div><div id="right">
- <div class="card"><h2>Moves</h2><div id="moves"></div></div>
-</div></main>
-<script id="data" type="application/json">__DATA__</script>
-<script>
-"use strict";
-const D = JSON.parse(document.getElementById("data").textContent);
-const S = D.strings, N = D.steps.length - 1, P = D.num_players;
-let step = 0, view = P;   // view P = full truth, 0..P-1 = a seat
-const slider = document.getElementById("slider"); slider.max = N;
-const sel = document.getElementById("viewsel");
-function who(q){ return "seat " + q + (D.agents ? " (" + D.agents[q] + ")" : ""); }
-[...Array(P).keys()].forEach(q=>{const o=document.createElement("option"); o.value=q; o.textContent=who(q)+"'s view"; sel.appendChild(o);});
-{const o=document.createElement("option"); o.value=P; o.textContent="full truth"; sel.appendChild(o); sel.value=P;}
-document.getElementById("meta").textContent = " · " + P + " seats · " + (N) + " decisions" + (D.seed!==null && D.seed!==undefined ? " · seed " + D.seed : "");
-const moves = document.getElementById("moves");
-function drawMoves(){
-  moves.replaceChildren();
-  for(let i=0;i<N;i++){
-    const st = D.steps[i];
-    const d = document.createElement("div");
-    d.textContent = "#" + i + " " + who(st.actor) + ": " + S[st.moves[view]];
-    d.className = i===step ? "cur" : (i<step ? "done" : "");
-    d.dataset.step = i;
-    d.addEventListener("click", ()=>go(i));
-    moves.appendChild(d);
-  }
-}
-function draw(){
-  const st = D.steps[step];
-  slider.value = step;
-  document.getElementById("stepno").textContent = step + " / " + N;
-  document.getElementById("viewtitle").textContent = view===P ? "Full truth" : who(view) + "'s view";
-  document.getElementById("view").textContent = S[st.views[view]];
-  const nx = document.getElementById("next");
-  nx.textContent = st.actor===null ? "the game is over" : who(st.actor) + ": " + S[st.moves[view]];
-  const ov = document.getElementById("overlay");
-  if(ov && st.board!==null) ov.innerHTML = S[st.board];
-  const fin = document.getElementById("final");
-  if(step===N && D.returns){
-    fin.style.display = "block";
-    document.getElementById("result").textContent = "returns: " +
-      D.returns.map((x,q)=>who(q)+" "+x.toFixed(2)).join(", ") +
-      (D.truncated ? " (cut off: no winner)" : "") +
-      " · reveal: " + JSON.stringify(D.hidden_truth);
-  } else fin.style.display = "none";
-  drawMoves();
-  const cur = moves.querySelector(".cur"); if(cur) cur.scrollIntoView({block:"nearest"});
-  document.body.dataset.step = step; document.body.dataset.view = view;
-}
-function go(i){ step = Math.max(0, Math.min(N, i)); draw(); }
-slider.addEventListener("input", ()=>go(Number(slider.value)));
-document.getElementById("prev").addEventListener("click", ()=>go(step-1));
-document.getElementById("nextbtn").addEventListener("click", ()=>go(step+1));
-sel.addEventListener("change", ()=>{ view = Number(sel.value); draw(); });
-document.addEventListener("keydown", e=>{
-  if(e.target === sel) return;
-  if(e.target === slider && ["ArrowLeft","ArrowRight","ArrowUp","ArrowDown","Home","End"].includes(e.key)) return;
-  if(e.key==="ArrowRight"){ go(step+1); e.preventDefault(); }
-  else if(e.key==="ArrowLeft"){ go(step-1); e.preventDefault(); }
-  else if(e.key==="Home") go(0);
-  else if(e.key==="End") go(N);
-  else if(e.key==="t"){ view = P; sel.value = P; draw(); }
-  else if(/^[0-9]$/.test(e.key) && Number(e.key) < P){ view = Number(e.key); sel.value = view; draw(); }
-});
-draw();
-</script></body></html>
-"""

@@ -46,7 +46,9 @@ def _badland_wolves_hidden(state: Any, action: int) -> str | None:
 
 #: game name -> function ``(state before the move, action) -> covered text or None (public)``.
 #: A game without an entry has only public moves (Clans: every move and village order is seen
-#: by all; only the clan colours are secret, and no action names one).
+#: by all; only the clan colours are secret, and no action names one). A game whose seats make
+#: secret choices (a card placed face-down, a private pick) must list them here: the tests check
+#: every listed kind is covered for the other seats.
 HIDDEN_MOVES: dict[str, Callable[[Any, int], str | None]] = {
     "prowl": _prowl_hidden,
     "badland_wolves": _badland_wolves_hidden,
@@ -218,6 +220,13 @@ def clans_svg_frame(inner: str) -> str:
 def clans_board_svg(state: Any) -> str:
     """The public Clans board of ``state`` as one ``<svg>`` string (terrains, huts, villages)."""
     return clans_svg_frame(clans_board_base_svg() + clans_board_overlay_svg(state))
+
+
+def page_template(name: str) -> str:
+    """The HTML template ``training/pages/<name>`` (page markup, style and script, no data)."""
+    from importlib.resources import files
+
+    return files("training").joinpath("pages", name).read_text(encoding="utf-8")
 
 
 def escape(text: str) -> str:

@@ -3,7 +3,7 @@
 Examples::
 
     python -m training.web --game prowl --seat 0 --opponents heuristic random random
-    python -m training.web --game clans --seat 1 --opponents heuristic ppo:runs/clans/final_model.zip
+    python -m training.web --game clans --seat 1 --opponents heuristic ppo:runs/clans/model.zip
     python -m training.web --game badland_wolves --opponents heuristic heuristic --port 8001
 
 then open http://127.0.0.1:8000/ (the server listens on 127.0.0.1 only). One agent spec per
@@ -45,7 +45,7 @@ from envs import GAMES, env_module
 from envs.core import GameState
 from envs.core.aec import agent_name
 
-from .seatview import final_view, legal_choices, move_text, seat_view
+from .seatview import final_view, legal_choices, move_text, page_template, seat_view
 
 #: most games one server keeps (the oldest is dropped beyond that)
 MAX_GAMES = 64
@@ -234,6 +234,7 @@ def create_app(server: GameServer):
     from pydantic import BaseModel, StrictInt
 
     app = FastAPI(title="Cunning: play in the browser", docs_url=None, redoc_url=None)
+    page = page_template("play.html")
 
     class NewGame(BaseModel):
         seed: StrictInt | None = None
@@ -254,8 +255,8 @@ def create_app(server: GameServer):
         return JSONResponse({"error": f"malformed request: {problems}"}, status_code=422)
 
     @app.get("/", response_class=HTMLResponse)
-    def page() -> str:
-        return PAGE.replace("__TITLE__", server.game.replace("_", " ").title())
+    def index() -> str:
+        return page.replace("__TITLE__", server.game.replace("_", " ").title())
 
     @app.post("/api/games", status_code=201)
     def new_game(body: NewGame | None = None) -> dict[str, Any]:
@@ -288,161 +289,6 @@ def create_app(server: GameServer):
     return app
 
 
-PAGE = r"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>Cunning: __TITLE__</title>
-<style>
-body{font-family:system-ui,sans-serif;margin:0;background:#f4f1ea;color:#222}
-header{background:#333;color:#fff;padding:8px 16px;font-size:18px}
-main{display:flex;gap:16px;padding:12px 16px;align-items:flex-start}
-#left{flex:3;min-width:0} #right{flex:2;min-width:280px}
-.card{background:#fff;border:1px solid #ccc;border-radius:6px;padding:10px;margin-bottom:12px}
-h2{font-size:15px;margin:0 0 6px 0;color:#555;text-transform:uppercase;letter-spacing:.05em}
-table{border-collapse:collapse;width:100%;font-size:14px}
-td,th{border-bottom:1px solid #ddd;padding:4px 6px;text-align:left;vertical-align:top}
-tr.me{background:#fff6c9;font-weight:600}
-.line{font-size:14px;margin:2px 0}
-#actions{max-height:70vh;overflow-y:auto}
-#filter{width:100%;box-sizing:border-box;padding:5px;margin-bottom:6px;font-size:14px;display:none}
-svg.board polygon.area{cursor:pointer} svg.board polygon.area:hover{opacity:.8}
-#actions button{display:block;width:100%;text-align:left;margin:3px 0;padding:6px 8px;
- font-size:14px;border:1px solid #888;border-radius:4px;background:#e9f2ff;cursor:pointer}
-#actions button:hover{background:#cfe2ff}
-#log{max-height:320px;overflow-y:auto;font-size:13px}
-#log div{padding:2px 0;border-bottom:1px dotted #ddd} #log .new{background:#e8f7e8}
-#log .mine{color:#777}
-#error{color:#a00;font-weight:600;min-height:1em}
-#status{font-weight:600;font-size:16px}
-svg.board{width:100%;height:auto;border:1px solid #999}
-pre{font-size:12px;white-space:pre-wrap}
-#final{border:2px solid #2a7;display:none}
-</style></head><body>
-<header>Cunning &middot; __TITLE__ &middot; <span id="seatinfo"></span></header>
-<main><div id="left">
- <div class="card"><div id="status">Starting…</div><div id="error"></div></div>
- <div class="card" id="final"><h2>Game over</h2><div id="returns"></div>
-  <h3>Reveal</h3><div id="truth"></div><h3>Final position</h3><pre id="fulltext"></pre>
-  <button id="newgame">New game</button></div>
- <div class="card"><h2>Your view</h2><div id="header"></div><div id="board"></div>
-  <table id="seats"></table><div id="footer"></div></div>
-</div><div id="right">
- <div class="card"><h2>Your choices</h2>
-  <input id="filter" placeholder="filter the choices (Clans: click an area of the board)">
-  <div id="actions"></div></div>
- <div class="card"><h2>Moves</h2><div id="log"></div></div>
-</div></main>
-<script>
-"use strict";
-const params = new URLSearchParams(location.search);
-const delay = Number(params.get("delay") ?? 120);
-let current = null;
-let busy = false;
-function el(tag, text, cls){const e=document.createElement(tag); if(text!==undefined) e.textContent=text; if(cls) e.className=cls; return e;}
-function sleep(ms){return new Promise(r=>setTimeout(r, ms));}
-async function api(method, url, body){
-  const r = await fetch(url, {method, headers:{"Content-Type":"application/json"},
-                              body: body===undefined?undefined:JSON.stringify(body)});
-  const data = await r.json();
-  if(!r.ok) throw new Error(data.error || ("HTTP "+r.status));
-  return data;
-}
-function drawView(g){
-  const v = g.view;
-  document.getElementById("seatinfo").textContent = "you are seat " + g.seat + " of " + g.num_players +
-    " · opponents: " + Object.entries(g.opponents).map(([s,a])=>"seat "+s+" "+a).join(", ");
-  const hd = document.getElementById("header"); hd.replaceChildren();
-  v.table.header.forEach(l=>hd.appendChild(el("div", l, "line")));
-  document.getElementById("board").innerHTML = v.board_svg || "";
-  document.querySelectorAll("#board polygon.area").forEach(p=>p.addEventListener("click", ()=>{
-    const f = document.getElementById("filter"); f.value = "move area " + p.dataset.area + " ("; applyFilter();}));
-  const t = document.getElementById("seats"); t.replaceChildren();
-  v.table.seats.forEach(r=>{
-    const tr = el("tr"); if(r.seat===g.seat) tr.className="me";
-    tr.appendChild(el("th", r.seat===g.seat ? "seat "+r.seat+" (you)" : "seat "+r.seat));
-    r.fields.forEach(f=>tr.appendChild(el("td", f)));
-    t.appendChild(tr);
-  });
-  const ft = document.getElementById("footer"); ft.replaceChildren();
-  v.table.footer.forEach(l=>ft.appendChild(el("div", l, "line")));
-}
-async function drawLog(g, animate){
-  const box = document.getElementById("log");
-  box.replaceChildren();
-  for(let i=0;i<g.log.length;i++){
-    const m = g.log[i];
-    const d = el("div", "#"+m.step+" "+m.who+": "+m.text, m.seat===g.seat ? "mine" : (i>=g.new_since ? "new" : ""));
-    box.appendChild(d);
-    if(animate && i>=g.new_since && m.seat!==g.seat && delay>0){ box.scrollTop=box.scrollHeight; await sleep(delay); }
-  }
-  box.scrollTop = box.scrollHeight;
-}
-function applyFilter(){
-  const q = document.getElementById("filter").value.toLowerCase();
-  document.querySelectorAll("#actions button.action").forEach(b=>{
-    b.style.display = b.textContent.toLowerCase().includes(q) ? "" : "none";});
-}
-function drawActions(g){
-  const box = document.getElementById("actions"); box.replaceChildren();
-  const f = document.getElementById("filter");
-  f.value = ""; f.style.display = g.legal.length > 12 ? "block" : "none";
-  g.legal.forEach(a=>{
-    const b = el("button", a.name, "action"); b.dataset.id = a.id;
-    b.addEventListener("click", ()=>choose(a.id)); box.appendChild(b);
-  });
-}
-function drawFinal(g){
-  const f = document.getElementById("final");
-  if(!g.over){ f.style.display="none"; return; }
-  f.style.display="block";
-  const r = document.getElementById("returns"); r.replaceChildren();
-  const tbl = el("table"); tbl.id="returns-table";
-  const h = el("tr"); ["seat","player","return"].forEach(x=>h.appendChild(el("th", x))); tbl.appendChild(h);
-  g.final.returns.forEach((x,i)=>{const tr=el("tr"); if(i===g.seat) tr.className="me";
-    tr.appendChild(el("td", String(i))); tr.appendChild(el("td", i===g.seat?"you":g.opponents[String(i)]));
-    tr.appendChild(el("td", x.toFixed(2), "ret")); tbl.appendChild(tr);});
-  r.appendChild(tbl);
-  if(g.final.truncated) r.appendChild(el("div","the game was cut off by the turn limit: no winner"));
-  const truth = document.getElementById("truth"); truth.replaceChildren();
-  truth.dataset.json = JSON.stringify(g.final.hidden_truth);
-  Object.entries(g.final.hidden_truth).forEach(([k,v])=>truth.appendChild(
-    el("div", k + ": " + JSON.stringify(v).replaceAll('","', '", "').replaceAll(',{', ', {'), "line")));
-  document.getElementById("fulltext").textContent = g.final.full_text;
-}
-async function show(g, animate){
-  current = g;
-  document.getElementById("actions").replaceChildren();
-  drawView(g);
-  await drawLog(g, animate);
-  drawActions(g);
-  drawFinal(g);
-  document.getElementById("status").textContent = g.over ? "Game over — returns: " +
-    g.final.returns.map(x=>x.toFixed(2)).join(", ") : "Your decision (step " + g.step + ")";
-  document.body.dataset.step = g.step;
-  document.body.dataset.over = g.over;
-}
-async function choose(id){
-  if(busy) return; busy = true;
-  document.getElementById("error").textContent = "";
-  try{
-    const g = await api("POST", "/api/games/"+current.game_id+"/actions",
-                        {seat: current.seat, step: current.step, action: id});
-    await show(g, true);
-  }catch(e){ document.getElementById("error").textContent = e.message; }
-  busy = false;
-}
-async function newGame(){
-  busy = true;
-  const seed = params.get("seed");
-  try{
-    const g = await api("POST", "/api/games", {seed: seed===null?null:Number(seed)});
-    await show(g, true);
-  }catch(e){ document.getElementById("error").textContent = e.message; }
-  busy = false;
-}
-document.getElementById("newgame").addEventListener("click", newGame);
-document.getElementById("filter").addEventListener("input", applyFilter);
-newGame();
-</script></body></html>
-"""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
