@@ -323,3 +323,46 @@ def test_structured_text_and_views():
     assert [x["id"] for x in legal_choices(c, c.current_player)] == c.legal_actions()
     with pytest.raises(ValueError, match="seat"):
         seat_view(c, 2)
+
+
+def test_one_command_starts_the_server_on_localhost_only(tmp_path):
+    """``python -m training.web ...`` serves the page on 127.0.0.1 and on no other address."""
+    import socket
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+    from pathlib import Path
+
+    from tests.browser import free_port
+
+    port = free_port()
+    root = Path(__file__).resolve().parent.parent
+    proc = subprocess.Popen([sys.executable, "-m", "training.web", "--game", "prowl",
+                             "--opponents", "random", "--port", str(port)], cwd=root,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as r:
+                    assert r.status == 200 and "Cunning" in r.read().decode()
+                break
+            except OSError:
+                assert proc.poll() is None, proc.stdout.read()
+                assert time.monotonic() < deadline, "the server did not start"
+                time.sleep(0.3)
+        host_ip = None    # this machine's outward address (a UDP connect sends nothing)
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            try:
+                probe.connect(("10.254.254.254", 1))
+                host_ip = probe.getsockname()[0]
+            except OSError:
+                pass
+        if host_ip and not host_ip.startswith("127."):
+            with pytest.raises(OSError):
+                socket.create_connection((host_ip, port), timeout=2).close()
+    finally:
+        proc.terminate()
+        out, _ = proc.communicate(timeout=20)
+    assert f"http://127.0.0.1:{port}/" in out
