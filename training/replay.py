@@ -7,7 +7,7 @@ the game exactly; a record that does not replay raises ``envs.core.RecordError``
 
 ``--html OUT.html`` writes instead a self-contained replay viewer (one HTML file, no network):
 a slider and the arrow keys step through the decisions, a menu switches between the full truth
-and each seat's view (what that seat saw, covered moves covered), the Clans board is drawn per
+and each seat's view (what that seat saw; cards placed face-down stay covered), the Clans board per
 step (:mod:`training.replay_html`).
 """
 
