@@ -209,11 +209,10 @@ class BadlandWolvesState(GameState):
         self.reward = reward
         self.ids = action_layout(n)
         self.layout = observation_layout(n)
-        rng = self.rng
-        self.scrap_deck: list[int] = rng.permutation(
-            np.repeat(np.arange(NUM_SCRAP_TYPES), SCRAP_COUNTS)).tolist()
-        self.hunt_deck: list[int] = rng.permutation(
-            np.repeat(np.arange(NUM_HUNT_TYPES), HUNT_COUNTS)).tolist()
+        scrap = np.repeat(np.arange(NUM_SCRAP_TYPES), SCRAP_COUNTS)
+        self.scrap_deck: list[int] = scrap[self.chance_permutation("scrap_deck", NUM_SCRAP)].tolist()
+        hunt = np.repeat(np.arange(NUM_HUNT_TYPES), HUNT_COUNTS)
+        self.hunt_deck: list[int] = hunt[self.chance_permutation("hunt_deck", NUM_HUNT)].tolist()
         self.scrap_discard = np.zeros(NUM_SCRAP_TYPES, dtype=np.int64)
         self.hunt_discard = np.zeros(NUM_HUNT_TYPES, dtype=np.int64)
         self.hands = np.zeros((n, NUM_SCRAP_TYPES), dtype=np.int64)
@@ -228,7 +227,7 @@ class BadlandWolvesState(GameState):
         self.truncated = False
         self.turns = 0
         self.extra_turn = False
-        self.lead = int(rng.integers(n))          # ruling 1: random start player
+        self.lead = self.chance_integer("start_player", n)  # ruling 1: random start player
         for i in range(n):                        # rulebook "Setup": two Scrap cards each
             p = (self.lead + i) % n
             for k in self._draw_scrap(2):
@@ -329,8 +328,9 @@ class BadlandWolvesState(GameState):
             if not self.scrap_deck:
                 if self.scrap_discard.sum() == 0:
                     break
-                self.scrap_deck = self.rng.permutation(
-                    np.repeat(np.arange(NUM_SCRAP_TYPES), self.scrap_discard)).tolist()
+                pile = np.repeat(np.arange(NUM_SCRAP_TYPES), self.scrap_discard)
+                self.scrap_deck = pile[self.chance_permutation("scrap_reshuffle",
+                                                               len(pile))].tolist()
                 self.scrap_discard[:] = 0
             out.append(self.scrap_deck.pop())
         return out
@@ -361,7 +361,7 @@ class BadlandWolvesState(GameState):
         tot = int(h.sum())
         if tot == 0:
             return
-        r = int(self.rng.integers(tot))
+        r = self.chance_integer("steal", tot)
         k = 0
         c = int(h[0])
         while r >= c:
@@ -436,8 +436,8 @@ class BadlandWolvesState(GameState):
 
     def _reveal_hunt(self) -> None:
         if not self.hunt_deck:
-            self.hunt_deck = self.rng.permutation(
-                np.repeat(np.arange(NUM_HUNT_TYPES), self.hunt_discard)).tolist()
+            pile = np.repeat(np.arange(NUM_HUNT_TYPES), self.hunt_discard)
+            self.hunt_deck = pile[self.chance_permutation("hunt_reshuffle", len(pile))].tolist()
             self.hunt_discard[:] = 0
         card = self.hunt_card = self.hunt_deck.pop()
         lead = self.lead
@@ -531,7 +531,7 @@ class BadlandWolvesState(GameState):
 
     def _jackalope_redraw(self) -> None:
         self._give_drawn(self.lead, 2)
-        pos = int(self.rng.integers(len(self.hunt_deck) + 1))
+        pos = self.chance_integer("jackalope_insert", len(self.hunt_deck) + 1)
         self.hunt_deck.insert(pos, JACKALOPE)
         self.hunt_card = -2  # back in the deck: not discarded
         self._finish_hunt()
@@ -1047,8 +1047,11 @@ class BadlandWolvesState(GameState):
                     "scrap_discard", "hunt_discard", "drawn"):
             d[key] = d[key].copy()
         for key in ("scrap_deck", "hunt_deck", "hunters", "risked", "share_size", "share_left",
-                    "order_pool", "order_sizes", "discard_queue", "takes", "history"):
+                    "order_pool", "order_sizes", "discard_queue", "takes", "history",
+                    "chance_log"):
             d[key] = list(d[key])
+        if d.get("_forced_chance") is not None:
+            d["_forced_chance"] = copy.copy(d["_forced_chance"])
         d["config"] = dict(d["config"])
         d["rng"] = copy.deepcopy(self.rng)
         d["_mask"] = None
