@@ -436,9 +436,7 @@ class BadlandWolvesState(GameState):
 
     def _reveal_hunt(self) -> None:
         if not self.hunt_deck:
-            pile = np.repeat(np.arange(NUM_HUNT_TYPES), self.hunt_discard)
-            self.hunt_deck = pile[self.chance_permutation("hunt_reshuffle", len(pile))].tolist()
-            self.hunt_discard[:] = 0
+            self._refill_hunt_deck()
         card = self.hunt_card = self.hunt_deck.pop()
         lead = self.lead
         others = [h for h in self.hunters if h != lead]
@@ -529,8 +527,18 @@ class BadlandWolvesState(GameState):
         else:
             self.phase = DEAL
 
+    def _refill_hunt_deck(self) -> None:
+        """Shuffle the Hunt discards into the (empty) Hunt deck (ruling 5)."""
+        pile = np.repeat(np.arange(NUM_HUNT_TYPES), self.hunt_discard)
+        self.hunt_deck = pile[self.chance_permutation("hunt_reshuffle", len(pile))].tolist()
+        self.hunt_discard[:] = 0
+
     def _jackalope_redraw(self) -> None:
+        """Draw 2, shuffle the Jackalope back (ruling 6); into an otherwise empty Hunt deck only
+        after its discards were shuffled in (ruling 5), so it is not drawn again at once."""
         self._give_drawn(self.lead, 2)
+        if not self.hunt_deck and self.hunt_discard.any():
+            self._refill_hunt_deck()
         pos = self.chance_integer("jackalope_insert", len(self.hunt_deck) + 1)
         self.hunt_deck.insert(pos, JACKALOPE)
         self.hunt_card = -2  # back in the deck: not discarded
