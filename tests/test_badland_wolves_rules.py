@@ -160,8 +160,12 @@ def test_frenzy_answered_by_each_pair(pair, extra):
     if extra == "steal":                             # Ravenous: random Scrap from the attacker
         assert s.hands[1, SKULL] == 1 and s.hands[0].sum() == 0 and s.phase == E.TURN
     elif extra == "reverse":                         # Thorn Tied: attacker must defend
+        # wolf 0 holds only a Skull: it is still asked, with only "no defence" in its mask,
+        # and loses a Loyalty to wolf 1
+        assert s.phase == E.DEFEND and s.current_player == 0
+        assert s.legal_actions() == [I.DECLINE]
+        do(s, I.DECLINE)
         assert s.phase == E.TURN and s.lead == 1
-        # wolf 0 holds only a Skull: no defence, so it loses a Loyalty to wolf 1 at once
         assert s.tokens[1, 0] == 1 and s.tokens[0, 0] == 4
     else:
         assert s.phase == E.TURN and s.tokens.trace() == 20 and s.lead == 1
@@ -239,7 +243,10 @@ def test_guardian_declines_defender_defends_alone():
     do(s, I.ATTACK_TC + 1)
     do(s, I.TARGET + 2)
     do(s, I.DECLINE)
-    # wolf 1 holds only a Skull: no legal defence, it loses a token (only colours 1 and 2)
+    # wolf 1 holds only a Skull: asked anyway with only "no defence"; it loses a token
+    # (only colours 1 and 2)
+    assert s.phase == E.DEFEND and s.legal_actions() == [I.DECLINE]
+    do(s, I.DECLINE)
     assert s.phase == E.TAKE and s.current_player == 0
 
 
@@ -434,6 +441,9 @@ def test_failed_defence_with_no_tokens_takes_nothing_and_no_defence_is_automatic
     tokens = [[5, 5, 0, 0], [0, 0, 0, 0], [0, 0, 5, 0], [0, 0, 0, 5]]
     s = position(hands={0: {TC: 1}, 1: {BONE: 1}}, tokens=tokens)
     do(s, s.ids.ATTACK_TC + 1)
+    # the defender is asked even without a defence: only "no defence" is legal
+    assert s.phase == E.DEFEND and s.legal_actions() == [s.ids.DECLINE]
+    do(s, s.ids.DECLINE)
     assert s.lead == 1 and s.tokens.tolist() == tokens
 
 
@@ -498,7 +508,9 @@ def test_illegal_actions_raise_with_reason():
         s.apply_action(I.size)
     with pytest.raises(IllegalActionError, match="decision is"):
         s.apply_action(I.DECLINE)
-    do(s, I.ATTACK_TC + 1)     # wolf 1 has no card: the defence fails at once
+    do(s, I.ATTACK_TC + 1)     # wolf 1 has no card: asked, only "no defence" is legal
+    assert s.legal_actions() == [I.DECLINE]
+    do(s, I.DECLINE)
     assert s.lead == 1 and s.tokens[0].tolist() == [5, 1, 0, 0]
 
 
@@ -557,6 +569,8 @@ def test_prev_hunt_is_cleared_after_a_scrap_turn():
     assert s.lead == 1 and s.prev_hunt == RABBIT and s.hands[0, BONE] == 1
     assert s.observation_tensor(2)[F.slice].tolist() == [0, 0, 0, 1] + [0] * 8
     do(s, I.ATTACK_TC + 2)          # a Scrap turn; wolf 2 holds nothing: no defence
+    assert s.legal_actions() == [I.DECLINE]
+    do(s, I.DECLINE)
     assert s.lead == 2 and s.played_prev[1, TC] == 1
     assert s.prev_hunt == -1 and not s.observation_tensor(0)[F.slice].any()
 
