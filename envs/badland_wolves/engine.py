@@ -1182,108 +1182,18 @@ class BadlandWolvesState(GameState):
         return new
 
     def resample_from_infostate(self, seat: int, rng: np.random.Generator) -> BadlandWolvesState:
-        """A state consistent with all ``seat`` knows (ruling 12).
+        """A world consistent with all ``seat`` has seen, carrying its counterfactual history.
 
-        Kept: everything public, ``seat``'s hand, the drawn cards if ``seat`` deals them, and
-        ``seat``'s lower bounds ``known[seat, p]``. Redrawn uniformly: the rest of every other
-        hand, the undealt drawn cards when ``seat`` is not the dealer, the Scrap deck order and
-        the Hunt deck order. Other seats' ``known`` rows are clipped to the new hands.
-
-        The draw is also conditioned on what the current decision reveals: the engine asks a
-        defender (or Guardian) only when it holds a legal defence, and offers the Crow's Ally
-        follow-up only to a Lead Wolf holding an attack card, so when another seat is in either
-        decision its hand must allow it (:meth:`decision_is_reachable`). Rejection sampling keeps
-        the draw uniform over those states; after ``_RESAMPLE_TRIES`` rejections the hand is
-        built from the cards of one feasible defence / attack card, chosen uniformly, plus a
-        uniform fill (not exactly uniform, always consistent).
+        The real actions replayed under redrawn chance outcomes (deck orders, reshuffles,
+        steals, Jackalope insert positions; :mod:`envs.badland_wolves.resample`): every card
+        ``seat`` saw keeps its type, every face-up play, share deal and public fact is kept,
+        each Scrap deck holds only the cards it was shuffled from, and the rest is redrawn
+        (close to uniform over consistent worlds; see that module). ``to_record()`` of the
+        result replays to it step by step with the same observations for ``seat``. The state
+        must have been reached by play (not edited by hand).
         """
-        needs = self._decision_needs(seat)
-        if not needs:
-            return self._resample_draw(seat, rng, None)
-        for _ in range(_RESAMPLE_TRIES):
-            s = self._resample_draw(seat, rng, None)
-            if s.decision_is_reachable():
-                return s
-        pool = self._unplaced_pool(seat)
-        x = self.actor
-        base = self.known[seat, x]
-        free = int(self.hands[x].sum() - base.sum())
-        options = []
-        for need in needs:
-            extra = np.maximum(need - base, 0)
-            if extra.sum() <= free and (extra <= pool).all():
-                options.append(base + extra)
-        return self._resample_draw(seat, rng, options[int(rng.integers(len(options)))])
-
-    def decision_is_reachable(self) -> bool:
-        """True when the engine could be asking the current decision in this state.
-
-        The engine never asks a decision whose only legal answer is DECLINE (ruling 1 of
-        ``docs/badland_wolves.md``): it skips it. So a state it reaches is over or has a legal
-        action other than DECLINE (a defence in DEFEND, an attack in CA_FOLLOW, ...).
-        """
-        if self.phase == DONE:
-            return True
-        m = self.legal_action_mask()
-        return int(m.sum()) - int(m[self.ids.DECLINE]) > 0
-
-    def _decision_needs(self, seat: int) -> list[np.ndarray]:
-        """Card-count vectors one of which the deciding wolf's hand must hold (none: no need).
-
-        Only when the deciding wolf is not ``seat`` (whose hand is kept) and the decision is
-        DEFEND (a legal defence) or CA_FOLLOW (an attack card, if the target may be attacked).
-        """
-        x = self.actor
-        if x == seat:
-            return []
-        if self.phase == DEFEND:
-            return [DEFENCE_NEEDS[d] for d in DEFENCES_VS[self.strength]]
-        if self.phase == CA_FOLLOW and self._attack_targets_ok(self.look_target):
-            return [np.eye(NUM_SCRAP_TYPES, dtype=np.int64)[k] for k in (TC, FRENZY)]
-        return []
-
-    def _unplaced_pool(self, seat: int) -> np.ndarray:
-        """Counts per type of the Scrap cards ``seat`` cannot place (hands, drawn, deck)."""
-        pool = SCRAP_COUNTS_ARR - self.scrap_discard - self.hands[seat]
-        if self.phase in (DEAL, ORDER) and seat == self.lead:
-            pool = pool - self.drawn
-        for p in range(self._n):
-            if p != seat:
-                pool = pool - self.known[seat, p]
-        return pool
-
-    def _resample_draw(self, seat: int, rng: np.random.Generator,
-                       forced: np.ndarray | None) -> BadlandWolvesState:
-        """One uniform draw of the unknown cards; ``forced``: the actor's hand starts with it."""
-        s = self.clone()
-        s.rng = np.random.default_rng(int(rng.integers(2**62)))
-        n = self._n
-        pool = self._unplaced_pool(seat)
-        fixed_drawn = self.phase in (DEAL, ORDER) and seat == self.lead
-        if forced is not None:
-            pool = pool - (forced - self.known[seat, self.actor])
-        cards = rng.permutation(np.repeat(np.arange(NUM_SCRAP_TYPES), pool)).tolist()
-        for p in range(n):
-            if p == seat:
-                continue
-            size = int(self.hands[p].sum())
-            newh = (forced if forced is not None and p == self.actor
-                    else self.known[seat, p]).copy()
-            for _ in range(size - int(newh.sum())):
-                newh[cards.pop()] += 1
-            s.hands[p] = newh
-        if not fixed_drawn and self.drawn.sum():
-            newd = np.zeros(NUM_SCRAP_TYPES, dtype=np.int64)
-            for _ in range(int(self.drawn.sum())):
-                newd[cards.pop()] += 1
-            s.drawn = newd
-        s.scrap_deck = cards
-        s.hunt_deck = rng.permutation(np.array(self.hunt_deck, dtype=np.int64)).tolist()
-        for o in range(n):
-            if o != seat:
-                np.minimum(s.known[o], s.hands, out=s.known[o])
-        s._mask = None
-        return s
+        from .resample import resample_from_infostate
+        return resample_from_infostate(self, seat, rng)
 
     def hidden_truth(self) -> dict[str, Any]:
         """Every wolf's Scrap hand ({type name: count}) and the undealt drawn cards."""
@@ -1305,9 +1215,6 @@ class BadlandWolvesState(GameState):
         return scrap, hunt, int(self.tokens.sum())
 
 
-#: full redraws tried before a conditioned resample builds the deciding hand (see
-#: :meth:`BadlandWolvesState.resample_from_infostate`)
-_RESAMPLE_TRIES = 64
 _INV_COPIES = (1.0 / SCRAP_COUNTS_ARR).astype(np.float64)
 _INV_HUNT = (1.0 / HUNT_COUNTS_ARR).astype(np.float64)
 _DIAG = {P: np.eye(P, dtype=bool) for P in ALLOWED_PLAYERS}
