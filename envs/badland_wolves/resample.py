@@ -128,8 +128,15 @@ def _counterfactual_log(state: BadlandWolvesState, seat: int, rng: np.random.Gen
     n = state.num_players
     typ: list[int] = []           # type per card identity, -1 while open
     ep: list[int] = []            # Scrap deck (epoch) each identity was drawn from
+    # cards seat drew itself are known from the start: reserved in their deck's pool
+    reserve = [np.zeros(NUM_SCRAP_TYPES, dtype=np.int64)]
+    for ev in state.card_log:
+        if ev[0] == C_SRESH:
+            reserve.append(np.zeros(NUM_SCRAP_TYPES, dtype=np.int64))
+        elif (ev[0] == C_DRAW or ev[0] == C_SDRAW) and ev[1] == seat:
+            reserve[-1][ev[2]] += 1
     comps = [SCRAP_COUNTS_ARR.copy()]        # composition of each Scrap deck
-    pools = [SCRAP_COUNTS_ARR.copy()]        # per deck: types not yet given to an identity
+    pools = [SCRAP_COUNTS_ARR - reserve[0]]  # per deck: types not yet given to an identity
     slots: list[list[int]] = [[]]            # per deck: identities in draw order
     hands: list[list[int]] = [[] for _ in range(n)]
     drawn: list[int] = []
@@ -200,12 +207,12 @@ def _counterfactual_log(state: BadlandWolvesState, seat: int, rng: np.random.Gen
         if code == C_DRAW:
             c = new_card()
             if ev[1] == seat:
-                determine(c, ev[2])
+                typ[c] = ev[2]   # reserved
             hands[ev[1]].append(c)
         elif code == C_SDRAW:
             c = new_card()
             if ev[1] == seat:
-                determine(c, ev[2])
+                typ[c] = ev[2]   # reserved
             drawn.append(c)
         elif code == C_PLAY:
             p, k = ev[1], ev[2]
@@ -238,7 +245,7 @@ def _counterfactual_log(state: BadlandWolvesState, seat: int, rng: np.random.Gen
             drawn = []
         elif code == C_SRESH:
             comps.append(discard.copy())
-            pools.append(discard.copy())
+            pools.append(discard - reserve[len(pools)])
             slots.append([])
             discard[:] = 0
         elif code == C_HDRAW:
