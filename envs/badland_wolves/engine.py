@@ -375,10 +375,13 @@ class BadlandWolvesState(GameState):
         """Draw up to ``m`` Scrap cards for wolf ``p`` (-1: the Lead Wolf's cards to share);
         reshuffle the discards into an empty deck (ruling 9)."""
         out = []
+        seg = 0
         for _ in range(m):
             if not self.scrap_deck:
                 if self.scrap_discard.sum() == 0:
                     break
+                self._log_draws(p, seg)   # draws before the reshuffle, then the reshuffle
+                seg = 0
                 pile = np.repeat(np.arange(NUM_SCRAP_TYPES), self.scrap_discard)
                 self.scrap_deck = pile[self.chance_permutation("scrap_reshuffle",
                                                                len(pile))].tolist()
@@ -389,16 +392,19 @@ class BadlandWolvesState(GameState):
                 self.scrap_discard[:] = 0
             k = self.scrap_deck.pop()
             out.append(k)
+            seg += 1
             if p >= 0:
                 self.card_log.append((C_DRAW, p, k))
                 self.from_deck[p] += 1
             else:
                 self.card_log.append((C_SDRAW, self.lead, k))
-        if p >= 0:
-            self.pub_log.append((EV_DRAW, p, len(out)))
-        else:
-            self.pub_log.append((EV_DRAW_SHARE, self.lead, len(out)))
+        self._log_draws(p, seg)
         return out
+
+    def _log_draws(self, p: int, count: int) -> None:
+        if count:
+            self.pub_log.append((EV_DRAW, p, count) if p >= 0
+                                else (EV_DRAW_SHARE, self.lead, count))
 
     def _give_drawn(self, p: int, m: int) -> None:
         for k in self._draw_scrap(m, p):
