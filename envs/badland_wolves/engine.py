@@ -201,8 +201,8 @@ def observation_layout(P: int) -> Layout:
     L.add("looks", (P, P), "row looker, column wolf: Crow's Ally looks in the whole game, c/(c+1)")
     L.add("deck_source", NUM_SCRAP_TYPES, "Scrap cards the current Scrap deck was shuffled from "
           "(all 60 until the first reshuffle, then the discards at the last reshuffle) / copies")
-    L.add("from_deck", P, "Scrap cards each wolf received from the current Scrap deck since it "
-          "was shuffled (draws; share cards when dealt) / 60")
+    L.add("from_deck", P, "Scrap cards each wolf drew from the current Scrap deck since it was "
+          "shuffled (cards drawn to share count for the Lead Wolf who drew them) / 60")
     return L
 
 
@@ -398,6 +398,7 @@ class BadlandWolvesState(GameState):
                 self.from_deck[p] += 1
             else:
                 self.card_log.append((C_SDRAW, self.lead, k))
+                self.from_deck[self.lead] += 1
         self._log_draws(p, seg)
         return out
 
@@ -416,7 +417,6 @@ class BadlandWolvesState(GameState):
         cnt = int(self.drawn.sum())
         self.hands[lead] += self.drawn
         self.drawn[:] = 0
-        self.from_deck[lead] += cnt
         self.card_log.append((C_KEEP, lead))
         self.pub_log.append((EV_KEEP_SHARE, lead, cnt))
 
@@ -929,7 +929,6 @@ class BadlandWolvesState(GameState):
             self.hands[t, k] += 1
             self.share_left[t] -= 1
             self.known[lead, t, k] += 1
-            self.from_deck[t] += 1
             self.card_log.append((C_GIVE, t, k))
             self._continue_deal()
         elif ph == JACK:
