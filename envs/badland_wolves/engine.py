@@ -9,10 +9,12 @@ the end of the Hunt (ruling 5).
 
 Every decision is one Discrete action made by :attr:`current_player` (the Lead Wolf, a joining
 wolf, a defender, a Guardian, a hunter discarding for the Porcupine...). Decisions that leave
-exactly one possibility and carry no information are resolved by the engine: a Lead Wolf with no
-token risks none, wolves with no token are not asked to join, a defender with no legal defence
-fails, a Loyalty take from a wolf holding one colour only takes that colour, a Jackalope cannot be
-kept with fewer than three Scrap cards, Crow's Ally with nothing to attack with ends the turn.
+exactly one possibility *on public facts* are resolved by the engine: a Lead Wolf with no token
+risks none, wolves with no token are not asked to join, a Loyalty take from a wolf holding one
+colour only takes that colour, a Jackalope cannot be kept with fewer than three Scrap cards, a
+Crow's Ally on a wolf that may not be attacked ends the turn. A decision whose options depend on
+hidden cards is always asked (CONVENTIONS.md "Engine"): a defender without a legal defence and a
+Lead Wolf without an attack card after Crow's Ally get a mask holding only DECLINE.
 
 Action ids (``P`` = num_players; see :func:`action_layout`):
 
