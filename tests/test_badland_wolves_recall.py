@@ -18,7 +18,14 @@ from envs.badland_wolves import BadlandWolvesState
 from envs.badland_wolves import engine as E
 from envs.badland_wolves import resample as RS
 from envs.badland_wolves.cards import (
-    FRENZY, HUNT_COUNTS, JACKALOPE, NUM_SCRAP_TYPES, RAVENOUS, SCRAP_COUNTS, TC, THORN,
+    FRENZY,
+    HUNT_COUNTS,
+    JACKALOPE,
+    NUM_SCRAP_TYPES,
+    RAVENOUS,
+    SCRAP_COUNTS,
+    TC,
+    THORN,
 )
 from tests.laws import assert_history_consistent
 

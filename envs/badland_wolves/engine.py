@@ -80,21 +80,20 @@ EV_TURN, EV_ACTION, EV_GIVE, EV_DRAW, EV_DRAW_SHARE, EV_KEEP_SHARE, EV_SCRAP_RES
 #: Seats are absolute; card types index ``cards.SCRAP_NAMES`` / ``cards.HUNT_NAMES``.
 PUBLIC_EVENTS: dict[int, tuple[str, str]] = {
     EV_TURN: ("turn", "lead: a Lead-Wolf turn starts (a Cougar's extra turn included)"),
-    EV_ACTION: ("action", "seat, action id: a decision and its answer (every decision except "
-                          "the card type of a share deal)"),
+    EV_ACTION: ("action", ("seat, action id: a decision and its answer (every decision except "
+                           "the card type of a share deal)")),
     EV_GIVE: ("give", "lead, hunter: the Lead Wolf deals one drawn card into hunter's share"),
-    EV_DRAW: ("draw", "wolf, count: Scrap cards drawn into wolf's hand (set-up, Rabbit, "
-                      "Cougar, Jackalope)"),
+    EV_DRAW: ("draw", ("wolf, count: Scrap cards drawn into wolf's hand (set-up, Rabbit, "
+                       "Cougar, Jackalope)")),
     EV_DRAW_SHARE: ("draw_share", "lead, count: Scrap cards drawn to share (Deer, Ram, Bison)"),
     EV_KEEP_SHARE: ("keep_share", "lead, count: the Lead Wolf keeps the undealt drawn cards"),
     EV_SCRAP_RESHUFFLE: ("scrap_reshuffle", "cards: the Scrap discards become the deck"),
     EV_HUNT_CARD: ("hunt_card", "type: the Hunt card drawn"),
     EV_HUNT_RESHUFFLE: ("hunt_reshuffle", "cards: the Hunt discards become the Hunt deck"),
     EV_JACKALOPE_BACK: ("jackalope_back", "lead: the Jackalope is shuffled back into the deck"),
-    EV_FACE_UP: ("face_up", "wolf, type, count: Scrap cards played or discarded face up "
-                            "(attacks, defences, sets, Hunt discards, Grizzly Bear)"),
-    EV_STEAL: ("steal", "thief, victim: a random Scrap card changes hands (type private to "
-                        "both)"),
+    EV_FACE_UP: ("face_up", ("wolf, type, count: Scrap cards played or discarded face up "
+                             "(attacks, defences, sets, Hunt discards, Grizzly Bear)")),
+    EV_STEAL: ("steal", "thief, victim: a random Scrap card changes hands (type private to both)"),
     EV_END: ("end", "winner (-1: truncated)"),
 }
 

@@ -123,8 +123,19 @@ def _counterfactual_log(state: BadlandWolvesState, seat: int, rng: np.random.Gen
     ``hint_steals``: a steal between two other wolves takes a card of the real stolen type
     (when the victim can hold one) instead of a uniformly random card (later attempts only).
     """
-    from .engine import (C_DRAW, C_GIVE, C_HDRAW, C_HRESH, C_JINS, C_KEEP, C_LOOK, C_PLAY,
-                         C_SDRAW, C_SRESH, C_STEAL)
+    from .engine import (
+        C_DRAW,
+        C_GIVE,
+        C_HDRAW,
+        C_HRESH,
+        C_JINS,
+        C_KEEP,
+        C_LOOK,
+        C_PLAY,
+        C_SDRAW,
+        C_SRESH,
+        C_STEAL,
+    )
     n = state.num_players
     typ: list[int] = []           # type per card identity, -1 while open
     ep: list[int] = []            # Scrap deck (epoch) each identity was drawn from
