@@ -212,6 +212,8 @@ class BadlandWolvesHeuristic:
             if tok[me].sum() == 0 and not guarding:
                 return I.DECLINE
             opts = [x for x in range(7) if mask[I.DEFEND + x]]
+            if not opts:
+                return I.DECLINE
             att_has_tokens = tok[d["attacker"]].sum() > 0
             def pref(x: int) -> float:
                 p = _DEFENCE_PREF[x]

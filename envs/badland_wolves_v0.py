@@ -11,7 +11,7 @@ Config keywords (validated at construction, :class:`envs.core.ConfigError` other
 
 Observation: ``{"observation": float32 (D,), "action_mask": int8 (A,)}`` with D and A from
 :func:`envs.badland_wolves.observation_layout` / :func:`envs.badland_wolves.action_layout`
-(D = 87 + 41·P + 3·P², A = 20 + 17·P for P players). See ``docs/badland_wolves.md``.
+(D = 96 + 51·P + 5·P², A = 20 + 17·P for P players). See ``docs/badland_wolves.md``.
 """
 
 from envs.badland_wolves import BadlandWolvesState

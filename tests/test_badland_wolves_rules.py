@@ -160,8 +160,12 @@ def test_frenzy_answered_by_each_pair(pair, extra):
     if extra == "steal":                             # Ravenous: random Scrap from the attacker
         assert s.hands[1, SKULL] == 1 and s.hands[0].sum() == 0 and s.phase == E.TURN
     elif extra == "reverse":                         # Thorn Tied: attacker must defend
+        # wolf 0 holds only a Skull: it is still asked, with only "no defence" in its mask,
+        # and loses a Loyalty to wolf 1
+        assert s.phase == E.DEFEND and s.current_player == 0
+        assert s.legal_actions() == [I.DECLINE]
+        do(s, I.DECLINE)
         assert s.phase == E.TURN and s.lead == 1
-        # wolf 0 holds only a Skull: no defence, so it loses a Loyalty to wolf 1 at once
         assert s.tokens[1, 0] == 1 and s.tokens[0, 0] == 4
     else:
         assert s.phase == E.TURN and s.tokens.trace() == 20 and s.lead == 1
@@ -239,7 +243,10 @@ def test_guardian_declines_defender_defends_alone():
     do(s, I.ATTACK_TC + 1)
     do(s, I.TARGET + 2)
     do(s, I.DECLINE)
-    # wolf 1 holds only a Skull: no legal defence, it loses a token (only colours 1 and 2)
+    # wolf 1 holds only a Skull: asked anyway with only "no defence"; it loses a token
+    # (only colours 1 and 2)
+    assert s.phase == E.DEFEND and s.legal_actions() == [I.DECLINE]
+    do(s, I.DECLINE)
     assert s.phase == E.TAKE and s.current_player == 0
 
 
@@ -434,6 +441,9 @@ def test_failed_defence_with_no_tokens_takes_nothing_and_no_defence_is_automatic
     tokens = [[5, 5, 0, 0], [0, 0, 0, 0], [0, 0, 5, 0], [0, 0, 0, 5]]
     s = position(hands={0: {TC: 1}, 1: {BONE: 1}}, tokens=tokens)
     do(s, s.ids.ATTACK_TC + 1)
+    # the defender is asked even without a defence: only "no defence" is legal
+    assert s.phase == E.DEFEND and s.legal_actions() == [s.ids.DECLINE]
+    do(s, s.ids.DECLINE)
     assert s.lead == 1 and s.tokens.tolist() == tokens
 
 
@@ -498,7 +508,9 @@ def test_illegal_actions_raise_with_reason():
         s.apply_action(I.size)
     with pytest.raises(IllegalActionError, match="decision is"):
         s.apply_action(I.DECLINE)
-    do(s, I.ATTACK_TC + 1)     # wolf 1 has no card: the defence fails at once
+    do(s, I.ATTACK_TC + 1)     # wolf 1 has no card: asked, only "no defence" is legal
+    assert s.legal_actions() == [I.DECLINE]
+    do(s, I.DECLINE)
     assert s.lead == 1 and s.tokens[0].tolist() == [5, 1, 0, 0]
 
 
@@ -557,6 +569,8 @@ def test_prev_hunt_is_cleared_after_a_scrap_turn():
     assert s.lead == 1 and s.prev_hunt == RABBIT and s.hands[0, BONE] == 1
     assert s.observation_tensor(2)[F.slice].tolist() == [0, 0, 0, 1] + [0] * 8
     do(s, I.ATTACK_TC + 2)          # a Scrap turn; wolf 2 holds nothing: no defence
+    assert s.legal_actions() == [I.DECLINE]
+    do(s, I.DECLINE)
     assert s.lead == 2 and s.played_prev[1, TC] == 1
     assert s.prev_hunt == -1 and not s.observation_tensor(0)[F.slice].any()
 
@@ -566,55 +580,3 @@ def test_prev_hunt_after_a_cougar_extra_turn_is_the_cougar():
     I = ids(s)
     do(s, I.HUNT); do(s, I.COLOUR + 0); do(s, I.DECLINE); do(s, I.DECLINE)
     assert s.lead == 0 and s.prev_hunt == COUGAR
-
-
-def _resamples(s, seat, k=300, seed=0):
-    rng = np.random.default_rng(seed)
-    before = s.observation_tensor(seat)
-    out = []
-    for _ in range(k):
-        r = s.resample_from_infostate(seat, rng)
-        assert np.array_equal(r.observation_tensor(seat), before)
-        assert r.card_totals() == (60, 55, 5 * s.num_players)
-        out.append(r)
-    return out
-
-
-def test_resample_at_defend_gives_the_defender_a_legal_defence():
-    # wolf 1 defends a Tooth & Claw holding Frenzy + Antler; wolf 2 knows only the hand size
-    s = position(n=3, hands={0: {TC: 1}, 1: {FRENZY: 1, ANTLER: 1}})
-    I = ids(s)
-    do(s, I.ATTACK_TC + 1)
-    assert s.phase == E.DEFEND and s.current_player == 1
-    answers = np.zeros(9, dtype=int)
-    answers[[TC, FRENZY, RAVENOUS, THORN]] = 1
-    for r in _resamples(s, 2):
-        assert r.phase == E.DEFEND and r.hands[1].sum() == 2
-        assert (r.hands[1] * answers).sum() >= 1            # vs Tooth & Claw (ruling 8)
-        assert r.decision_is_reachable() and r.legal_actions() != [I.DECLINE]
-
-
-def test_resample_at_frenzy_defend_uses_the_built_hand_when_rejection_gives_up(monkeypatch):
-    # a one-card defender against a Frenzy can only hold the Frenzy
-    s = position(n=3, hands={0: {FRENZY: 1}, 1: {FRENZY: 1}, 2: {TC: 2}})
-    I = ids(s)
-    do(s, I.ATTACK_FR + 1)
-    assert s.phase == E.DEFEND and s.current_player == 1
-    monkeypatch.setattr(E, "_RESAMPLE_TRIES", 0)
-    for r in _resamples(s, 2, k=50):
-        assert r.hands[1].tolist() == [0, 1, 0, 0, 0, 0, 0, 0, 0]
-        assert r.legal_actions() == [I.DECLINE, I.DEFEND + 1]
-    monkeypatch.undo()
-    for r in _resamples(s, 0, k=100):
-        assert r.hands[1, FRENZY] == 1
-
-
-def test_resample_at_crows_ally_follow_up_gives_the_lead_an_attack_card():
-    s = position(n=3, hands={0: {CROWS_ALLY: 1, TC: 1}, 1: {BONE: 2}})
-    I = ids(s)
-    do(s, I.CROWS_ALLY + 1)
-    assert s.phase == E.CA_FOLLOW and s.hands[0].tolist() == [1, 0, 0, 0, 0, 0, 0, 0, 0]
-    for seat in (1, 2):
-        for r in _resamples(s, seat, k=150, seed=seat):
-            assert r.hands[0, TC] + r.hands[0, FRENZY] == 1
-            assert r.decision_is_reachable()

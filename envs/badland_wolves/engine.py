@@ -9,10 +9,12 @@ the end of the Hunt (ruling 5).
 
 Every decision is one Discrete action made by :attr:`current_player` (the Lead Wolf, a joining
 wolf, a defender, a Guardian, a hunter discarding for the Porcupine...). Decisions that leave
-exactly one possibility and carry no information are resolved by the engine: a Lead Wolf with no
-token risks none, wolves with no token are not asked to join, a defender with no legal defence
-fails, a Loyalty take from a wolf holding one colour only takes that colour, a Jackalope cannot be
-kept with fewer than three Scrap cards, Crow's Ally with nothing to attack with ends the turn.
+exactly one possibility *on public facts* are resolved by the engine: a Lead Wolf with no token
+risks none, wolves with no token are not asked to join, a Loyalty take from a wolf holding one
+colour only takes that colour, a Jackalope cannot be kept with fewer than three Scrap cards, a
+Crow's Ally on a wolf that may not be attacked ends the turn. A decision whose options depend on
+hidden cards is always asked (CONVENTIONS.md "Engine"): a defender without a legal defence and a
+Lead Wolf without an attack card after Crow's Ally get a mask holding only DECLINE.
 
 Action ids (``P`` = num_players; see :func:`action_layout`):
 
@@ -66,6 +68,34 @@ PHASE_NAMES = ("turn: Hunt or Scrap", "risk a Loyalty", "join the Hunt?", "order
                "defend", "take a Loyalty", "game over")
 # discard reasons
 D_RATTLE, D_PORCUPINE, D_JACKALOPE = range(3)
+
+# card_log codes (engine truth, hidden details included; read by the resampler)
+C_DRAW, C_SDRAW, C_SRESH, C_PLAY, C_STEAL, C_LOOK, C_GIVE, C_KEEP, C_HDRAW, C_HRESH, C_JINS = \
+    range(11)
+
+# public events (:meth:`BadlandWolvesState.public_history`)
+EV_TURN, EV_ACTION, EV_GIVE, EV_DRAW, EV_DRAW_SHARE, EV_KEEP_SHARE, EV_SCRAP_RESHUFFLE, \
+    EV_HUNT_CARD, EV_HUNT_RESHUFFLE, EV_JACKALOPE_BACK, EV_FACE_UP, EV_STEAL, EV_END = range(13)
+#: vocabulary of :meth:`BadlandWolvesState.public_history`: kind id -> (name, argument meanings).
+#: Seats are absolute; card types index ``cards.SCRAP_NAMES`` / ``cards.HUNT_NAMES``.
+PUBLIC_EVENTS: dict[int, tuple[str, str]] = {
+    EV_TURN: ("turn", "lead: a Lead-Wolf turn starts (a Cougar's extra turn included)"),
+    EV_ACTION: ("action", ("seat, action id: a decision and its answer (every decision except "
+                           "the card type of a share deal)")),
+    EV_GIVE: ("give", "lead, hunter: the Lead Wolf deals one drawn card into hunter's share"),
+    EV_DRAW: ("draw", ("wolf, count: Scrap cards drawn into wolf's hand (set-up, Rabbit, "
+                       "Cougar, Jackalope)")),
+    EV_DRAW_SHARE: ("draw_share", "lead, count: Scrap cards drawn to share (Deer, Ram, Bison)"),
+    EV_KEEP_SHARE: ("keep_share", "lead, count: the Lead Wolf keeps the undealt drawn cards"),
+    EV_SCRAP_RESHUFFLE: ("scrap_reshuffle", "cards: the Scrap discards become the deck"),
+    EV_HUNT_CARD: ("hunt_card", "type: the Hunt card drawn"),
+    EV_HUNT_RESHUFFLE: ("hunt_reshuffle", "cards: the Hunt discards become the Hunt deck"),
+    EV_JACKALOPE_BACK: ("jackalope_back", "lead: the Jackalope is shuffled back into the deck"),
+    EV_FACE_UP: ("face_up", ("wolf, type, count: Scrap cards played or discarded face up "
+                             "(attacks, defences, sets, Hunt discards, Grizzly Bear)")),
+    EV_STEAL: ("steal", "thief, victim: a random Scrap card changes hands (type private to both)"),
+    EV_END: ("end", "winner (-1: truncated)"),
+}
 
 REWARDS = ("win_loss", "win_only")
 ALLOWED_PLAYERS = (3, 4, 5)
@@ -165,6 +195,15 @@ def observation_layout(P: int) -> Layout:
     L.add("played_prev", (P, NUM_SCRAP_TYPES),
           "row wolf: Scrap cards played or discarded during the previous turn / copies")
     L.add("prev_hunt", NUM_HUNT_TYPES, "one-hot: Hunt card of the previous turn (if it hunted)")
+    L.add("played_total", (P, NUM_SCRAP_TYPES),
+          "row wolf: Scrap cards it played or discarded face up in the whole game, c/(c+1)")
+    L.add("steals", (P, P), "row thief, column victim: random Scrap cards stolen in the whole "
+          "game (Weasel, Ravenous, Guardian), c/(c+1)")
+    L.add("looks", (P, P), "row looker, column wolf: Crow's Ally looks in the whole game, c/(c+1)")
+    L.add("deck_source", NUM_SCRAP_TYPES, "Scrap cards the current Scrap deck was shuffled from "
+          "(all 60 until the first reshuffle, then the discards at the last reshuffle) / copies")
+    L.add("from_deck", P, "Scrap cards each wolf drew from the current Scrap deck since it was "
+          "shuffled (cards drawn to share count for the Lead Wolf who drew them) / 60")
     return L
 
 
@@ -209,13 +248,23 @@ class BadlandWolvesState(GameState):
         self.reward = reward
         self.ids = action_layout(n)
         self.layout = observation_layout(n)
-        rng = self.rng
-        self.scrap_deck: list[int] = rng.permutation(
-            np.repeat(np.arange(NUM_SCRAP_TYPES), SCRAP_COUNTS)).tolist()
-        self.hunt_deck: list[int] = rng.permutation(
-            np.repeat(np.arange(NUM_HUNT_TYPES), HUNT_COUNTS)).tolist()
+        scrap = np.repeat(np.arange(NUM_SCRAP_TYPES), SCRAP_COUNTS)
+        self.scrap_deck: list[int] = scrap[self.chance_permutation("scrap_deck", NUM_SCRAP)].tolist()
+        hunt = np.repeat(np.arange(NUM_HUNT_TYPES), HUNT_COUNTS)
+        self.hunt_deck: list[int] = hunt[self.chance_permutation("hunt_deck", NUM_HUNT)].tolist()
         self.scrap_discard = np.zeros(NUM_SCRAP_TYPES, dtype=np.int64)
         self.hunt_discard = np.zeros(NUM_HUNT_TYPES, dtype=np.int64)
+        #: every card movement with its hidden details, in order (for the resampler; not public)
+        self.card_log: list[tuple[int, ...]] = []
+        #: every public event, in order (:meth:`public_history`, vocabulary ``PUBLIC_EVENTS``)
+        self.pub_log: list[tuple[int, ...]] = []
+        # perfect-recall summaries (observation fields played_total, steals, looks, deck_source,
+        # from_deck): whole-game counts of public events
+        self.played_total = np.zeros((n, NUM_SCRAP_TYPES), dtype=np.int64)
+        self.steals = np.zeros((n, n), dtype=np.int64)
+        self.looks = np.zeros((n, n), dtype=np.int64)
+        self.deck_source = SCRAP_COUNTS_ARR.copy()
+        self.from_deck = np.zeros(num_players, dtype=np.int64)
         self.hands = np.zeros((n, NUM_SCRAP_TYPES), dtype=np.int64)
         self.tokens = np.eye(n, dtype=np.int64) * TOKENS_PER_COLOUR
         self.wild = np.zeros(n, dtype=np.int64)
@@ -228,11 +277,10 @@ class BadlandWolvesState(GameState):
         self.truncated = False
         self.turns = 0
         self.extra_turn = False
-        self.lead = int(rng.integers(n))          # ruling 1: random start player
+        self.lead = self.chance_integer("start_player", n)  # ruling 1: random start player
         for i in range(n):                        # rulebook "Setup": two Scrap cards each
             p = (self.lead + i) % n
-            for k in self._draw_scrap(2):
-                self.hands[p, k] += 1
+            self._give_drawn(p, 2)
         self._reset_turn_fields()
         self.played_prev[:] = 0
         self._mask: np.ndarray | None = None
@@ -300,6 +348,7 @@ class BadlandWolvesState(GameState):
         self.takes: list[tuple[int, int]] = []
 
     def _start_turn(self) -> None:
+        self.pub_log.append((EV_TURN, self.lead))
         self.prev_hunt, self.turn_hunt = self.turn_hunt, -1
         self.played_prev = self.played_now
         self.played_now = np.zeros((self._n, NUM_SCRAP_TYPES), dtype=np.int64)
@@ -313,6 +362,7 @@ class BadlandWolvesState(GameState):
         if self.turns >= self.max_turns:
             self.truncated = True
             self.phase = DONE
+            self.pub_log.append((EV_END, -1))
             return
         if self.extra_turn:
             self.extra_turn = False
@@ -322,28 +372,64 @@ class BadlandWolvesState(GameState):
 
     # --------------------------------------------------------------------------------------
     # cards
-    def _draw_scrap(self, m: int) -> list[int]:
-        """Draw up to ``m`` Scrap cards; reshuffle the discards into an empty deck (ruling 9)."""
+    def _draw_scrap(self, m: int, p: int = -1) -> list[int]:
+        """Draw up to ``m`` Scrap cards for wolf ``p`` (-1: the Lead Wolf's cards to share);
+        reshuffle the discards into an empty deck (ruling 9)."""
         out = []
+        seg = 0
         for _ in range(m):
             if not self.scrap_deck:
                 if self.scrap_discard.sum() == 0:
                     break
-                self.scrap_deck = self.rng.permutation(
-                    np.repeat(np.arange(NUM_SCRAP_TYPES), self.scrap_discard)).tolist()
+                self._log_draws(p, seg)   # draws before the reshuffle, then the reshuffle
+                seg = 0
+                pile = np.repeat(np.arange(NUM_SCRAP_TYPES), self.scrap_discard)
+                self.scrap_deck = pile[self.chance_permutation("scrap_reshuffle",
+                                                               len(pile))].tolist()
+                self.card_log.append((C_SRESH,))
+                self.pub_log.append((EV_SCRAP_RESHUFFLE, len(pile)))
+                self.deck_source = self.scrap_discard.copy()
+                self.from_deck[:] = 0
                 self.scrap_discard[:] = 0
-            out.append(self.scrap_deck.pop())
+            k = self.scrap_deck.pop()
+            out.append(k)
+            seg += 1
+            if p >= 0:
+                self.card_log.append((C_DRAW, p, k))
+                self.from_deck[p] += 1
+            else:
+                self.card_log.append((C_SDRAW, self.lead, k))
+                self.from_deck[self.lead] += 1
+        self._log_draws(p, seg)
         return out
 
+    def _log_draws(self, p: int, count: int) -> None:
+        if count:
+            self.pub_log.append((EV_DRAW, p, count) if p >= 0
+                                else (EV_DRAW_SHARE, self.lead, count))
+
     def _give_drawn(self, p: int, m: int) -> None:
-        for k in self._draw_scrap(m):
+        for k in self._draw_scrap(m, p):
             self.hands[p, k] += 1
+
+    def _keep_drawn(self) -> None:
+        """The Lead Wolf takes the undealt drawn cards (its own share, ruling 6)."""
+        lead = self.lead
+        cnt = int(self.drawn.sum())
+        self.hands[lead] += self.drawn
+        self.drawn[:] = 0
+        self.card_log.append((C_KEEP, lead))
+        self.pub_log.append((EV_KEEP_SHARE, lead, cnt))
 
     def _play(self, p: int, k: int, cnt: int = 1) -> None:
         """Wolf ``p`` plays/discards ``cnt`` cards of type ``k`` face up (public, ruling 12)."""
         self.hands[p, k] -= cnt
         self.scrap_discard[k] += cnt
         self.played_now[p, k] += cnt
+        self.played_total[p, k] += cnt
+        for _ in range(cnt):
+            self.card_log.append((C_PLAY, p, k))
+        self.pub_log.append((EV_FACE_UP, p, k, cnt))
         col = self.known[:, p, k]
         col -= cnt
         np.maximum(col, 0, out=col)
@@ -353,7 +439,13 @@ class BadlandWolvesState(GameState):
         self.hands[p] = 0
         self.scrap_discard += h
         self.played_now[p] += h
+        self.played_total[p] += h
         self.known[:, p, :] = 0
+        for k in range(NUM_SCRAP_TYPES):
+            for _ in range(int(h[k])):
+                self.card_log.append((C_PLAY, p, k))
+            if h[k]:
+                self.pub_log.append((EV_FACE_UP, p, k, int(h[k])))
 
     def _steal(self, thief: int, victim: int) -> None:
         """Thief takes a random Scrap card from victim (Weasel, Ravenous, Guardian win)."""
@@ -361,7 +453,7 @@ class BadlandWolvesState(GameState):
         tot = int(h.sum())
         if tot == 0:
             return
-        r = int(self.rng.integers(tot))
+        r = self.chance_integer("steal", tot)
         k = 0
         c = int(h[0])
         while r >= c:
@@ -369,6 +461,9 @@ class BadlandWolvesState(GameState):
             c += int(h[k])
         h[k] -= 1
         self.hands[thief, k] += 1
+        self.steals[thief, victim] += 1
+        self.card_log.append((C_STEAL, thief, victim, k))
+        self.pub_log.append((EV_STEAL, thief, victim))
         # knowledge: third parties lose one card of unknown type from their lower bounds
         for s in range(self._n):
             if s == thief or s == victim:
@@ -407,6 +502,7 @@ class BadlandWolvesState(GameState):
             if self.wins(p):
                 self.winner = p
                 self.phase = DONE
+                self.pub_log.append((EV_END, p))
                 return True
         return False
 
@@ -436,15 +532,15 @@ class BadlandWolvesState(GameState):
 
     def _reveal_hunt(self) -> None:
         if not self.hunt_deck:
-            self.hunt_deck = self.rng.permutation(
-                np.repeat(np.arange(NUM_HUNT_TYPES), self.hunt_discard)).tolist()
-            self.hunt_discard[:] = 0
+            self._refill_hunt_deck()
         card = self.hunt_card = self.hunt_deck.pop()
+        self.card_log.append((C_HDRAW, card))
+        self.pub_log.append((EV_HUNT_CARD, card))
         lead = self.lead
         others = [h for h in self.hunters if h != lead]
         self.actor = lead
         if card in SHARE_DRAW:
-            for k in self._draw_scrap(SHARE_DRAW[card]):
+            for k in self._draw_scrap(SHARE_DRAW[card], -1):
                 self.drawn[k] += 1
             self._size_shares()
         elif card == RABBIT or card == COUGAR:
@@ -495,8 +591,7 @@ class BadlandWolvesState(GameState):
         lead, k = self.lead, len(self.hunters)
         m = int(self.drawn.sum())
         if k == 1:
-            self.hands[lead] += self.drawn
-            self.drawn[:] = 0
+            self._keep_drawn()
             self._finish_hunt()
             return
         base, rem = divmod(m, k)
@@ -523,15 +618,28 @@ class BadlandWolvesState(GameState):
 
     def _continue_deal(self) -> None:
         if sum(self.share_left) == 0:
-            self.hands[self.lead] += self.drawn
-            self.drawn[:] = 0
+            self._keep_drawn()
             self._finish_hunt()
         else:
             self.phase = DEAL
 
+    def _refill_hunt_deck(self) -> None:
+        """Shuffle the Hunt discards into the (empty) Hunt deck (ruling 5)."""
+        pile = np.repeat(np.arange(NUM_HUNT_TYPES), self.hunt_discard)
+        self.hunt_deck = pile[self.chance_permutation("hunt_reshuffle", len(pile))].tolist()
+        self.hunt_discard[:] = 0
+        self.card_log.append((C_HRESH,))
+        self.pub_log.append((EV_HUNT_RESHUFFLE, len(pile)))
+
     def _jackalope_redraw(self) -> None:
+        """Draw 2, shuffle the Jackalope back (ruling 6); into an otherwise empty Hunt deck only
+        after its discards were shuffled in (ruling 5), so it is not drawn again at once."""
         self._give_drawn(self.lead, 2)
-        pos = int(self.rng.integers(len(self.hunt_deck) + 1))
+        if not self.hunt_deck and self.hunt_discard.any():
+            self._refill_hunt_deck()
+        pos = self.chance_integer("jackalope_insert", len(self.hunt_deck) + 1)
+        self.card_log.append((C_JINS, pos, len(self.hunt_deck)))
+        self.pub_log.append((EV_JACKALOPE_BACK, self.lead))
         self.hunt_deck.insert(pos, JACKALOPE)
         self.hunt_card = -2  # back in the deck: not discarded
         self._finish_hunt()
@@ -576,11 +684,9 @@ class BadlandWolvesState(GameState):
         return [d for d in DEFENCES_VS[self.strength] if np.all(h >= DEFENCE_NEEDS[d])]
 
     def _enter_defend(self) -> None:
-        x = self._defender_now()
-        if self._legal_defences(x):
-            self.phase, self.actor = DEFEND, x
-        else:
-            self._defence_fails()
+        # always asked, whatever the hand: its mask is only DECLINE when it holds no legal
+        # defence (asking only wolves holding one would reveal the others' hands)
+        self.phase, self.actor = DEFEND, self._defender_now()
 
     def _defence_fails(self) -> None:
         self.takes = [(self.att, self.dfd)]
@@ -764,6 +870,10 @@ class BadlandWolvesState(GameState):
         I, n = self.ids, self._n
         ph = self.phase
         lead = self.lead
+        if ph == DEAL:   # the card type given is private to dealer and receiver
+            self.pub_log.append((EV_GIVE, lead, (a - I.GIVE) // NUM_SCRAP_TYPES))
+        else:
+            self.pub_log.append((EV_ACTION, self.actor, a))
         if ph == TURN:
             if a == I.HUNT:
                 self._begin_hunt()
@@ -786,13 +896,15 @@ class BadlandWolvesState(GameState):
                 t = a - I.CROWS_ALLY
                 self._play(lead, CROWS_ALLY)
                 self.known[lead, t] = self.hands[t]
+                self.looks[lead, t] += 1
+                self.card_log.append((C_LOOK, lead, t, tuple(int(x) for x in self.hands[t])))
                 self.look_target = t
-                self.phase = CA_FOLLOW
-                if not self.legal_action_mask()[I.ATTACK_TC + t] and \
-                        not self.legal_action_mask()[I.ATTACK_FR + t]:
-                    self._mask = None
+                # the follow-up is asked whatever the Lead Wolf holds (only DECLINE without an
+                # attack card); it is skipped only when t may not be attacked (public)
+                if self._attack_targets_ok(t):
+                    self.phase = CA_FOLLOW
+                else:
                     self._end_turn()
-                self._mask = None
             else:
                 s, t = divmod(a - I.COLLECT, n)
                 self._play(lead, ANTLER + s, 3)
@@ -818,6 +930,7 @@ class BadlandWolvesState(GameState):
             self.hands[t, k] += 1
             self.share_left[t] -= 1
             self.known[lead, t, k] += 1
+            self.card_log.append((C_GIVE, t, k))
             self._continue_deal()
         elif ph == JACK:
             if a == I.ACCEPT:
@@ -974,7 +1087,22 @@ class BadlandWolvesState(GameState):
         o[ps:ps + pub.size] = pub * _PUB_SCALE[n]
         if self.prev_hunt >= 0:
             o[F["prev_hunt"] + self.prev_hunt] = 1
+        counts = np.concatenate((self.played_total.ravel(), self.steals.ravel(),
+                                 self.looks.ravel())).astype(np.float64)
+        cs = F["played_total"]
+        o[cs:cs + counts.size] = counts / (counts + 1.0)
+        ds = F["deck_source"]
+        o[ds:ds + NUM_SCRAP_TYPES] = self.deck_source * _INV_COPIES
+        o[ds + NUM_SCRAP_TYPES:ds + NUM_SCRAP_TYPES + n] = self.from_deck / NUM_SCRAP
         return o
+
+    def public_history(self) -> list[tuple[int, ...]]:
+        """Every public event so far, in order, as ``(kind, *args)`` int tuples.
+
+        Identical whichever seat asks (ruling 12: hands, share contents, Crow's Ally looks and
+        the types of stolen cards stay private). Vocabulary: :data:`PUBLIC_EVENTS`.
+        """
+        return list(self.pub_log)
 
     # --------------------------------------------------------------------------------------
     # text
@@ -1056,11 +1184,15 @@ class BadlandWolvesState(GameState):
         new = object.__new__(type(self))
         d = self.__dict__.copy()
         for key in ("hands", "tokens", "wild", "known", "played_now", "played_prev",
-                    "scrap_discard", "hunt_discard", "drawn"):
+                    "scrap_discard", "hunt_discard", "drawn", "played_total", "steals", "looks",
+                    "deck_source", "from_deck"):
             d[key] = d[key].copy()
         for key in ("scrap_deck", "hunt_deck", "hunters", "risked", "share_size", "share_left",
-                    "order_pool", "order_sizes", "discard_queue", "takes", "history"):
+                    "order_pool", "order_sizes", "discard_queue", "takes", "history",
+                    "chance_log", "card_log", "pub_log"):
             d[key] = list(d[key])
+        if d.get("_forced_chance") is not None:
+            d["_forced_chance"] = copy.copy(d["_forced_chance"])
         d["config"] = dict(d["config"])
         d["rng"] = copy.deepcopy(self.rng)
         d["_mask"] = None
@@ -1068,108 +1200,18 @@ class BadlandWolvesState(GameState):
         return new
 
     def resample_from_infostate(self, seat: int, rng: np.random.Generator) -> BadlandWolvesState:
-        """A state consistent with all ``seat`` knows (ruling 12).
+        """A world consistent with all ``seat`` has seen, carrying its counterfactual history.
 
-        Kept: everything public, ``seat``'s hand, the drawn cards if ``seat`` deals them, and
-        ``seat``'s lower bounds ``known[seat, p]``. Redrawn uniformly: the rest of every other
-        hand, the undealt drawn cards when ``seat`` is not the dealer, the Scrap deck order and
-        the Hunt deck order. Other seats' ``known`` rows are clipped to the new hands.
-
-        The draw is also conditioned on what the current decision reveals: the engine asks a
-        defender (or Guardian) only when it holds a legal defence, and offers the Crow's Ally
-        follow-up only to a Lead Wolf holding an attack card, so when another seat is in either
-        decision its hand must allow it (:meth:`decision_is_reachable`). Rejection sampling keeps
-        the draw uniform over those states; after ``_RESAMPLE_TRIES`` rejections the hand is
-        built from the cards of one feasible defence / attack card, chosen uniformly, plus a
-        uniform fill (not exactly uniform, always consistent).
+        The real actions replayed under redrawn chance outcomes (deck orders, reshuffles,
+        steals, Jackalope insert positions; :mod:`envs.badland_wolves.resample`): every card
+        ``seat`` saw keeps its type, every face-up play, share deal and public fact is kept,
+        each Scrap deck holds only the cards it was shuffled from, and the rest is redrawn
+        (close to uniform over consistent worlds; see that module). ``to_record()`` of the
+        result replays to it step by step with the same observations for ``seat``. The state
+        must have been reached by play (not edited by hand).
         """
-        needs = self._decision_needs(seat)
-        if not needs:
-            return self._resample_draw(seat, rng, None)
-        for _ in range(_RESAMPLE_TRIES):
-            s = self._resample_draw(seat, rng, None)
-            if s.decision_is_reachable():
-                return s
-        pool = self._unplaced_pool(seat)
-        x = self.actor
-        base = self.known[seat, x]
-        free = int(self.hands[x].sum() - base.sum())
-        options = []
-        for need in needs:
-            extra = np.maximum(need - base, 0)
-            if extra.sum() <= free and (extra <= pool).all():
-                options.append(base + extra)
-        return self._resample_draw(seat, rng, options[int(rng.integers(len(options)))])
-
-    def decision_is_reachable(self) -> bool:
-        """True when the engine could be asking the current decision in this state.
-
-        The engine never asks a decision whose only legal answer is DECLINE (ruling 1 of
-        ``docs/badland_wolves.md``): it skips it. So a state it reaches is over or has a legal
-        action other than DECLINE (a defence in DEFEND, an attack in CA_FOLLOW, ...).
-        """
-        if self.phase == DONE:
-            return True
-        m = self.legal_action_mask()
-        return int(m.sum()) - int(m[self.ids.DECLINE]) > 0
-
-    def _decision_needs(self, seat: int) -> list[np.ndarray]:
-        """Card-count vectors one of which the deciding wolf's hand must hold (none: no need).
-
-        Only when the deciding wolf is not ``seat`` (whose hand is kept) and the decision is
-        DEFEND (a legal defence) or CA_FOLLOW (an attack card, if the target may be attacked).
-        """
-        x = self.actor
-        if x == seat:
-            return []
-        if self.phase == DEFEND:
-            return [DEFENCE_NEEDS[d] for d in DEFENCES_VS[self.strength]]
-        if self.phase == CA_FOLLOW and self._attack_targets_ok(self.look_target):
-            return [np.eye(NUM_SCRAP_TYPES, dtype=np.int64)[k] for k in (TC, FRENZY)]
-        return []
-
-    def _unplaced_pool(self, seat: int) -> np.ndarray:
-        """Counts per type of the Scrap cards ``seat`` cannot place (hands, drawn, deck)."""
-        pool = SCRAP_COUNTS_ARR - self.scrap_discard - self.hands[seat]
-        if self.phase in (DEAL, ORDER) and seat == self.lead:
-            pool = pool - self.drawn
-        for p in range(self._n):
-            if p != seat:
-                pool = pool - self.known[seat, p]
-        return pool
-
-    def _resample_draw(self, seat: int, rng: np.random.Generator,
-                       forced: np.ndarray | None) -> BadlandWolvesState:
-        """One uniform draw of the unknown cards; ``forced``: the actor's hand starts with it."""
-        s = self.clone()
-        s.rng = np.random.default_rng(int(rng.integers(2**62)))
-        n = self._n
-        pool = self._unplaced_pool(seat)
-        fixed_drawn = self.phase in (DEAL, ORDER) and seat == self.lead
-        if forced is not None:
-            pool = pool - (forced - self.known[seat, self.actor])
-        cards = rng.permutation(np.repeat(np.arange(NUM_SCRAP_TYPES), pool)).tolist()
-        for p in range(n):
-            if p == seat:
-                continue
-            size = int(self.hands[p].sum())
-            newh = (forced if forced is not None and p == self.actor
-                    else self.known[seat, p]).copy()
-            for _ in range(size - int(newh.sum())):
-                newh[cards.pop()] += 1
-            s.hands[p] = newh
-        if not fixed_drawn and self.drawn.sum():
-            newd = np.zeros(NUM_SCRAP_TYPES, dtype=np.int64)
-            for _ in range(int(self.drawn.sum())):
-                newd[cards.pop()] += 1
-            s.drawn = newd
-        s.scrap_deck = cards
-        s.hunt_deck = rng.permutation(np.array(self.hunt_deck, dtype=np.int64)).tolist()
-        for o in range(n):
-            if o != seat:
-                np.minimum(s.known[o], s.hands, out=s.known[o])
-        s._mask = None
-        return s
+        from .resample import resample_from_infostate
+        return resample_from_infostate(self, seat, rng)
 
     def hidden_truth(self) -> dict[str, Any]:
         """Every wolf's Scrap hand ({type name: count}) and the undealt drawn cards."""
@@ -1191,9 +1233,6 @@ class BadlandWolvesState(GameState):
         return scrap, hunt, int(self.tokens.sum())
 
 
-#: full redraws tried before a conditioned resample builds the deciding hand (see
-#: :meth:`BadlandWolvesState.resample_from_infostate`)
-_RESAMPLE_TRIES = 64
 _INV_COPIES = (1.0 / SCRAP_COUNTS_ARR).astype(np.float64)
 _INV_HUNT = (1.0 / HUNT_COUNTS_ARR).astype(np.float64)
 _DIAG = {P: np.eye(P, dtype=bool) for P in ALLOWED_PLAYERS}

@@ -1,0 +1,377 @@
+"""History-consistent resampling for Badland Wolves (CONVENTIONS.md "Engine", issue 7).
+
+:func:`resample_from_infostate` draws a world ``seat`` cannot tell from the real game and returns
+it *with its history*: the real actions and counterfactual chance outcomes (deck permutations,
+reshuffles, steals, Jackalope insert positions), set with :meth:`GameState.set_chance_log`. The
+world is the replay of that record, so ``world.to_record()`` replays to it exactly, and every
+step shows ``seat`` the same observation, ``current_player`` and (where ``seat`` decides) mask
+as the real game.
+
+How the counterfactual Scrap cards are drawn. Every Scrap card drawn so far is followed through
+the engine's card log (``state.card_log``: draws, face-up plays, steals, share deals, Crow's
+Ally looks) as an *identity* whose type is left open until the history forces it:
+
+* cards ``seat`` sees (its own draws and hand, the cards it deals, cards given or stolen to or
+  from it, a hand it looks at) get their real type;
+* a card played face up by another wolf is one of its open cards turned into the played type (a
+  card of that type it already holds in the world is used first: the exact choice when the play
+  is the only constraint), a card dealt by another Lead Wolf likewise;
+* a random steal between two other wolves takes a uniformly random card of the victim's world
+  hand (the chance outcome itself).
+
+Every Scrap deck (the initial 60 cards, then each reshuffled discard pile, whose composition is
+public) keeps its own pool, so after a reshuffle the open cards drawn from it, and the deck
+itself, hold only that pile's cards. When the history is replayed the open cards get a uniformly
+random assignment of what is left of their deck's pool. The Hunt deck: drawn cards are public,
+the order of the undrawn rest of the current Hunt deck is redrawn uniformly, and the insert
+position of a Jackalope still in the deck is redrawn uniformly among the positions from which it
+would not have been drawn yet.
+
+The result is uniform over consistent worlds when each play is the only constraint on the
+player's hidden cards; with several interacting constraints (plays of a type the wolf does not
+hold in the world, looks, several decks) it is close to, not exactly, the uniform posterior (the
+chi-square tests in ``tests/test_badland_wolves_recall.py`` measure it on small positions). A
+draw that runs into a contradiction (a greedy choice leaves a later play impossible) is redone;
+after :data:`TRIES` failures the real chance outcomes are kept (the true world with a fresh
+future), counted in :data:`STATS`.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from envs.core import RecordError
+
+from .cards import NUM_SCRAP_TYPES, SCRAP_COUNTS_ARR
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .engine import BadlandWolvesState
+
+#: attempts before the real chance outcomes are kept (see the module docstring)
+TRIES = 20
+#: counters: ``draws`` (worlds returned), ``retries`` (contradictions redone), ``fallbacks``
+STATS = {"draws": 0, "retries": 0, "fallbacks": 0, "steal_hints": 0}
+
+
+class _Contradiction(Exception):
+    """A greedy choice left the history impossible: draw again."""
+
+
+def resample_from_infostate(state: BadlandWolvesState, seat: int,
+                            rng: np.random.Generator) -> BadlandWolvesState:
+    """A world consistent with everything ``seat`` has seen, with its counterfactual history.
+
+    Args:
+        state: a state reached by play (its ``card_log``, ``chance_log`` and ``history`` are
+            the game's; a state edited by hand cannot be resampled consistently).
+        seat: the observing wolf (checked by the engine's method).
+        rng: source of the counterfactual outcomes and of the world's future generator seed.
+
+    Returns:
+        a new state (the replay of the real actions under the drawn chance outcomes) whose
+        ``to_record()`` replays to it; its future chance comes from a fresh seed drawn from
+        ``rng``.
+    """
+    cls = type(state)
+    STATS["draws"] += 1
+    for attempt in range(TRIES):
+        try:
+            log = _counterfactual_log(state, seat, rng, hint_steals=attempt >= TRIES // 2)
+        except _Contradiction:
+            STATS["retries"] += 1
+            continue
+        world = _replay(cls, state, log, int(rng.integers(2**62)))
+        if world is not None and np.array_equal(world.observation_tensor(seat),
+                                                state.observation_tensor(seat)):
+            return world
+        STATS["retries"] += 1  # pragma: no cover - a contradiction the greedy pass missed
+    STATS["fallbacks"] += 1
+    world = _replay(cls, state, [list(e) for e in state.chance_log], int(rng.integers(2**62)))
+    assert world is not None
+    return world
+
+
+def _replay(cls: Any, state: BadlandWolvesState, log: list[list[Any]],
+            seed: int) -> BadlandWolvesState | None:
+    """The real actions replayed under ``log`` (None if the log does not fit them).
+
+    The actions were legal in the real game and the log keeps every fact their legality
+    depends on, so they are applied without recomputing masks (the final observation check of
+    :func:`resample_from_infostate` and the history-consistency tests stand guard).
+    """
+    world = cls.__new__(cls)
+    world._pending_chance = deque((name, outcome) for name, outcome in log)
+    try:
+        world.__init__(seed=seed, **state.config)
+        for a in state.history:
+            world._apply_action(a)
+            world.history.append(a)
+    except (RecordError, IndexError, ValueError, AssertionError):
+        return None
+    if world._forced_chance:
+        return None
+    return world
+
+
+def _counterfactual_log(state: BadlandWolvesState, seat: int, rng: np.random.Generator,
+                        hint_steals: bool = False) -> list[list[Any]]:
+    """The chance outcomes of one world (raises :class:`_Contradiction` on a dead end).
+
+    ``hint_steals``: a steal between two other wolves takes a card of the real stolen type
+    (when the victim can hold one) instead of a uniformly random card (later attempts only).
+    """
+    from .engine import (
+        C_DRAW,
+        C_GIVE,
+        C_HDRAW,
+        C_HRESH,
+        C_JINS,
+        C_KEEP,
+        C_LOOK,
+        C_PLAY,
+        C_SDRAW,
+        C_SRESH,
+        C_STEAL,
+    )
+    n = state.num_players
+    typ: list[int] = []           # type per card identity, -1 while open
+    ep: list[int] = []            # Scrap deck (epoch) each identity was drawn from
+    # cards seat drew itself are known from the start: reserved in their deck's pool
+    reserve = [np.zeros(NUM_SCRAP_TYPES, dtype=np.int64)]
+    for ev in state.card_log:
+        if ev[0] == C_SRESH:
+            reserve.append(np.zeros(NUM_SCRAP_TYPES, dtype=np.int64))
+        elif (ev[0] == C_DRAW or ev[0] == C_SDRAW) and ev[1] == seat:
+            reserve[-1][ev[2]] += 1
+    comps = [SCRAP_COUNTS_ARR.copy()]        # composition of each Scrap deck
+    pools = [SCRAP_COUNTS_ARR - reserve[0]]  # per deck: types not yet given to an identity
+    slots: list[list[int]] = [[]]            # per deck: identities in draw order
+    hands: list[list[int]] = [[] for _ in range(n)]
+    drawn: list[int] = []
+    discard = np.zeros(NUM_SCRAP_TYPES, dtype=np.int64)
+    steals: list[tuple[list[int], int]] = []
+    # Hunt deck: tokens (epoch, position in its shuffled pile) or ("j", insert number)
+    hunt_perms = _hunt_perms(state)
+    hunt_epoch = 0
+    hunt_deck: list[tuple[Any, int]] = [(0, i) for i in range(len(hunt_perms[0]))]
+    inserts: list[tuple[int, int, int]] = []   # (epoch, deck length before, draws before)
+    hunt_draws = 0
+
+    def new_card() -> int:
+        c = len(typ)
+        typ.append(-1)
+        ep.append(len(comps) - 1)
+        slots[-1].append(c)
+        return c
+
+    def determine(c: int, k: int) -> None:
+        pool = pools[ep[c]]
+        if pool[k] <= 0:
+            raise _Contradiction
+        pool[k] -= 1
+        typ[c] = k
+
+    def pick(ids: list[int], k: int) -> int:
+        same = [c for c in ids if typ[c] == k]
+        if same:
+            return same[int(rng.integers(len(same)))]
+        open_ = [c for c in ids if typ[c] < 0 and pools[ep[c]][k] > 0]
+        if not open_:
+            raise _Contradiction
+        # each open card weighted by the chance that it is a k: its deck's share of k's left
+        w = np.array([pools[ep[c]][k] / pools[ep[c]].sum() for c in open_])
+        c = open_[int(rng.choice(len(open_), p=w / w.sum()))] if len(open_) > 1 else open_[0]
+        determine(c, k)
+        return c
+
+    def reveal(ids: list[int], comp: tuple[int, ...]) -> None:
+        need = np.array(comp, dtype=np.int64)
+        open_ = []
+        for c in ids:
+            if typ[c] >= 0:
+                need[typ[c]] -= 1
+            else:
+                open_.append(c)
+        if (need < 0).any():
+            raise _Contradiction
+        for _ in range(8):
+            types = np.repeat(np.arange(NUM_SCRAP_TYPES), need)
+            rng.shuffle(types)
+            use = np.zeros((len(pools), NUM_SCRAP_TYPES), dtype=np.int64)
+            ok = True
+            for c, k in zip(open_, types.tolist()):
+                use[ep[c], k] += 1
+                if use[ep[c], k] > pools[ep[c]][k]:
+                    ok = False
+                    break
+            if ok:
+                for c, k in zip(open_, types.tolist()):
+                    determine(c, k)
+                return
+        raise _Contradiction
+
+    for ev in state.card_log:
+        code = ev[0]
+        if code == C_DRAW:
+            c = new_card()
+            if ev[1] == seat:
+                typ[c] = ev[2]   # reserved
+            hands[ev[1]].append(c)
+        elif code == C_SDRAW:
+            c = new_card()
+            if ev[1] == seat:
+                typ[c] = ev[2]   # reserved
+            drawn.append(c)
+        elif code == C_PLAY:
+            p, k = ev[1], ev[2]
+            c = pick(hands[p], k)
+            hands[p].remove(c)
+            discard[k] += 1
+        elif code == C_STEAL:
+            thief, victim, k = ev[1], ev[2], ev[3]
+            h = hands[victim]
+            if seat == thief or seat == victim:
+                c = pick(h, k)
+            elif hint_steals and any(typ[x] == k or (typ[x] < 0 and pools[ep[x]][k] > 0)
+                                     for x in h):
+                STATS["steal_hints"] += 1
+                c = pick(h, k)
+            else:
+                c = h[int(rng.integers(len(h)))]
+            steals.append((list(h), c))
+            h.remove(c)
+            hands[thief].append(c)
+        elif code == C_LOOK:
+            if ev[1] == seat:
+                reveal(hands[ev[2]], ev[3])
+        elif code == C_GIVE:
+            c = pick(drawn, ev[2])
+            drawn.remove(c)
+            hands[ev[1]].append(c)
+        elif code == C_KEEP:
+            hands[ev[1]].extend(drawn)
+            drawn = []
+        elif code == C_SRESH:
+            comps.append(discard.copy())
+            pools.append(discard - reserve[len(pools)])
+            slots.append([])
+            discard[:] = 0
+        elif code == C_HDRAW:
+            hunt_deck.pop()
+            hunt_draws += 1
+        elif code == C_HRESH:
+            hunt_epoch += 1
+            hunt_deck = [(hunt_epoch, i) for i in range(len(hunt_perms[hunt_epoch]))]
+        elif code == C_JINS:
+            pos, before = ev[1], ev[2]
+            hunt_deck.insert(pos, ("j", len(inserts)))
+            inserts.append((hunt_epoch, before, hunt_draws))
+        else:  # pragma: no cover
+            raise AssertionError(f"unknown card event {ev!r}")
+    # the rest of the current Scrap deck, then a uniform assignment of every open identity
+    for _ in range(len(state.scrap_deck)):
+        new_card()
+    for e, ids in enumerate(slots):
+        open_ = [c for c in ids if typ[c] < 0]
+        types = np.repeat(np.arange(NUM_SCRAP_TYPES), pools[e])
+        if len(types) != len(open_):  # pragma: no cover - bookkeeping error
+            raise AssertionError("a Scrap deck's open cards and its pool differ in size")
+        rng.shuffle(types)
+        for c, k in zip(open_, types.tolist()):
+            typ[c] = k
+    scrap_perms = [_perm_for(comps[e], [typ[c] for c in slots[e]]) for e in range(len(slots))]
+    steal_rs = []
+    for snap, c in steals:
+        counts = np.bincount([typ[x] for x in snap], minlength=NUM_SCRAP_TYPES)
+        k = typ[c]
+        steal_rs.append(int(counts[:k].sum()) + int(rng.integers(counts[k])))
+    hunt_perm, jpos = _hunt_outcomes(state, hunt_perms, hunt_deck, inserts, hunt_draws, rng)
+    # the real chance log with the counterfactual outcomes put in
+    out: list[list[Any]] = []
+    it = {"scrap": iter(scrap_perms), "steal": iter(steal_rs)}
+    hunt_epoch = -1
+    last_hunt_epoch = len(hunt_perms) - 1
+    ins = -1
+    for name, outcome in state.chance_log:
+        if name in ("scrap_deck", "scrap_reshuffle"):
+            outcome = next(it["scrap"])
+        elif name == "steal":
+            outcome = next(it["steal"])
+        elif name in ("hunt_deck", "hunt_reshuffle"):
+            hunt_epoch += 1
+            if hunt_epoch == last_hunt_epoch:
+                outcome = hunt_perm
+        elif name == "jackalope_insert":
+            ins += 1
+            outcome = jpos.get(ins, outcome)
+        out.append([name, outcome])
+    return out
+
+
+def _hunt_perms(state: BadlandWolvesState) -> list[list[int]]:
+    """The real Hunt deck permutations (initial deck, then each reshuffle), in order."""
+    return [o for name, o in state.chance_log if name in ("hunt_deck", "hunt_reshuffle")]
+
+
+def _perm_for(comp: np.ndarray, draw_types: list[int]) -> list[int]:
+    """A permutation ``perm`` with ``pile[perm]`` drawing ``draw_types`` in order (pile sorted
+    by type, drawn from its end), ``pile = repeat(arange(9), comp)``."""
+    nxt = np.concatenate(([0], np.cumsum(comp)[:-1])).astype(np.int64)
+    deck = list(reversed(draw_types))
+    perm = []
+    for k in deck:
+        perm.append(int(nxt[k]))
+        nxt[k] += 1
+    return perm
+
+
+def _hunt_outcomes(state: BadlandWolvesState, perms: list[list[int]],
+                   deck: list[tuple[Any, int]], inserts: list[tuple[int, int, int]],
+                   draws_now: int, rng: np.random.Generator) -> tuple[list[int], dict[int, int]]:
+    """The current Hunt deck's permutation with its undrawn cards reordered uniformly, and new
+    insert positions for the Jackalopes still in the deck (uniform among those from which they
+    would not have been drawn yet; the real ones if 20 tries fail)."""
+    epoch = len(perms) - 1
+    perm = list(perms[epoch])
+    undrawn = sorted(pos for tag, pos in deck if tag == epoch)
+    m = len(undrawn)
+    # undrawn cards of the current deck are the bottom m of its shuffled pile (draws take the top)
+    assert undrawn == list(range(m)), "Hunt deck bookkeeping"
+    head = perm[:m]
+    rng.shuffle(head)
+    perm[:m] = head
+    jpos: dict[int, int] = {}
+    waiting = [j for tag, j in deck if tag == "j"]
+    if waiting:
+        real = _hunt_tokens_drawn(state, perms, {})
+        for _ in range(20):
+            trial = {}
+            for j in waiting:
+                _, before, draws_then = inserts[j]
+                trial[j] = int(rng.integers(max(before - (draws_now - draws_then), 0) + 1))
+            if _hunt_tokens_drawn(state, perms, trial) == real:
+                jpos = trial
+                break
+    return perm, jpos
+
+
+def _hunt_tokens_drawn(state: BadlandWolvesState, perms: list[list[int]],
+                       trial: dict[int, int]) -> list[tuple[Any, int]]:
+    """The Hunt deck tokens drawn in order, with Jackalope insert ``j`` at ``trial[j]``."""
+    from .engine import C_HDRAW, C_HRESH, C_JINS
+    e, j = 0, -1
+    deck: list[tuple[Any, int]] = [(0, i) for i in range(len(perms[0]))]
+    out = []
+    for ev in state.card_log:
+        if ev[0] == C_HDRAW:
+            out.append(deck.pop())
+        elif ev[0] == C_HRESH:
+            e += 1
+            deck = [(e, i) for i in range(len(perms[e]))]
+        elif ev[0] == C_JINS:
+            j += 1
+            deck.insert(trial.get(j, ev[1]), ("j", j))
+    return out

@@ -1,0 +1,474 @@
+"""Badland Wolves: perfect recall, timing, history-consistent resampling (issue 7).
+
+Each law is a plain function taking a state (or a record) so a shared contract suite can call
+it: :func:`check_resample_law`, :func:`check_timing_law`, :func:`check_public_event_law`.
+"""
+
+from __future__ import annotations
+
+import collections
+from collections import deque
+from math import comb
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from envs.badland_wolves import BadlandWolvesState
+from envs.badland_wolves import engine as E
+from envs.badland_wolves import resample as RS
+from envs.badland_wolves.cards import (
+    FRENZY,
+    HUNT_COUNTS,
+    JACKALOPE,
+    NUM_SCRAP_TYPES,
+    RAVENOUS,
+    SCRAP_COUNTS,
+    TC,
+    THORN,
+)
+from tests.laws import assert_history_consistent
+
+SCRAP = np.array(SCRAP_COUNTS)
+PRIVATE_FIELDS = ("hand", "known", "drawn")
+
+
+# ------------------------------------------------------------------------------------------
+# helpers
+def random_state(n: int, seed: int, max_actions: int = 500) -> BadlandWolvesState:
+    """A state after a random number (0..max_actions) of uniformly random legal actions."""
+    s = BadlandWolvesState(seed=seed, num_players=n)
+    pol = np.random.default_rng(seed + 7919)
+    for _ in range(int(pol.integers(0, max_actions + 1))):
+        if s.is_over:
+            break
+        s.apply_action(int(pol.choice(np.flatnonzero(s.legal_action_mask()))))
+    return s
+
+
+def play_out(s: BadlandWolvesState, seed: int) -> BadlandWolvesState:
+    pol = np.random.default_rng(seed)
+    while not s.is_over:
+        s.apply_action(int(pol.choice(np.flatnonzero(s.legal_action_mask()))))
+    return s
+
+
+def s_fields(s):
+    return list(s.layout)
+
+
+def public_view(s: BadlandWolvesState, seat: int) -> np.ndarray:
+    """``seat``'s observation without its private fields (own hand, known bounds, drawn)."""
+    o = s.observation_tensor(seat).copy()
+    for f in s.layout:
+        if f.name in PRIVATE_FIELDS:
+            o[f.start:f.start + f.size] = 0
+    return o
+
+
+# ------------------------------------------------------------------------------------------
+# laws
+def check_resample_law(state: BadlandWolvesState, seat: int, rng: np.random.Generator) -> int:
+    """History consistency of one resample (tests.laws), plus: the resampled Scrap deck holds
+    only cards of the pile it was shuffled from, and a finished game keeps its outcome."""
+    world = state.resample_from_infostate(seat, rng)
+    steps = assert_history_consistent(state, seat, world)
+    assert (np.bincount(world.scrap_deck, minlength=NUM_SCRAP_TYPES)
+            <= world.deck_source).all(), "the resampled Scrap deck holds a card its pile lacked"
+    assert np.array_equal(world.deck_source, state.deck_source)
+    if state.is_over:
+        assert world.is_over and np.array_equal(world.returns(), state.returns())
+        assert world.winner == state.winner
+    return steps
+
+
+def check_timing_law(state: BadlandWolvesState, seat: int, rng: np.random.Generator,
+                     covered: collections.Counter) -> int:
+    """Change other wolves' hidden cards in the recorded chance outcomes (swap two cards of the
+    initial Scrap deck, neither of them drawn by ``seat``), replay the same actions while they
+    stay legal and the public events agree (a Grizzly Bear discard shows a changed hand): the
+    ``current_player`` and ``seat``'s public view are the same at every step.
+
+    ``covered`` counts, per decision kind (phase), the decisions of *other* seats compared.
+    Returns the number of steps compared.
+    """
+    record = state.to_record()
+    mine: set[int] = set()
+    slot = 0
+    for ev in state.card_log:
+        if ev[0] == E.C_SRESH:
+            break
+        if ev[0] in (E.C_DRAW, E.C_SDRAW):
+            if ev[1] == seat:
+                mine.add(slot)
+            slot += 1
+    chance = [list(e) for e in record["chance"]]
+    perm = list(chance[0][1])
+    assert chance[0][0] == "scrap_deck"
+    pile = np.repeat(np.arange(NUM_SCRAP_TYPES), SCRAP)
+    others = [i for i in range(60) if i not in mine]
+    for _ in range(50):
+        i, j = rng.choice(others, 2, replace=False)
+        pi, pj = 59 - int(i), 59 - int(j)
+        if pile[perm[pi]] != pile[perm[pj]]:
+            break
+    perm[pi], perm[pj] = perm[pj], perm[pi]
+    chance[0] = ["scrap_deck", perm]
+    real = BadlandWolvesState.__new__(BadlandWolvesState)
+    real._pending_chance = deque((e[0], e[1]) for e in record["chance"])
+    real.__init__(seed=record["seed"], **record["config"])
+    alt = BadlandWolvesState.__new__(BadlandWolvesState)
+    alt._pending_chance = deque((e[0], e[1]) for e in chance)
+    alt.__init__(seed=record["seed"], **record["config"])
+    steps = 0
+    for a in record["actions"]:
+        assert alt.current_player == real.current_player, f"step {steps}: decision moved"
+        va, vr = public_view(alt, seat), public_view(real, seat)
+        assert np.array_equal(va, vr), f"step {steps}: seat {seat}'s public view differs in " \
+            f"{[f.name for f in s_fields(real) if not np.array_equal(va[f.start:f.start + f.size], vr[f.start:f.start + f.size])]}"
+        if real.current_player != seat:
+            covered[real.phase] += 1
+        steps += 1
+        if not alt.legal_action_mask()[a]:
+            break
+        real.apply_action(a)
+        alt.apply_action(a)
+        if alt.pub_log != real.pub_log:
+            # the changed cards went face up (a Grizzly Bear discard): revealed, not timing
+            i = next(i for i, (x, y) in enumerate(zip(alt.pub_log, real.pub_log)) if x != y)
+            assert alt.pub_log[i][0] == real.pub_log[i][0] == E.EV_FACE_UP, \
+                f"step {steps}: public events differ: {alt.pub_log[i]} vs {real.pub_log[i]}"
+            break
+    return steps
+
+
+def relevant_public_projection(s: BadlandWolvesState) -> tuple:
+    """The documented-relevant projection of the public history (docs/badland_wolves.md,
+    "Perfect recall"), computed from ``public_history()`` alone: face-up cards per wolf and
+    type over the game and in the current and previous turn, steals, Crow's Ally looks, the
+    pile the Scrap deck was shuffled from and the cards each wolf drew from it."""
+    n = s.num_players
+    I = s.ids
+    face = np.zeros((n, NUM_SCRAP_TYPES), dtype=int)
+    now = np.zeros_like(face)
+    prev = np.zeros_like(face)
+    steals = np.zeros((n, n), dtype=int)
+    looks = np.zeros((n, n), dtype=int)
+    since = np.zeros(NUM_SCRAP_TYPES, dtype=int)
+    source = SCRAP.copy()
+    got = np.zeros(n, dtype=int)
+    for ev in s.public_history():
+        kind = ev[0]
+        if kind == E.EV_TURN:
+            prev, now = now, np.zeros_like(face)
+        elif kind == E.EV_FACE_UP:
+            _, p, k, c = ev
+            face[p, k] += c
+            now[p, k] += c
+            since[k] += c
+        elif kind == E.EV_STEAL:
+            steals[ev[1], ev[2]] += 1
+        elif kind == E.EV_ACTION and I.CROWS_ALLY <= ev[2] < I.CROWS_ALLY + n:
+            looks[ev[1], ev[2] - I.CROWS_ALLY] += 1
+        elif kind == E.EV_SCRAP_RESHUFFLE:
+            source, since = since.copy(), np.zeros_like(since)
+            got[:] = 0
+        elif kind == E.EV_DRAW or kind == E.EV_DRAW_SHARE:
+            got[ev[1]] += ev[2]
+    return tuple(x.tobytes() for x in (face, now, prev, steals, looks, source, got))
+
+
+def check_public_event_law(states: list[BadlandWolvesState]) -> int:
+    """Histories whose relevant public projection differs give every seat different
+    observations: grouped by a seat's observation, the projection is the same in a group.
+    Returns the number of groups holding more than one history."""
+    multi = 0
+    for seat in range(states[0].num_players):
+        groups: dict[bytes, list] = collections.defaultdict(list)
+        for s in states:
+            groups[s.observation_tensor(seat).tobytes()].append(relevant_public_projection(s))
+        for g in groups.values():
+            assert len(set(g)) == 1, f"seat {seat}: one observation for different public " \
+                "histories"
+        multi += sum(1 for g in groups.values() if len(g) > 1)
+    return multi
+
+
+# ------------------------------------------------------------------------------------------
+# handed inputs
+def test_defenceless_defender_is_asked_and_resampled_hands_may_defend():
+    s = BadlandWolvesState(seed=0, num_players=3)
+    I = s.ids
+    assert s.action_to_string(6) == "Tooth & Claw attack on wolf 2" and s.current_player == 0
+    s.apply_action(6)
+    # wolf 2 holds no defence: still asked, with "no defence" as its only legal action
+    assert s.hands[2, [TC, FRENZY, RAVENOUS, THORN]].sum() == 0
+    assert s.phase == E.DEFEND and s.current_player == 2 and s.legal_actions() == [I.DECLINE]
+    # seat 1's posterior: wolf 0's hand held the Tooth & Claw it played; wolf 2's two cards
+    # come from the 57 cards seat 1 cannot place (exact, over wolf 0's other card x)
+    q = SCRAP - s.hands[1]
+    n_q = int(q.sum())
+    defence = np.zeros(NUM_SCRAP_TYPES, dtype=bool)
+    defence[[TC, FRENZY, RAVENOUS, THORN]] = True
+    num = den = 0.0
+    for x in range(NUM_SCRAP_TYPES):
+        w = q[TC] * (q[TC] - 1) if x == TC else 2 * q[TC] * q[x]
+        rest = q.copy()
+        rest[TC] -= 1
+        rest[x] -= 1
+        m = n_q - 2
+        no_def = int(rest[~defence].sum())
+        num += w * (1 - comb(no_def, 2) / comb(m, 2))
+        den += w
+    p_defence = num / den
+    rng = np.random.default_rng(0)
+    k = 400
+    hits = 0
+    for _ in range(k):
+        w = s.resample_from_infostate(1, rng)
+        assert w.phase == E.DEFEND and w.current_player == 2
+        assert np.array_equal(w.observation_tensor(1), s.observation_tensor(1))
+        hits += bool(w.hands[2, [TC, FRENZY, RAVENOUS, THORN]].sum())
+    assert 0.75 < p_defence < 0.85
+    assert abs(hits / k - p_defence) < 4 * np.sqrt(p_defence * (1 - p_defence) / k)
+
+
+def _after_scrap_reshuffle(n: int = 3) -> BadlandWolvesState:
+    for seed in range(200):
+        s = BadlandWolvesState(seed=seed, num_players=n)
+        pol = np.random.default_rng(seed)
+        while not s.is_over:
+            s.apply_action(int(pol.choice(np.flatnonzero(s.legal_action_mask()))))
+            if any(e[0] == E.EV_SCRAP_RESHUFFLE for e in s.pub_log) and s.phase == E.TURN:
+                return s
+    raise AssertionError("no Scrap reshuffle in 200 games")
+
+
+def test_scrap_reshuffle_is_remembered_and_resampled_decks_keep_to_the_pile():
+    s = _after_scrap_reshuffle()
+    # the pile it was shuffled from = the face-up cards since the game began (first reshuffle)
+    face = np.zeros(NUM_SCRAP_TYPES, dtype=int)
+    for ev in s.public_history():
+        if ev[0] == E.EV_SCRAP_RESHUFFLE:
+            assert ev[1] == face.sum()
+            break
+        if ev[0] == E.EV_FACE_UP:
+            face[ev[2]] += ev[3]
+    assert np.array_equal(s.deck_source, face)
+    assert (face < SCRAP).any()       # a strict part of the Scrap cards: the fact matters
+    for seat in range(s.num_players):
+        o = s.observation_tensor(seat)
+        np.testing.assert_allclose(s.layout.view(o, "deck_source"), face / SCRAP, rtol=1e-6)
+        drawn_since = s.from_deck.sum()
+        assert drawn_since + len(s.scrap_deck) == face.sum()
+    rng = np.random.default_rng(1)
+    for seat in range(s.num_players):
+        for _ in range(12):
+            check_resample_law(s, seat, rng)
+
+
+def test_jackalope_back_into_an_empty_hunt_deck_is_shuffled_with_the_discards():
+    # hand-worked: the Jackalope is the last Hunt card; 54 cards in the discards
+    s = BadlandWolvesState(seed=3, num_players=3)
+    s.hunt_deck = [JACKALOPE]
+    s.hunt_discard = np.array(HUNT_COUNTS, dtype=np.int64)
+    s.hunt_discard[JACKALOPE] -= 1
+    lead = s.lead
+    assert s.hands[lead].sum() == 2                     # fewer than 3: it cannot be kept
+    s.apply_action(s.ids.HUNT)
+    s.apply_action(s.ids.COLOUR + lead)
+    while s.phase == E.JOIN:
+        s.apply_action(s.ids.DECLINE)
+    assert s.hands[lead].sum() == 4                     # drew 2 instead
+    assert len(s.hunt_deck) == 55 and s.hunt_discard.sum() == 0
+    assert np.bincount(s.hunt_deck, minlength=12).tolist() == list(HUNT_COUNTS)
+    assert [e[0] for e in s.chance_log[-2:]] == ["hunt_reshuffle", "jackalope_insert"]
+    assert len(s.chance_log[-2][1]) == 54
+    kinds = [e[0] for e in s.public_history()[-4:]]
+    assert E.EV_HUNT_RESHUFFLE in kinds and E.EV_JACKALOPE_BACK in kinds
+
+
+def test_jackalope_is_not_redrawn_hunt_after_hunt_in_random_games():
+    """Over random games: every Jackalope going back into an otherwise empty Hunt deck (with
+    discards) finds the discards shuffled in; it comes up again on the next Hunt rarely (about
+    1/(discards+1)), where before the ruling it always did (199 of 199 in 300 3-wolf games)."""
+    events = again = 0
+    for g in range(120):
+        s = BadlandWolvesState(seed=g, num_players=3)
+        pol = np.random.default_rng(g)
+        pending = None
+        while not s.is_over:
+            n_log = len(s.card_log)
+            s.apply_action(int(pol.choice(np.flatnonzero(s.legal_action_mask()))))
+            for ev in s.card_log[n_log:]:
+                if ev[0] == E.C_HDRAW and pending is not None:
+                    again += ev[1] == JACKALOPE
+                    pending = None
+                if ev[0] == E.C_JINS:
+                    i = s.card_log.index(ev, n_log)
+                    if s.card_log[i - 1][0] == E.C_HRESH:
+                        events += 1
+                        pending = True
+                        assert ev[2] == len(s.chance_log[-2][1])   # deck = the discards
+    assert events >= 20
+    assert again <= 0.1 * events
+
+
+# ------------------------------------------------------------------------------------------
+# laws over random positions
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_history_consistent_resampling_fast(n):
+    rng = np.random.default_rng(100 + n)
+    steps = 0
+    for g in range(70):
+        s = random_state(n, 1000 * n + g, max_actions=250)
+        steps += check_resample_law(s, g % n, rng)
+    assert steps > 70 * 20
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_history_consistent_resampling_2000_positions_all_seats(n):
+    rng = np.random.default_rng(200 + n)
+    fallbacks = RS.STATS["fallbacks"]
+    for g in range(2000):
+        s = random_state(n, 50_000 * n + g)
+        for seat in range(n):
+            check_resample_law(s, seat, rng)
+    print(f"\n{n} wolves: 2000 positions x {n} seats; fallbacks "
+          f"{RS.STATS['fallbacks'] - fallbacks}")
+
+
+def test_finished_games_keep_their_outcome():
+    rng = np.random.default_rng(5)
+    for g in range(6):
+        s = play_out(BadlandWolvesState(seed=700 + g, num_players=3 + g % 3), g)
+        for seat in range(s.num_players):
+            check_resample_law(s, seat, rng)
+
+
+def _timing_run(games: int, seed: int) -> collections.Counter:
+    rng = np.random.default_rng(seed)
+    covered: collections.Counter = collections.Counter()
+    for g in range(games):
+        n = 3 + g % 3
+        s = random_state(n, seed * 10_000 + g, max_actions=400)
+        check_timing_law(s, g % n, rng, covered)
+    return covered
+
+
+def test_timing_law_fast():
+    covered = _timing_run(120, 1)
+    assert covered[E.DEFEND] > 50 and covered[E.CA_FOLLOW] > 3 and covered[E.GUARD_CALL] > 0
+
+
+@pytest.mark.slow
+def test_timing_law_every_decision_kind():
+    covered = _timing_run(3000, 2)
+    print("\ndecisions of other seats compared per kind:",
+          {E.PHASE_NAMES[k]: v for k, v in sorted(covered.items())})
+    assert all(covered[k] > 0 for k in range(E.NUM_PHASES))
+
+
+def test_public_event_law_on_colliding_histories():
+    for n, seed in ((3, 0), (4, 1)):
+        states = []
+        for h in range(400):
+            s = BadlandWolvesState(seed=seed, num_players=n)
+            pol = np.random.default_rng(h)
+            for _ in range(int(pol.integers(1, 40))):
+                if s.is_over:
+                    break
+                s.apply_action(int(pol.choice(np.flatnonzero(s.legal_action_mask()))))
+            states.append(s)
+        assert check_public_event_law(states) >= 10   # collisions did happen
+
+
+def test_public_history_is_the_same_for_every_seat_and_replays():
+    s = random_state(4, 11, max_actions=300)
+    h = s.public_history()
+    assert h and all(isinstance(x, int) for ev in h for x in ev)
+    assert {ev[0] for ev in h} <= set(E.PUBLIC_EVENTS)
+    r = BadlandWolvesState.from_record(s.to_record())
+    assert r.public_history() == h
+    # the actions are in it, except a share deal's card type
+    acts = [ev[2] for ev in h if ev[0] == E.EV_ACTION]
+    gives = sum(1 for ev in h if ev[0] == E.EV_GIVE)
+    assert len(acts) + gives == len(s.history)
+
+
+# ------------------------------------------------------------------------------------------
+# closeness to the exact posterior
+def _chi2(observed: collections.Counter, expected: dict, k: int) -> float:
+    cats = sorted(expected)
+    exp = np.array([expected[c] * k for c in cats])
+    obs = np.array([observed.get(c, 0) for c in cats])
+    assert sum(observed.values()) == obs.sum(), "a draw outside the support"
+    small = exp < 5
+    if small.any():
+        exp = np.append(exp[~small], exp[small].sum())
+        obs = np.append(obs[~small], obs[small].sum())
+    return stats.chisquare(obs, exp).pvalue
+
+
+def _hand_pmf(pool: np.ndarray, size: int) -> dict:
+    """Exact pmf of a ``size``-card hand drawn from ``pool`` (multivariate hypergeometric)."""
+    out = {}
+    total = comb(int(pool.sum()), size)
+
+    def rec(k, left, cur):
+        if k == NUM_SCRAP_TYPES:
+            if left == 0:
+                p = 1
+                for t, c in enumerate(cur):
+                    p *= comb(int(pool[t]), c)
+                out[tuple(cur)] = p / total
+            return
+        for c in range(min(left, int(pool[k])) + 1):
+            rec(k + 1, left - c, cur + [c])
+    rec(0, size, [])
+    return out
+
+
+def test_chi_square_at_set_up():
+    s = BadlandWolvesState(seed=4, num_players=3)
+    pmf = _hand_pmf(SCRAP - s.hands[0], 2)
+    rng = np.random.default_rng(3)
+    k = 3000
+    seen = collections.Counter(tuple(s.resample_from_infostate(0, rng).hands[1].tolist())
+                               for _ in range(k))
+    assert _chi2(seen, pmf, k) > 1e-3
+
+
+def test_chi_square_after_a_steal_between_two_other_wolves():
+    """A Weasel between wolves 1 and 2 seen by wolf 0: the thief's hand is its 2 cards plus one
+    random card of the victim's; exact pmf by enumeration over the victim's dealt hand."""
+    for seed in range(400):
+        s = BadlandWolvesState(seed=seed, num_players=3)
+        if s.lead != 1 or s.hunt_deck[-1] != E.WEASEL:
+            continue
+        I = s.ids
+        s.apply_action(I.HUNT)
+        s.apply_action(I.COLOUR + 1)
+        s.apply_action(I.COLOUR + 2)     # wolf 2 joins
+        s.apply_action(I.DECLINE)        # wolf 0 stays out
+        assert s.phase == E.WEASEL_T
+        s.apply_action(I.TARGET + 2)
+        break
+    else:
+        pytest.skip("no seed with a Weasel on wolf 1's first Hunt")
+    pool = SCRAP - s.hands[0]
+    thief: dict = collections.defaultdict(float)
+    for h1, p1 in _hand_pmf(pool, 2).items():
+        rest = pool - np.array(h1)
+        for h2, p2 in _hand_pmf(rest, 2).items():
+            for k in range(NUM_SCRAP_TYPES):
+                if h2[k]:
+                    t = list(h1)
+                    t[k] += 1
+                    thief[tuple(t)] += p1 * p2 * h2[k] / 2
+    rng = np.random.default_rng(9)
+    k = 3000
+    seen = collections.Counter(tuple(s.resample_from_infostate(0, rng).hands[1].tolist())
+                               for _ in range(k))
+    assert _chi2(seen, dict(thief), k) > 1e-3
