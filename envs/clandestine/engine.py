@@ -1,0 +1,714 @@
+"""Clandestine rules engine: :class:`ClandestineState` (rulebook ``rules/clandestine.txt``;
+design ``clandestine_content.md`` §1.1-1.7, §11).
+
+The engine is being built in parts. Implemented now:
+
+* setup in rulebook order (§1.1): Relic deck shuffled, Societies (given or drawn), each seat's
+  Level I Secret deck and Starts With (Gold, Energy, Chaos, Secrets, blind Relics) in reverse
+  turn order, the City (random side of the First Player's path), the initial pawns (Blue Army's
+  Universal Follower on its S1), the Relic Map dealt (H, then R1..R4 bottom to top);
+* the phase machine START / PRE / SELECT_LEADER / ACTION / POST / END (§1.2), one mask and one
+  apply function per decision kind (:mod:`envs.clandestine.phases`), ``current_player`` = the
+  deciding seat, decisions with a single legal action applied automatically (not recorded);
+* the movement of pawns with the ``placement_type`` and ``uf_route`` decisions (§2.4);
+* the Actions Fundraise, Reveal, Purge (Chaos then ``pawn_pick`` / ``purge_destination``),
+  Regroup (``pawn_pick`` / ``distance``, EITHER one Society Leader OR Followers), an ``act``
+  Action from a trade; the Revolt Chamber is a Fundraise Chamber (``society_powers=False``);
+* the Any Time and Regroup alchemy panels in the PRE and POST windows (tokens back at START,
+  one regular token per panel, black Chaos slots block trades);
+* END: 1 Energy from the Chalice, hand-limit discards (Relics then Secrets, one card at a time),
+  Chalice passed; the round limit (§1.6, ``end_reason = "round_limit"``) and the end triggers'
+  bookkeeping (final turns until just before the trigger seat's next turn);
+* provisional scoring of the categories that exist (see :meth:`ClandestineState.score_categories`)
+  with the rulebook tie-break order and win/loss returns plus the optional margin term.
+
+Not yet (the configuration must name them in ``omit``; see ``spec.UNIMPLEMENTED_PARTS``):
+Discover's and Ascend's formulas, playing Secrets, the other alchemy panels; every variant flag
+value outside ``spec.SUPPORTED_FLAG_VALUES`` is refused with a ConfigError. A playable
+configuration: ``basic_preset=True, omit=list(spec.UNIMPLEMENTED_PARTS)``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..core import GameState
+from . import phases as PH
+from . import pawns as P
+from .actions import ACTIONS, NUM_ACTIONS, decode
+from .city import build_city, load_content
+from ..core import Layout
+from .spec import SOCIETIES, make_spec
+
+_C = load_content()
+NUM_RELICS = len(_C["relics"])
+RELIC_VALUE = tuple(int(r["value"]) for r in _C["relics"])
+MAP_ORDER: tuple[str, ...] = tuple(_C["relic_map"]["map_order"])
+#: Map spaces dealt at setup, in the order they are filled (H, then R1..R4 bottom to top).
+MAP_SETUP_SLOTS = tuple(i for i, m in enumerate(MAP_ORDER) if not m.startswith("E"))
+PHASES: tuple[str, ...] = ("START", "PRE", "SELECT_LEADER", "ACTION", "POST", "END", "OVER")
+#: Alchemy panels offered now (``spec.UNIMPLEMENTED_PARTS['trades']``).
+IMPLEMENTED_PANELS = ("any_time", "regroup")
+END_REASONS = ("level_v", "relic_deck", "round_limit")
+
+
+class ClandestineState(GameState):
+    """A Clandestine game state (see the module docstring for what is implemented).
+
+    Args:
+        seed: engine seed (``None``: drawn from the OS).
+        num_players: 2..5 (no Nemesis yet).
+        societies: ``None`` (default: drawn at setup, chance event ``"societies"``: seat i gets
+            the Society ``spec.SOCIETIES[perm[i]]`` of a uniformly random permutation) or one
+            distinct Society id per seat, First Player first.
+        basic_preset: start the variant flags from the JSON ``variants.basic_preset``.
+        conjunctions ... nemesis: the variant flags of design §11 (``None`` = the preset's
+            value); values not implemented yet raise ConfigError.
+        max_rounds: round limit (default 40). margin_weight, margin_scale: returns' margin term.
+        omit: the unimplemented rule parts to play without (all of them are required now).
+
+    Raises:
+        ConfigError: a keyword outside its allowed values (see :func:`spec.make_spec`).
+
+    State fields (per seat lists, index = absolute seat): ``gold``, ``energy``, ``intrigue``,
+    ``chaos`` (meter + overflow), ``level`` (1..5), ``relic_hand`` (Relic indices 0..107),
+    ``relic_known`` (the publicly known part of each hand), ``secret_hand`` / ``secret_deck``
+    (Secret indices in ``secrets.<society>`` order; deck top = last), ``secret_discard``,
+    ``secret_draws`` ((4,) draws per epoch I-IV), ``panel_tokens`` (tokens per panel this
+    round); ``relic_deck`` (top = last), ``relic_map`` (17 Map spaces, -1 empty),
+    ``relic_discard``; ``city``, ``pawns``; ``turn`` (active seat), ``rounds_done``, ``phase``,
+    ``kind`` (decision due), ``acts`` (Actions being resolved), ``end_trigger``, ``end_reason``.
+    """
+
+    game_name = "clandestine"
+
+    def __init__(self, *, seed: int | None = None, num_players: int = 3,
+                 societies: list[str] | None = None, basic_preset: bool = False,
+                 conjunctions: bool | None = None, society_powers: bool | None = None,
+                 secret_options_b: bool | None = None, relic_effects: bool | None = None,
+                 deep_alchemy: bool | None = None, ascension_tiles: bool | None = None,
+                 first_to_level_effects: bool | None = None, chaos: bool | None = None,
+                 map_extension: bool | None = None, hand_limits: bool | None = None,
+                 offturn_alchemy: bool | None = None, finite_pawns: bool | None = None,
+                 nemesis: bool | None = None, max_rounds: int = 40, margin_weight: float = 0.0,
+                 margin_scale: float = 40, omit: list[str] | tuple = ()) -> None:
+        flags = dict(conjunctions=conjunctions, society_powers=society_powers,
+                     secret_options_b=secret_options_b, relic_effects=relic_effects,
+                     deep_alchemy=deep_alchemy, ascension_tiles=ascension_tiles,
+                     first_to_level_effects=first_to_level_effects, chaos=chaos,
+                     map_extension=map_extension, hand_limits=hand_limits,
+                     offturn_alchemy=offturn_alchemy, finite_pawns=finite_pawns, nemesis=nemesis)
+        spec = make_spec(num_players=num_players, societies=societies, basic_preset=basic_preset,
+                         max_rounds=max_rounds, margin_weight=margin_weight,
+                         margin_scale=margin_scale, omit=omit, **flags)
+        super().__init__(seed=seed, config=spec.config())
+        self.spec = spec
+        self._setup()
+        self._advance()
+
+    # ------------------------------------------------------------------------ setup (§1.1)
+    def _setup(self) -> None:
+        n, spec = self.spec.num_players, self.spec
+        # 1. the Relic deck
+        perm = self.chance_permutation("relic_deck", NUM_RELICS)
+        self.relic_deck: list[int] = [int(x) for x in perm[::-1]]
+        self.relic_map = [-1] * len(MAP_ORDER)
+        self.relic_discard: list[int] = []
+        # 2. Societies, in reverse turn order
+        if spec.societies is None:
+            p = self.chance_permutation("societies", len(SOCIETIES))
+            self.societies = tuple(SOCIETIES[int(p[i])] for i in range(n))
+        else:
+            self.societies = tuple(spec.societies)
+        z = [0] * n
+        self.gold, self.energy, self.intrigue, self.chaos = list(z), list(z), list(z), list(z)
+        self.level = [1] * n
+        self.relic_hand: list[list[int]] = [[] for _ in range(n)]
+        self.relic_known: list[list[int]] = [[] for _ in range(n)]
+        self.secret_hand: list[list[int]] = [[] for _ in range(n)]
+        self.secret_deck: list[list[int]] = [[] for _ in range(n)]
+        self.secret_discard: list[list[int]] = [[] for _ in range(n)]
+        self.secret_draws = [[0, 0, 0, 0] for _ in range(n)]
+        self.panel_tokens = [[0] * len(self.society(s)["panels"]) for s in range(n)]
+        for seat in reversed(range(n)):
+            soc = self.society(seat)
+            level1 = [i for i, c in enumerate(_C["secrets"][soc["id"]]) if c["level"] == 1]
+            p = self.chance_permutation("secret_deck", len(level1))
+            self.secret_deck[seat] = [level1[int(i)] for i in p[::-1]]
+            sw = soc["starts_with"]
+            self.gold[seat] += int(sw.get("gold", 0))
+            self.energy[seat] += int(sw.get("energy", 0))
+            self.gain_chaos(seat, int(sw.get("chaos", 0)))
+            self.draw_secrets(seat, int(sw.get("secrets", 0)))
+            for _ in range(int(sw.get("relics", 0))):
+                self.relic_hand[seat].append(self.relic_deck.pop())
+        # 3. the City; 4. its pawns
+        side = self.chance_integer("city_side", 2)
+        self.city = build_city(n, self.societies, first_action=("Fundraise", "Discover")[side])
+        self.pawns = P.initial_pawns(self.city)
+        # 5. the Relic Map
+        for slot in MAP_SETUP_SLOTS:
+            if self.relic_deck:
+                self.relic_map[slot] = self.relic_deck.pop()
+        # 7. the First Player's turn
+        self.turn, self.rounds_done, self.phase = 0, 0, "START"
+        self.kind: str | None = None
+        self.acts: list[PH.ActionFrame] = []
+        self.leader_space, self.end_step = -1, 0
+        self.end_trigger: int | None = None
+        self.end_reason: str | None = None
+        self._final: np.ndarray | None = None
+        self._mask: np.ndarray | None = None
+
+    def society(self, seat: int) -> dict:
+        """The JSON ``societies`` entry of ``seat``'s Society."""
+        return _C["societies"][self.societies[seat]]
+
+    # ------------------------------------------------------------------------ contract
+    @property
+    def num_players(self) -> int:
+        return self.spec.num_players
+
+    @property
+    def num_actions(self) -> int:
+        return NUM_ACTIONS
+
+    @property
+    def observation_size(self) -> int:
+        return observation_layout(self.spec.num_players).size
+
+    @property
+    def decider(self) -> int:
+        """The seat whose decision is due (the active seat for every decision so far)."""
+        return self.turn
+
+    @property
+    def current_player(self) -> int | None:
+        return None if self.phase == "OVER" else self.decider
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.phase == "OVER"
+
+    def legal_action_mask(self) -> np.ndarray:
+        if self.phase == "OVER":
+            return np.zeros(NUM_ACTIONS, dtype=np.int8)
+        if self._mask is None:
+            m = np.zeros(NUM_ACTIONS, dtype=np.int8)
+            PH.KINDS[self.kind][0](self, m)
+            self._mask = m
+        return self._mask.copy()
+
+    def _apply_action(self, action: int) -> None:
+        self._apply(action)
+        self._advance()
+
+    def _apply(self, action: int) -> None:
+        blk = decode(action)
+        self._mask = None
+        PH.KINDS[self.kind][1](self, blk.block, blk.index)
+        self._mask = None
+
+    def _advance(self) -> None:
+        """Run automatic steps and single-option decisions until a real choice is due."""
+        while self.phase != "OVER":
+            if self.kind is None:
+                self._step()
+                continue
+            legal = np.flatnonzero(self.legal_action_mask())
+            if len(legal) == 0:
+                raise RuntimeError(f"decision {self.kind!r} in phase {self.phase} has an empty "
+                                   "mask (engine bug)")
+            if len(legal) > 1:
+                return
+            self._apply(int(legal[0]))
+
+    # ------------------------------------------------------------------------ phase machine
+    def _step(self) -> None:
+        """One automatic step: continue the Action on top of ``acts`` or the turn's phase."""
+        if self.acts:
+            self._step_action(self.acts[-1])
+            return
+        seat = self.turn
+        if self.phase == "START":
+            self.panel_tokens[seat] = [0] * len(self.panel_tokens[seat])
+            self.phase = "PRE"
+        elif self.phase == "PRE":
+            self.kind = "window_pre"
+        elif self.phase == "SELECT_LEADER":
+            self.kind = "select_leader"
+        elif self.phase == "ACTION":
+            self.phase = "POST"
+        elif self.phase == "POST":
+            self.kind = "window_post"
+        elif self.phase == "END":
+            self._step_end(seat)
+        else:  # pragma: no cover
+            raise RuntimeError(f"unknown phase {self.phase!r}")
+
+    def _step_end(self, seat: int) -> None:
+        """END steps 1-4 (design §1.2): refill, Energy, hand-limit discards, Chalice."""
+        lim = self.society(seat)["dial"][self.level[seat] - 1]
+        if self.end_step == 0:
+            self._refill_map()
+            self.end_step = 1
+        elif self.end_step == 1:
+            self.energy[seat] += int(_C["constants"]["end_of_turn_energy"])
+            self.end_step = 3
+        elif self.end_step == 3:
+            if self.spec.flags["hand_limits"] and len(self.relic_hand[seat]) > lim["relic_max"]:
+                self.kind = "hand_discard"
+            else:
+                self.end_step = 4
+        elif self.end_step == 4:
+            if self.spec.flags["hand_limits"] and len(self.secret_hand[seat]) > lim["secret_max"]:
+                self.kind = "hand_discard"
+            else:
+                self.end_step = 5
+        else:
+            self._pass_chalice()
+
+    def _refill_map(self) -> None:
+        """END step 1. The Map never changes while Discover's formula is omitted (spec)."""
+        assert "discover" in self.spec.omit
+
+    def _pass_chalice(self) -> None:
+        """END step 4 and the end of the game (design §1.6)."""
+        n = self.spec.num_players
+        nxt = (self.turn + 1) % n
+        if nxt == 0:
+            self.rounds_done += 1
+        if self.end_trigger is not None and nxt == self.end_trigger:
+            self._game_over()
+        elif self.end_trigger is None and nxt == 0 and self.rounds_done >= self.spec.max_rounds:
+            self.end_reason = "round_limit"
+            self._game_over()
+        else:
+            self.turn, self.phase, self.end_step = nxt, "START", 0
+
+    def record_trigger(self, reason: str) -> None:
+        """Note an end trigger (design §1.6; the trigger seat is the seat whose turn it is)."""
+        if reason not in END_REASONS[:2]:
+            raise ValueError(f"end trigger must be one of {END_REASONS[:2]}, got {reason!r}")
+        if self.end_trigger is None:
+            self.end_trigger, self.end_reason = self.turn, reason
+
+    def _game_over(self) -> None:
+        self.phase, self.kind, self.acts = "OVER", None, []
+        self._final = np.array([sum(self.score_categories(s)) for s in range(self.num_players)],
+                               dtype=np.int64)
+
+    # ------------------------------------------------------------------------ Actions (§1.3)
+    def start_space_action(self, space: int, leader: int) -> None:
+        """The active seat acts with ``leader`` on ``space``: Strength, pawns picked up."""
+        seat = self.turn
+        name = self.city.action(space).lower()
+        if name == "revolt" and not self.spec.flags["society_powers"]:
+            name = "fundraise"  # ruling 36: the Revolt Chamber is a Fundraise Chamber
+        mv = P.start_movement(self.city, self.pawns, space, leader, seat)
+        self.acts.append(PH.ActionFrame(name, seat, space, leader, mv.strength, PH.MOVE, mv,
+                                        moved=np.zeros_like(self.pawns.counts)))
+        self.phase = "ACTION"
+
+    def start_act(self, name: str, strength: int) -> None:
+        """An ``act`` Action of ``name`` at no space (no pawns move; ``dsl.ops.act``)."""
+        if name not in PH.ACTION_NAMES:
+            raise ValueError(f"unknown Action {name!r}; Actions: {PH.ACTION_NAMES}")
+        self.acts.append(PH.ActionFrame(name, self.turn, -1, -1, int(strength), PH.FORMULA,
+                                        moved=np.zeros_like(self.pawns.counts)))
+
+    def _step_action(self, f: PH.ActionFrame) -> None:
+        if f.stage == PH.MOVE:
+            dec = f.movement.pending()
+            if dec is not None:
+                self.kind = dec.kind
+                return
+            f.stage = PH.FORMULA
+        elif f.stage == PH.FORMULA:
+            self._formula(f)
+        elif f.stage == PH.PICK:
+            if PH.pick_candidates(self, f):
+                self.kind = "pawn_pick"
+            else:
+                f.stage = PH.DONE
+        else:
+            self.acts.pop()
+
+    def _formula(self, f: PH.ActionFrame) -> None:
+        """Step 5 of §1.3, Strength floored at 0."""
+        s, seat = max(0, f.strength), f.actor
+        f.stage = PH.DONE
+        if f.name == "fundraise":
+            self.gold[seat] += s
+        elif f.name == "reveal":
+            self.draw_secrets(seat, s // 2)
+        elif f.name == "purge":
+            self.lose_chaos_purge(seat, s // 2)
+            f.picks_left, f.stage = s // 2, PH.PICK
+        elif f.name == "regroup":
+            f.picks_left, f.stage = s, PH.PICK
+        elif f.name in ("discover", "ascend"):
+            assert f.name in self.spec.omit  # the formula is omitted (spec.UNIMPLEMENTED_PARTS)
+        else:
+            raise RuntimeError(f"the {f.name} Action is not implemented (society_powers=False "
+                               "should have made it unreachable)")
+
+    # ------------------------------------------------------------------------ resources
+    def gain_chaos(self, seat: int, n: int) -> None:
+        """Gain ``n`` Chaos (meter bottom-up, then overflow; nothing with ``chaos=False``)."""
+        if self.spec.flags["chaos"]:
+            self.chaos[seat] += n
+
+    def lose_chaos_purge(self, seat: int, n: int) -> None:
+        """Purge's Chaos removal: overflow, then meter top-down (no panel Chaos yet)."""
+        self.chaos[seat] = max(0, self.chaos[seat] - n)
+
+    def black_slots_filled(self, seat: int) -> bool:
+        """Whether a black (top) Chaos slot is filled: no alchemy then (design §1.2)."""
+        ch = self.society(seat)["chaos"]
+        return self.chaos[seat] > ch["slots"] - ch["black_top"]
+
+    def chaos_penalty(self, seat: int) -> int:
+        """End penalty of the highest filled Chaos slot (overflow = top slot)."""
+        pen = self.society(seat)["chaos"]["penalty"]
+        c = self.chaos[seat]
+        return 0 if c == 0 else int(pen[min(c, len(pen)) - 1])
+
+    def draw_secrets(self, seat: int, n: int) -> int:
+        """Draw up to ``n`` Secrets from ``seat``'s deck to its hand; returns how many."""
+        k = min(n, len(self.secret_deck[seat]))
+        epoch = min(self.level[seat], 4)
+        for _ in range(k):
+            self.secret_hand[seat].append(self.secret_deck[seat].pop())
+            self.secret_draws[seat][epoch - 1] += 1
+        return k
+
+    def discard_relic(self, seat: int, relic: int) -> None:
+        """A Relic from ``seat``'s hand to the face-up Relic discard pile."""
+        self.relic_hand[seat].remove(relic)
+        if relic in self.relic_known[seat]:
+            self.relic_known[seat].remove(relic)
+        self.relic_discard.append(relic)
+
+    def discard_secret(self, seat: int, secret: int) -> None:
+        """A Secret from ``seat``'s hand to its face-up Secret discard pile."""
+        self.secret_hand[seat].remove(secret)
+        self.secret_discard[seat].append(secret)
+
+    # ------------------------------------------------------------------------ alchemy
+    def legal_trades(self, seat: int) -> list[tuple[int, int]]:
+        """``(panel, trade)`` pairs ``seat`` may make now (design §1.2 'Legal trade'), among
+        the implemented panels (:data:`IMPLEMENTED_PANELS`)."""
+        soc = self.society(seat)
+        free = int(soc["tokens"]["free"]) - sum(self.panel_tokens[seat])
+        if free <= 0 or self.black_slots_filled(seat):
+            return []
+        out = []
+        for p, panel in enumerate(soc["panels"]):
+            if panel["id"] not in IMPLEMENTED_PANELS or self.panel_tokens[seat][p]:
+                continue
+            for t, trade in enumerate(panel["trades"]):
+                cost = trade["in"]
+                if self.gold[seat] >= cost.get("gold", 0) and \
+                        self.energy[seat] >= cost.get("energy", 0):
+                    out.append((p, t))
+        return out
+
+    def make_trade(self, seat: int, panel: int, trade: int) -> None:
+        """Place a token, pay the inputs, resolve the outputs (``gain``, ``act``)."""
+        tr = self.society(seat)["panels"][panel]["trades"][trade]
+        self.panel_tokens[seat][panel] += 1
+        self.gold[seat] -= tr["in"].get("gold", 0)
+        self.energy[seat] -= tr["in"].get("energy", 0)
+        for op in tr["out"]:
+            if op["op"] == "gain":
+                res = op["res"]
+                if res == "chaos":
+                    self.gain_chaos(seat, op["n"])
+                else:
+                    getattr(self, res)[seat] += op["n"]
+            elif op["op"] == "act":
+                self.start_act(op["action"], op["strength"])
+            else:  # pragma: no cover - IMPLEMENTED_PANELS hold only these ops
+                raise RuntimeError(f"trade op {op['op']!r} is not implemented")
+
+    # ------------------------------------------------------------------------ scoring (§1.6)
+    def score_categories(self, seat: int) -> list[int]:
+        """``seat``'s Intrigue by ``scoring.human`` category, in order (10 ints).
+
+        Provisional until the shared scoring module lands: the categories that cannot be
+        non-zero yet (Conjunction goal, flag Relics, tucked Relics, Twilight purge score) are 0.
+        """
+        soc_path = self.city.society_path(seat)
+        return [self.level[seat] ** 2, 0, 0, 0,
+                sum(_C["secrets"][self.societies[seat]][i]["intrigue"]
+                    for i in self.secret_hand[seat]),
+                3 * self.pawns.society_leaders_of(self.city, seat),
+                int(self.pawns.counts[list(soc_path), P.UF].sum()),
+                self.intrigue[seat], -self.chaos_penalty(seat), 0]
+
+    def pawn_totals(self) -> np.ndarray:
+        """Int64 (4,) pawns of each type in the City plus those picked up by a movement in
+        progress (conserved by every Action: nothing adds or removes pawns yet)."""
+        tot = self.pawns.totals()
+        for f in self.acts:
+            if f.movement is not None:
+                tot = tot + np.asarray(f.movement.in_hand, dtype=np.int64)
+        return tot
+
+    def final_scores(self) -> np.ndarray:
+        """Int64 (n,) final Intrigue, or current totals before the end."""
+        if self._final is not None:
+            return self._final.copy()
+        return np.array([sum(self.score_categories(s)) for s in range(self.num_players)])
+
+    def winners(self) -> list[int]:
+        """Winning seats (ruling 27): highest Intrigue, then the scoring categories in order
+        (no First-to-Level tiles exist yet); seats still tied share the win."""
+        scores = self.final_scores()
+        tied = [s for s in range(self.num_players) if scores[s] == scores.max()]
+        cats = {s: self.score_categories(s) for s in tied}
+        for k in range(10):
+            best = max(cats[s][k] for s in tied)
+            tied = [s for s in tied if cats[s][k] == best]
+            if len(tied) == 1:
+                break
+        return tied
+
+    def returns(self) -> np.ndarray:
+        """Float64 (n,): +1 each winner, -1 the others, plus ``margin_weight`` x clipped
+        Intrigue margin (design §1.6 Returns); zeros before the end."""
+        n = self.num_players
+        if self.phase != "OVER":
+            return np.zeros(n)
+        w = set(self.winners())
+        scores = self._final
+        out = np.array([1.0 if s in w else -1.0 for s in range(n)])
+        if self.spec.margin_weight:
+            for s in range(n):
+                best = max(scores[j] for j in range(n) if j != s)
+                out[s] += self.spec.margin_weight * float(
+                    np.clip((scores[s] - best) / self.spec.margin_scale, -1.0, 1.0))
+        return out
+
+    # ------------------------------------------------------------------------ views
+    def observation_tensor(self, seat: int) -> np.ndarray:
+        """Float32 (observation_size,): what ``seat`` knows (design §1.5), layout
+        :func:`observation_layout` (module docstring table)."""
+        return encode_observation(self, seat)
+
+    def action_to_string(self, action: int) -> str:
+        blk = decode(action)
+        if blk.block == "SPACE":
+            try:
+                sp = PH._abs(self, blk.index)
+                return f"{self.kind}: space {self.city.space_ids[sp]} ({self.city.action(sp)})"
+            except ValueError:
+                return f"{self.kind}: SPACE {blk.index} (no such space)"
+        if blk.block == "PAWN":
+            return f"{self.kind}: pawn {P.PAWN_CODES[blk.index]}"
+        if blk.block == "RELIC":
+            return f"{self.kind}: Relic {_C['relics'][blk.index]['id']}"
+        if blk.block == "SECRET" and self.phase != "OVER" and blk.index < 31:
+            return (f"{self.kind}: Secret "
+                    f"{_C['secrets'][self.societies[self.decider]][blk.index]['id']}")
+        if blk.block == "PASS":
+            return f"{self.kind}: PASS (done/stop)"
+        return f"{self.kind}: {blk.block} {blk.index}"
+
+    def render_text(self, seat: int | None = None) -> str:
+        return render_state(self, seat)
+
+    def hidden_truth(self) -> dict[str, Any]:
+        return {"relic_hands": [list(h) for h in self.relic_hand],
+                "secret_hands": [list(h) for h in self.secret_hand],
+                "relic_deck": list(self.relic_deck),
+                "secret_decks": [list(d) for d in self.secret_deck]}
+
+    def resample_from_infostate(self, seat: int, rng: np.random.Generator) -> GameState:
+        return resample(self, seat, rng)
+
+
+# ---------------------------------------------------------------------------- observation (§1.5)
+DECISION_KINDS: tuple[str, ...] = tuple(k["kind"] for k in _C["decisions"]["kinds"])
+_SECRETS_PER_SOCIETY = 32  # 31 + the Conjunction Secret (SECRET block)
+_OBS_LAYOUTS: dict[int, Layout] = {}
+
+
+def observation_layout(num_players: int) -> Layout:
+    """The observation :class:`Layout` for ``num_players`` seats (design §1.5).
+
+    Seats are relative to the observer (relative seat r = absolute seat (observer + r) mod N);
+    City spaces use the SPACE block's relative numbering (the observer's own path first).
+    Only what the engine implements so far is encoded; every entry is a public item, one of the
+    observer's own private items, or public history (Secret draws per epoch).
+    """
+    if num_players in _OBS_LAYOUTS:
+        return _OBS_LAYOUTS[num_players]
+    n, ns = num_players, 9 * num_players
+    lay = Layout()
+    lay.add("phase", len(PHASES), "one-hot phase (START, PRE, SELECT_LEADER, ACTION, POST, "
+            "END, OVER)")
+    lay.add("decision", len(DECISION_KINDS), "one-hot decision kind due (design §1.7 order)")
+    lay.add("action", len(PH.ACTION_NAMES), "one-hot Action being resolved (fundraise, discover, "
+            "reveal, ascend, purge, regroup, revolt)")
+    lay.add("action_context", 3, "Strength / 20, pawns still to pick / 20, 1 if the Action is "
+            "an act (no space)")
+    lay.add("action_space", ns, "one-hot relative space of the Action being resolved")
+    lay.add("context_space", ns, "one-hot relative space picked at a decision's first stage "
+            "(Leader space, pawn pick) or of the pawn waiting for its distance/destination")
+    lay.add("context_pawn", 4, "one-hot type (pl, pf, uf, sl) of the pawn waiting for its "
+            "distance or destination")
+    lay.add("moved", (ns, 4), "pawns moved by the current pick step per relative space and type "
+            "/ 10 (they cannot be picked again)")
+    lay.add("round", 1, "complete rounds / max_rounds")
+    lay.add("active", n, "one-hot relative seat whose turn it is")
+    lay.add("decider", n, "one-hot relative seat whose decision is due")
+    lay.add("end_trigger", n, "one-hot relative end-trigger seat (all 0 before a trigger)")
+    lay.add("end_reason", len(END_REASONS), "one-hot end reason (level_v, relic_deck, "
+            "round_limit)")
+    lay.add("pawns", (ns, 4), "pawns per relative space and type (pl, pf, uf, sl) / 10")
+    lay.add("society", (n, len(SOCIETIES)), "one-hot Society of each relative seat")
+    lay.add("level", (n, 5), "one-hot Level I-V of each relative seat")
+    lay.add("resources", (n, 4), "Gold / 50, Energy / 20, Intrigue tokens / 50, Chaos (meter + "
+            "overflow) / 12 of each relative seat")
+    lay.add("hands", (n, 3), "Relic hand size / 10, Secret hand size / 10, Secret deck size / "
+            "31 of each relative seat")
+    lay.add("secret_draws", (n, 4), "Secret draws of each relative seat per epoch I-IV / 31 "
+            "(public history)")
+    lay.add("panel_tokens", (n, 6), "alchemy tokens on each panel this round, per relative seat")
+    lay.add("own_secrets", _SECRETS_PER_SOCIETY, "1 per Secret in the observer's hand (index in "
+            "its Society's Secret order; 31 = Conjunction Secret)")
+    lay.add("own_relics", NUM_RELICS, "1 per Relic in the observer's hand (blind draws included)")
+    lay.add("known_relics", (n, NUM_RELICS), "publicly known Relics in each relative seat's hand")
+    lay.add("relic_map", (len(MAP_ORDER), NUM_RELICS), "one-hot Relic on each Map space "
+            "(relic_map.map_order)")
+    lay.add("relic_discard", NUM_RELICS, "1 per Relic in the face-up Relic discard pile")
+    lay.add("secret_discard", (n, _SECRETS_PER_SOCIETY), "1 per Secret in each relative seat's "
+            "face-up Secret discard pile")
+    lay.add("relic_deck", 1, "Relic deck size / 108")
+    _OBS_LAYOUTS[num_players] = lay
+    return lay
+
+
+def encode_observation(st: ClandestineState, seat: int) -> np.ndarray:
+    """The observation vector of ``seat`` (see :func:`observation_layout`)."""
+    n = st.num_players
+    lay = observation_layout(n)
+    obs = lay.zeros()
+    v = lambda name: lay.view(obs, name)  # noqa: E731
+    rel_seat = lambda s: (s - seat) % n  # noqa: E731
+    perm = np.array([PH.space_to_index(s, seat, n) for s in range(9 * n)])
+    v("phase")[PHASES.index(st.phase)] = 1
+    if st.kind is not None:
+        v("decision")[DECISION_KINDS.index(st.kind)] = 1
+    if st.acts:
+        f = st.acts[-1]
+        v("action")[PH.ACTION_NAMES.index(f.name)] = 1
+        v("action_context")[:] = (f.strength / 20, f.picks_left / 20, float(f.space < 0))
+        if f.space >= 0:
+            v("action_space")[perm[f.space]] = 1
+        ctx = f.pending[0] if f.pending else f.pick_space
+        if ctx >= 0:
+            v("context_space")[perm[ctx]] = 1
+        if f.pending:
+            v("context_pawn")[f.pending[1]] = 1
+        v("moved")[perm] = f.moved / 10.0
+    if st.leader_space >= 0:
+        v("context_space")[perm[st.leader_space]] = 1
+    v("round")[0] = st.rounds_done / st.spec.max_rounds
+    v("active")[rel_seat(st.turn)] = 1
+    if st.phase != "OVER":
+        v("decider")[rel_seat(st.decider)] = 1
+    if st.end_trigger is not None:
+        v("end_trigger")[rel_seat(st.end_trigger)] = 1
+    if st.end_reason is not None:
+        v("end_reason")[END_REASONS.index(st.end_reason)] = 1
+    v("pawns")[perm] = st.pawns.counts / 10.0
+    for s in range(n):
+        r = rel_seat(s)
+        v("society")[r, SOCIETIES.index(st.societies[s])] = 1
+        v("level")[r, st.level[s] - 1] = 1
+        v("resources")[r] = (st.gold[s] / 50, st.energy[s] / 20, st.intrigue[s] / 50,
+                             st.chaos[s] / 12)
+        v("hands")[r] = (len(st.relic_hand[s]) / 10, len(st.secret_hand[s]) / 10,
+                         len(st.secret_deck[s]) / 31)
+        v("secret_draws")[r] = np.array(st.secret_draws[s]) / 31
+        v("panel_tokens")[r, :len(st.panel_tokens[s])] = st.panel_tokens[s]
+        v("known_relics")[r, st.relic_known[s]] = 1
+        v("secret_discard")[r, st.secret_discard[s]] = 1
+    v("own_secrets")[st.secret_hand[seat]] = 1
+    v("own_relics")[st.relic_hand[seat]] = 1
+    for slot, r in enumerate(st.relic_map):
+        if r >= 0:
+            v("relic_map")[slot, r] = 1
+    v("relic_discard")[st.relic_discard] = 1
+    v("relic_deck")[0] = len(st.relic_deck) / NUM_RELICS
+    return obs
+
+
+def render_state(st: ClandestineState, seat: int | None = None) -> str:
+    """Text picture: flow, each seat's tableau, the pawns by space (hands only for ``seat``,
+    everything with ``seat=None``)."""
+    lines = [f"Clandestine {st.num_players}p, round {st.rounds_done + 1}, turn of seat {st.turn},"
+             f" phase {st.phase}, decision {st.kind}"
+             + (f", over ({st.end_reason}) scores {st.final_scores().tolist()}"
+                if st.phase == "OVER" else "")]
+    for s in range(st.num_players):
+        line = (f"  seat {s} {st.societies[s]:9s} L{st.level[s]} gold {st.gold[s]} energy "
+                f"{st.energy[s]} intrigue {st.intrigue[s]} chaos {st.chaos[s]} relics "
+                f"{len(st.relic_hand[s])} secrets {len(st.secret_hand[s])} deck "
+                f"{len(st.secret_deck[s])}")
+        if seat is None or seat == s:
+            line += f" | hand R{st.relic_hand[s]} S{st.secret_hand[s]}"
+        lines.append(line)
+    for sid, codes in st.pawns.as_lists(st.city).items():
+        if codes:
+            lines.append(f"  {sid:5s} {st.city.action(sid) or '-':9s} {' '.join(codes)}")
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------- resampling
+def _reshuffle(perm: list[int], ids: list[int], unknown: set, rng: np.random.Generator) -> list:
+    """``perm`` with the entries whose card ``ids[p]`` is in ``unknown`` permuted uniformly
+    among their own positions (the other positions keep their cards)."""
+    pos = [i for i, p in enumerate(perm) if ids[p] in unknown]
+    vals = [perm[i] for i in pos]
+    out = list(perm)
+    for i, j in zip(pos, rng.permutation(len(vals))):
+        out[i] = vals[int(j)]
+    return out
+
+
+def resample(st: ClandestineState, seat: int, rng: np.random.Generator) -> ClandestineState:
+    """A state consistent with what ``seat`` knows (design §1.5 Resampler, for the parts
+    implemented): the Relics ``seat`` has not seen (deck and other seats' blind hand Relics) and
+    the Secrets hidden from it (other seats' hands and decks; its own deck order) are redrawn
+    uniformly by permuting the setup shuffles' outcomes at the positions of unseen cards; the
+    record (real actions + these outcomes) is replayed, so the history is consistent. Future
+    chance comes from a generator seeded from ``rng``."""
+    n = st.num_players
+    unseen_relics = set(st.relic_deck)
+    for j in range(n):
+        if j != seat:
+            unseen_relics |= set(st.relic_hand[j]) - set(st.relic_known[j])
+    log = [list(e) for e in st.chance_log]
+    deck_seat = list(reversed(range(n)))  # Secret decks are shuffled in reverse turn order
+    k = 0
+    for e in log:
+        if e[0] == "relic_deck":
+            e[1] = _reshuffle(e[1], list(range(NUM_RELICS)), unseen_relics, rng)
+        elif e[0] == "secret_deck":
+            j = deck_seat[k]
+            k += 1
+            level1 = [i for i, c in enumerate(_C["secrets"][st.societies[j]]) if c["level"] == 1]
+            unknown = set(st.secret_deck[j]) | (set(st.secret_hand[j]) if j != seat else set())
+            e[1] = _reshuffle(e[1], level1, unknown, rng)
+    record = st.to_record()
+    record.pop("returns", None)
+    record["chance"] = log
+    new = ClandestineState.from_record(record)
+    new.set_chance_log(new.chance_log, int(rng.integers(2**63)))
+    return new

@@ -1,0 +1,286 @@
+"""Clandestine decisions: one mask function and one apply function per decision kind (§1.7).
+
+Rule sources: design ``clandestine_content.md`` §1.2 (phase machine), §1.3 (Action resolution:
+Fundraise, Reveal, Purge, Regroup), §1.7 (decision kinds and their blocks), rulebook "Turns",
+"Moving Pawns", "Actions", "Alchemy".
+
+The engine (:mod:`envs.clandestine.engine`) keeps ``state.kind``, the decision kind due now, and
+looks up :data:`KINDS` ``[kind] = (mask_fn, apply_fn)``:
+
+* ``mask_fn(state, mask)`` sets the legal entries of the int8 ``mask`` (401,) for the deciding
+  seat (``state.decider``);
+* ``apply_fn(state, block, index)`` applies the decoded action and sets the next ``state.kind``
+  (``None`` hands control back to the engine's automatic phase steps).
+
+An Action being resolved is an :class:`ActionFrame` on ``state.acts`` (a stack, so that an Action
+started by a trade inside a window returns to that window). Pawns chosen in a pick sequence are
+counted in ``frame.moved`` so that a pawn moved by the current step cannot be picked again
+(design §1.7 rules).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import numpy as np
+
+from . import pawns as P
+from .actions import OFFSET, index_to_space, space_to_index
+
+#: Action names, index = the observation's action-kind one-hot (``actions`` keys of the JSON).
+ACTION_NAMES: tuple[str, ...] = ("fundraise", "discover", "reveal", "ascend", "purge", "regroup",
+                                 "revolt")
+#: Steps of an Action frame.
+MOVE, FORMULA, PICK, DONE = "move", "formula", "pick", "done"
+
+
+@dataclass
+class ActionFrame:
+    """One Action being resolved (design §1.3).
+
+    Attributes:
+        name: one of :data:`ACTION_NAMES`. actor: acting seat.
+        space: the used City space, or -1 for an ``act`` Action (no space, no pawns move).
+        leader: ``P.PL``/``P.SL`` of the acting Leader (-1 for an ``act``).
+        strength: Strength (step 1; floored at 0 when the formula is performed).
+        stage: :data:`MOVE`, :data:`FORMULA`, :data:`PICK` or :data:`DONE`.
+        movement: the pawns being placed (stage MOVE), else ``None``.
+        picks_left: pawns that may still be picked (Purge, Regroup).
+        mode: Regroup's EITHER/OR, fixed by the first pick: ``None``, ``"leader"``,
+            ``"followers"``.
+        pick_space: space chosen at the first stage of a ``pawn_pick`` (-1 = none).
+        pending: ``(space, type)`` of the picked pawn waiting for its distance or destination.
+        moved: int16 (9 N, 4) pawns moved by this step, per (space, type).
+    """
+
+    name: str
+    actor: int
+    space: int
+    leader: int
+    strength: int
+    stage: str = MOVE
+    movement: Any = None
+    picks_left: int = 0
+    mode: str | None = None
+    pick_space: int = -1
+    pending: tuple | None = None
+    moved: np.ndarray | None = None
+
+
+def _on(mask: np.ndarray, block: str, index: int) -> None:
+    mask[OFFSET[block] + index] = 1
+
+
+def _rel(state, space: int) -> int:
+    return space_to_index(space, state.decider, state.num_players)
+
+
+def _abs(state, index: int) -> int:
+    return index_to_space(index, state.decider, state.num_players)
+
+
+# ----------------------------------------------------------------------------- windows (§1.2)
+def mask_window(state, mask: np.ndarray) -> None:
+    """PRE/POST window: every legal trade (TRADE block) and DONE (PASS)."""
+    mask[OFFSET["PASS"]] = 1
+    for panel, trade in state.legal_trades(state.decider):
+        _on(mask, "TRADE", 3 * panel + trade)
+
+
+def apply_window(state, block: str, index: int) -> None:
+    """DONE ends the window (PRE -> SELECT_LEADER, POST -> END); TRADE makes one trade."""
+    if block == "PASS":
+        state.kind = None
+        state.phase = "SELECT_LEADER" if state.phase == "PRE" else "END"
+        state.end_step = 0
+        return
+    panel, trade = divmod(index, 3)
+    state.kind = None  # back to the window, or into the Action a trade starts
+    state.make_trade(state.decider, panel, trade)
+
+
+# ----------------------------------------------------------------------------- SELECT_LEADER
+def mask_select_leader(state, mask: np.ndarray) -> None:
+    """SPACE of every Leader the active seat may act with; then PAWN (pl/sl) on a space with
+    both kinds (design §1.2 SELECT_LEADER)."""
+    choices = P.leader_choices(state.city, state.pawns, state.decider)
+    if state.leader_space >= 0:
+        for s, t in choices:
+            if s == state.leader_space:
+                _on(mask, "PAWN", t)
+        return
+    for s, _t in choices:
+        _on(mask, "SPACE", _rel(state, s))
+
+
+def apply_select_leader(state, block: str, index: int) -> None:
+    """Pick the space, then (if both kinds stand there) the Leader type; start the Action."""
+    if block == "SPACE":
+        space = _abs(state, index)
+        types = [t for s, t in P.leader_choices(state.city, state.pawns, state.decider)
+                 if s == space]
+        if len(types) > 1:
+            state.leader_space = space
+            return
+        leader = types[0]
+    else:
+        space, leader = state.leader_space, index
+    state.leader_space = -1
+    state.kind = None
+    state.start_space_action(space, leader)
+
+
+# ----------------------------------------------------------------------------- movement (§2.4)
+def mask_movement(state, mask: np.ndarray) -> None:
+    """``placement_type`` (PAWN) or ``uf_route`` (OPT 0 follow / 1 stay)."""
+    dec = state.acts[-1].movement.pending()
+    for o in dec.options:
+        _on(mask, "PAWN" if dec.kind == "placement_type" else "OPT", o)
+
+
+def apply_movement(state, block: str, index: int) -> None:
+    frame = state.acts[-1]
+    frame.movement.choose(state.pawns, index)
+    state.kind = None
+
+
+# ----------------------------------------------------------------------------- pawn picks
+def pick_candidates(state, frame: ActionFrame) -> list[tuple[int, int]]:
+    """``(space, type)`` pawns the current pick step may choose (already moved ones excluded)."""
+    city, store, seat = state.city, state.pawns, frame.actor
+    if frame.picks_left <= 0:
+        return []
+    if frame.name == "purge":
+        cands = P.purge_candidates(city, store, seat)
+    elif frame.name == "regroup":
+        cands = []
+        if frame.mode in (None, "leader"):
+            cands += P.regroup_candidates(city, store, seat, leader=True)
+        if frame.mode in (None, "followers"):
+            cands += P.regroup_candidates(city, store, seat, leader=False)
+    else:  # pragma: no cover - guarded by the engine
+        raise RuntimeError(f"no pawn picks in a {frame.name} Action")
+    return [(s, t) for s, t in cands if store.counts[s, t] > frame.moved[s, t]]
+
+
+def mask_pawn_pick(state, mask: np.ndarray) -> None:
+    """SPACE of an eligible pawn, then PAWN if several eligible types there; PASS (STOP) at the
+    first stage: Purge and Regroup pick 'up to' their count."""
+    frame = state.acts[-1]
+    cands = pick_candidates(state, frame)
+    if frame.pick_space >= 0:
+        for s, t in cands:
+            if s == frame.pick_space:
+                _on(mask, "PAWN", t)
+        return
+    mask[OFFSET["PASS"]] = 1
+    for s, _t in cands:
+        _on(mask, "SPACE", _rel(state, s))
+
+
+def apply_pawn_pick(state, block: str, index: int) -> None:
+    frame = state.acts[-1]
+    if block == "PASS":
+        frame.picks_left = 0
+        frame.stage = DONE
+        state.kind = None
+        return
+    if block == "SPACE":
+        space = _abs(state, index)
+        types = [t for s, t in pick_candidates(state, frame) if s == space]
+        if len(types) > 1:
+            frame.pick_space = space
+            return
+        ptype = types[0]
+    else:
+        space, ptype = frame.pick_space, index
+    frame.pick_space = -1
+    frame.pending = (space, ptype)
+    frame.picks_left -= 1
+    if frame.name == "regroup":
+        if frame.mode is None:
+            frame.mode = "leader" if ptype == P.SL else "followers"
+        if frame.mode == "leader":
+            frame.picks_left = 0  # one Society Leader, then the step ends
+        state.kind = "distance"
+    elif ptype == P.UF:
+        state.kind = "purge_destination"
+    else:
+        _finish_purge_move(state, frame, None)
+
+
+def _finish_purge_move(state, frame: ActionFrame, option: int | None) -> None:
+    space, ptype = frame.pending
+    dest = P.purge_move(state.city, state.pawns, frame.actor, space, ptype, option)
+    frame.moved[dest, ptype] += 1
+    frame.pending = None
+    state.kind = None
+
+
+def mask_purge_destination(state, mask: np.ndarray) -> None:
+    """OPT 0 = the actor's C1, 1 = the Public space after its S3 (design §1.7)."""
+    _on(mask, "OPT", P.PURGE_TO_C1)
+    _on(mask, "OPT", P.PURGE_TO_PUBLIC)
+
+
+def apply_purge_destination(state, block: str, index: int) -> None:
+    _finish_purge_move(state, state.acts[-1], index)
+
+
+def distance_route(ptype: int) -> int:
+    """Route of a Regroup move: Public Followers along the Public path, others the Society
+    path (design §1.3 Regroup)."""
+    return P.PUBLIC if ptype == P.PF else P.SOCIETY
+
+
+def mask_distance(state, mask: np.ndarray) -> None:
+    """DIST 0..min(Strength, path length - 1) (design §1.7)."""
+    frame = state.acts[-1]
+    top = P.distance_limit(state.city, distance_route(frame.pending[1]), frame.strength)
+    mask[OFFSET["DIST"]:OFFSET["DIST"] + top + 1] = 1
+
+
+def apply_distance(state, block: str, index: int) -> None:
+    frame = state.acts[-1]
+    space, ptype = frame.pending
+    dest = P.regroup_move(state.city, state.pawns, frame.actor, space, ptype, index,
+                          frame.strength)
+    frame.moved[dest, ptype] += 1
+    frame.pending = None
+    state.kind = None
+
+
+# ----------------------------------------------------------------------------- END (§1.2)
+def mask_hand_discard(state, mask: np.ndarray) -> None:
+    """RELIC (END step 3, Relics first) or SECRET: one card of the over-full hand."""
+    seat = state.decider
+    if state.end_step == 3:
+        for r in state.relic_hand[seat]:
+            _on(mask, "RELIC", r)
+    else:
+        for s in state.secret_hand[seat]:
+            _on(mask, "SECRET", s)
+
+
+def apply_hand_discard(state, block: str, index: int) -> None:
+    seat = state.decider
+    if block == "RELIC":
+        state.discard_relic(seat, index)
+    else:
+        state.discard_secret(seat, index)
+    state.kind = None
+
+
+#: decision kind -> (mask function, apply function)
+KINDS: dict[str, tuple[Callable, Callable]] = {
+    "window_pre": (mask_window, apply_window),
+    "window_post": (mask_window, apply_window),
+    "select_leader": (mask_select_leader, apply_select_leader),
+    "placement_type": (mask_movement, apply_movement),
+    "uf_route": (mask_movement, apply_movement),
+    "pawn_pick": (mask_pawn_pick, apply_pawn_pick),
+    "purge_destination": (mask_purge_destination, apply_purge_destination),
+    "distance": (mask_distance, apply_distance),
+    "hand_discard": (mask_hand_discard, apply_hand_discard),
+}
