@@ -1,0 +1,537 @@
+"""Clandestine engine: spec validation, the 401-id action layout, setup values, the phase machine
+and the implemented Actions through ``apply_action`` (rulebook examples from design §13), random
+games (masks, pawn conservation, records, resampling)."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+
+import numpy as np
+import pytest
+
+from envs.clandestine import actions as A
+from envs.clandestine import pawns as P
+from envs.clandestine import spec as S
+from envs.clandestine.city import load_content
+from envs.clandestine.engine import ClandestineState, observation_layout
+from envs.core.errors import ConfigError, IllegalActionError, RecordError
+
+C = load_content()
+OMIT = list(S.UNIMPLEMENTED_PARTS)
+EXAMPLE = ["mariners", "garden", "blue"]  # city.example_3p seats (design §2.5)
+
+
+def new(seed=0, **kw):
+    kw.setdefault("basic_preset", True)
+    kw.setdefault("omit", OMIT)
+    return ClandestineState(seed=seed, **kw)
+
+
+def with_side(first_action, **kw):
+    """A game whose First Player's path shows ``first_action`` on P0S1 (first seed that does)."""
+    for seed in range(100):
+        st = new(seed, **kw)
+        if st.city.first_action == first_action:
+            return st
+    raise AssertionError("no seed found")  # pragma: no cover
+
+
+def act(st, block, index):
+    st.apply_action(A.encode(block, index))
+
+
+def space(st, sid):
+    """SPACE-block index of text space ``sid`` for the deciding seat."""
+    return A.space_to_index(st.city.space(sid), st.decider, st.num_players)
+
+
+def clear_pawns(st, *sids):
+    for sid in sids:
+        st.pawns.counts[st.city.space(sid)] = 0
+
+
+def set_pawns(st, sid, **counts):
+    s = st.city.space(sid)
+    for code, k in counts.items():
+        st.pawns.counts[s, P.pawn_type(code)] = k
+
+
+def refresh(st):
+    """Recompute the decision after a hand-made change of the position."""
+    st._mask = None
+    st.kind = None
+    st._advance()
+
+
+# ------------------------------------------------------------------------------ spec
+def test_basic_preset_and_flag_defaults_come_from_the_json():
+    sp = S.make_spec(3, basic_preset=True, omit=OMIT)
+    assert dict(sp.flags) == C["variants"]["basic_preset"]
+    assert sp.num_actions == 401 and sp.max_rounds == 40 and sp.margin_scale == 40.0
+    sp2 = S.make_spec(4, basic_preset=True, omit=OMIT, chaos=False, hand_limits=False)
+    assert sp2.flags["chaos"] is False and sp2.flags["hand_limits"] is False
+    assert sp2.flags["first_to_level_effects"] is True
+    assert pickle.loads(pickle.dumps(sp2)) == sp2 and copy.deepcopy(sp2) is sp2
+
+
+@pytest.mark.parametrize("kwargs, msg", [
+    (dict(num_players=1), "num_players"),
+    (dict(num_players=6), "num_players"),
+    (dict(num_players=True), "num_players"),
+    (dict(societies=["mariners", "garden"]), "expected 3"),
+    (dict(societies=["mariners", "mariners", "blue"]), "once"),
+    (dict(societies=["mariners", "garden", "nobody"]), "not a Society"),
+    (dict(max_rounds=0), "max_rounds"),
+    (dict(margin_weight=-1.0), "margin_weight"),
+    (dict(margin_scale=0), "margin_scale"),
+    (dict(conjunctions=True), "not implemented yet"),
+    (dict(basic_preset=False), "not implemented yet"),
+    (dict(chaos="yes"), "True or False"),
+    (dict(omit=["discover"]), "does not implement"),
+    (dict(omit=OMIT + ["fun"]), "not unimplemented parts"),
+])
+def test_config_errors_name_the_keyword(kwargs, msg):
+    with pytest.raises(ConfigError, match=msg):
+        new(**kwargs)
+
+
+def test_unknown_keyword_refused_by_from_config():
+    with pytest.raises(ConfigError, match="unknown"):
+        ClandestineState.from_config(seed=0, basic_preset=True, omit=OMIT, colour="red")
+
+
+# ------------------------------------------------------------------------------ actions
+def test_action_layout_follows_the_json_blocks():
+    assert A.ACTIONS.size == 401 == A.NUM_ACTIONS
+    for b in C["decisions"]["action_blocks"]:
+        f = A.ACTIONS[b["block"]]
+        assert (f.start, f.size) == (b["offset"], b["size"])
+    assert A.decode(0) == ("PASS", 0) and A.decode(9 + 45 - 1) == ("SPACE", 44)
+    assert A.encode("RELIC", 107) == 211 and A.decode(400) == ("PANEL", 27)
+    with pytest.raises(ValueError):
+        A.encode("OPT", 8)
+    with pytest.raises(ValueError):
+        A.decode(401)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_space_ids_are_seat_relative_and_invertible(n):
+    for decider in range(n):
+        for s in range(9 * n):
+            idx = A.space_to_index(s, decider, n)
+            assert A.index_to_space(idx, decider, n) == s
+            assert A.action_space(A.space_action(s, decider, n), decider, n) == s
+        # every seat's own S1 is local 2 at offset 0
+        assert A.space_to_index(9 * decider + 2, decider, n) == 2
+    with pytest.raises(ValueError):
+        A.index_to_space(9 * n, 0, n)
+
+
+# ------------------------------------------------------------------------------ setup
+@pytest.mark.parametrize("socs", [["mariners", "garden", "twilight"], ["serpent", "blue"],
+                                  ["blue", "twilight", "serpent", "garden", "mariners"]])
+def test_setup_takes_starts_with(socs):
+    st = new(3, num_players=len(socs), societies=socs)
+    given = 0
+    for seat, sid in enumerate(socs):
+        sw = C["societies"][sid]["starts_with"]
+        assert st.gold[seat] == sw["gold"] and st.energy[seat] == sw.get("energy", 0)
+        assert st.chaos[seat] == sw.get("chaos", 0)
+        assert len(st.secret_hand[seat]) == sw["secrets"]
+        assert len(st.secret_deck[seat]) == 10 - sw["secrets"]
+        assert all(C["secrets"][sid][i]["level"] == 1
+                   for i in st.secret_hand[seat] + st.secret_deck[seat])
+        assert st.secret_draws[seat] == [sw["secrets"], 0, 0, 0]
+        assert len(st.relic_hand[seat]) == sw["relics"] and st.relic_known[seat] == []
+        given += sw["relics"]
+        assert st.level[seat] == 1 and st.intrigue[seat] == 0
+    # 13 Map cards, the rest in the deck; all 108 Relics accounted for
+    on_map = [r for r in st.relic_map if r >= 0]
+    assert len(on_map) == 13 and st.relic_map[13:] == [-1] * 4
+    assert len(st.relic_deck) == 108 - 13 - given
+    assert sorted(st.relic_deck + on_map + sum(st.relic_hand, [])) == list(range(108))
+    # pawns: design §2.3 per seat, Blue Army's extra UF on its S1
+    n = len(socs)
+    blue = int("blue" in socs)
+    assert st.pawn_totals().tolist() == [n, 5 * n, 2 * n + blue, 2 * n]
+    for seat, sid in enumerate(socs):
+        s1 = st.city.local_space(seat, "S1")
+        assert st.pawns.count(s1, P.UF) == (1 if sid == "blue" else 0)
+        assert st.pawns.society_leaders_of(st.city, seat) == 2
+    assert st.turn == 0 and st.rounds_done == 0 and st.current_player == 0
+
+
+def test_setup_chance_goes_through_the_logged_path():
+    st = new(11)
+    names = [e[0] for e in st.chance_log]
+    assert names == ["relic_deck", "societies", "secret_deck", "secret_deck", "secret_deck",
+                     "city_side"]
+    assert len(set(st.societies)) == 3
+    st2 = new(11, societies=list(st.societies))
+    assert [e[0] for e in st2.chance_log] == ["relic_deck"] + names[2:]
+    # the example's first seat position reproduces city.example_3p's pawns exactly
+    ex = with_side("Fundraise", societies=EXAMPLE)
+    assert {k: sorted(v) for k, v in ex.pawns.as_lists(ex.city).items()} == \
+        {k: sorted(v) for k, v in C["city"]["example_3p"]["pawns"].items()}
+
+
+def test_example_city_matches_design_when_its_side_is_drawn():
+    st = with_side("Fundraise", societies=EXAMPLE)
+    ex = C["city"]["example_3p"]
+    assert [st.city.space_ids[s] for s in st.city.public_loop] == ex["public_loop"]
+    for sp in ex["spaces"]:
+        assert st.city.action(sp["id"]) == sp["action"]
+
+
+# ------------------------------------------------------------------------------ worked examples
+def test_mason_fundraise_through_the_engine():
+    """Design §13 Mason: Garden Club (seat 1) on P1S2 with its SL, a PL, a PF and a UF."""
+    st = with_side("Fundraise", societies=EXAMPLE)
+    # play seat 0's turn with its Public Leader on P0S1 (no choices beyond the defaults)
+    while st.turn == 0:
+        legal = st.legal_actions()
+        st.apply_action(A.PASS if A.PASS in legal else legal[0])
+    assert st.turn == 1 and st.kind == "window_pre"
+    clear_pawns(st, "P1S1", "P1S2", "P1S3", "P1C1", "P1C2", "K2a")
+    set_pawns(st, "P1S2", sl=1, pl=1, pf=1, uf=1)
+    gold, energy = st.gold[1], st.energy[1]
+    refresh(st)
+    if st.kind == "window_pre":
+        act(st, "PASS", 0)
+    assert st.kind == "select_leader"
+    act(st, "SPACE", space(st, "P1S2"))
+    assert st.kind == "select_leader"  # both kinds on the space: then the type
+    assert set(st.legal_actions()) == {A.encode("PAWN", P.PL), A.encode("PAWN", P.SL)}
+    act(st, "PAWN", P.SL)
+    assert st.kind == "placement_type" and st.acts[-1].strength == 6
+    act(st, "PAWN", P.PF)
+    assert st.kind == "uf_route"
+    act(st, "OPT", P.UF_FOLLOW)
+    assert st.kind == "placement_type"
+    assert set(st.legal_actions()) == {A.encode("PAWN", P.PL), A.encode("PAWN", P.SL)}
+    act(st, "PAWN", P.SL)
+    lists = st.pawns.as_lists(st.city)
+    assert lists["P1S3"] == ["pf"] and lists["P1C1"] == ["uf"] and lists["P1C2"] == ["sl1"]
+    assert lists["K2a"] == ["pl"] and lists["P1S2"] == []
+    assert st.gold[1] == gold + 6
+    assert st.phase == "POST"
+    act(st, "PASS", 0)  # POST window (Any Time trades are affordable now)
+    assert st.energy[1] == energy + 1 and st.turn == 2
+
+
+def natalie(society="twilight"):
+    """Seat 0 in its PRE window with Twilight Masks (C1 = Purge)."""
+    st = new(5, num_players=3, societies=[society, "garden", "blue"])
+    assert st.turn == 0
+    return st
+
+
+def test_natalie_purge_through_the_engine():
+    """Design §13 Natalie's Purge: Strength 6 removes 3 Chaos, then the PF on her Sidewalk goes
+    to the first Public space after her S3 and both UFs to her C1."""
+    st = natalie()
+    assert st.city.action("P0C1") == "Purge"
+    clear_pawns(st, "P0S1", "P0S2", "P0S3", "P0C1", "P0C2", "P0C3", "P0C4")
+    set_pawns(st, "P0C1", sl=3)
+    set_pawns(st, "P0S1", pf=1)
+    set_pawns(st, "P0S2", uf=1)
+    set_pawns(st, "P0S3", uf=1)
+    st.chaos[0] = 5
+    k1a = st.pawns.count(st.city.space("K1a"), P.PF)
+    refresh(st)
+    if st.kind == "window_pre":
+        act(st, "PASS", 0)
+    # Public Leader on P0S1 was cleared: only Leaders left are the SLs on C1 and other PLs
+    act(st, "SPACE", space(st, "P0C1"))
+    assert st.acts[-1].strength == 6 and st.chaos[0] == 2
+    lists = st.pawns.as_lists(st.city)
+    assert lists["P0C2"] == ["sl0"] and lists["P0C3"] == ["sl0"] and lists["P0C4"] == ["sl0"]
+    assert st.kind == "pawn_pick" and st.acts[-1].picks_left == 3
+    legal = set(st.legal_actions())
+    assert legal == {A.PASS} | {A.encode("SPACE", space(st, s)) for s in ("P0S1", "P0S2", "P0S3")}
+    act(st, "SPACE", space(st, "P0S1"))  # the PF: no destination choice
+    assert st.pawns.count(st.city.space("K1a"), P.PF) == k1a + 1
+    act(st, "SPACE", space(st, "P0S2"))
+    assert st.kind == "purge_destination"
+    act(st, "OPT", P.PURGE_TO_C1)
+    act(st, "SPACE", space(st, "P0S3"))
+    act(st, "OPT", P.PURGE_TO_C1)
+    assert st.pawns.as_lists(st.city)["P0C1"] == ["uf", "uf"]
+    assert st.pawns.counts[list(st.city.sidewalks(0))].sum() == 0
+    assert st.phase in ("POST", "END", "PRE") and not st.acts
+
+
+def test_natalie_regroup_strength_2():
+    """Design §13 Natalie's Regroup: Strength 2, the UFs on S2 and S3 move 2 and 1 spaces and
+    both end on C1 (an act Regroup started in the PRE window)."""
+    st = natalie()
+    clear_pawns(st, "P0S1", "P0S2", "P0S3", "P0C1", "P0C3")
+    set_pawns(st, "P0S2", uf=1)
+    set_pawns(st, "P0S3", uf=1)
+    st.start_act("regroup", 2)
+    refresh(st)
+    assert st.kind == "pawn_pick" and st.acts[-1].picks_left == 2
+    act(st, "SPACE", space(st, "P0S2"))
+    assert st.kind == "distance"
+    assert st.legal_actions() == [A.encode("DIST", d) for d in range(3)]
+    act(st, "DIST", 2)
+    # the moved pawn (now on C1) cannot be picked again; the S3 one can
+    assert set(st.legal_actions()) == {A.PASS, A.encode("SPACE", space(st, "P0S3"))}
+    act(st, "SPACE", space(st, "P0S3"))
+    act(st, "DIST", 1)
+    assert st.pawns.as_lists(st.city)["P0C1"] == ["uf", "uf"]
+    assert not st.acts and st.kind == "window_pre"
+
+
+def test_regroup_leader_ends_the_step_and_public_followers_stay_public():
+    st = natalie()
+    clear_pawns(st, "P0S1", "P0S2", "P0S3", "P0C1", "P0C2", "P0C3", "P0C4")
+    set_pawns(st, "P0S3", pf=1, sl=1)
+    set_pawns(st, "P0C2", sl=1)
+    st.start_act("regroup", 3)
+    refresh(st)
+    act(st, "SPACE", space(st, "P0S3"))
+    assert set(st.legal_actions()) == {A.encode("PAWN", P.PF), A.encode("PAWN", P.SL)}
+    act(st, "PAWN", P.PF)
+    act(st, "DIST", 2)  # along the Public path: S3 -> K1a -> K1b
+    assert st.pawns.count(st.city.space("K1b"), P.PF) >= 1
+    # after a Follower only Followers stay legal: no Follower left -> the step ends
+    assert not st.acts
+    st.start_act("regroup", 3)
+    refresh(st)
+    act(st, "SPACE", space(st, "P0C2"))
+    act(st, "DIST", 3)  # C2 -> C3 -> C4 -> S1
+    assert st.pawns.count(st.city.space("P0S1"), P.SL) == 1 and not st.acts
+
+
+def test_regroup_trade_through_the_engine():
+    """The Regroup panel: 3 Energy -> act Regroup with Strength 1 (design §13 Alchemy effects)."""
+    st = natalie()
+    st.energy[0] = 3
+    refresh(st)
+    panel = [p["id"] for p in st.society(0)["panels"]].index("regroup")
+    trade = A.encode("TRADE", 3 * panel)
+    assert trade in st.legal_actions()
+    st.apply_action(trade)
+    assert st.energy[0] == 0 and st.panel_tokens[0][panel] == 1
+    assert st.kind == "pawn_pick" and st.acts[-1].strength == 1
+    act(st, "PASS", 0)
+    assert st.kind == "window_pre" and trade not in st.legal_actions()
+
+
+def test_any_time_trade_and_black_chaos_slots():
+    st = natalie()
+    st.gold[0] = 6
+    refresh(st)
+    legal = st.legal_actions()
+    assert [a - A.OFFSET["TRADE"] for a in legal if a >= A.OFFSET["TRADE"]] == [0, 1, 2]
+    act(st, "TRADE", 2)  # 6 Gold -> 3 Energy
+    assert st.gold[0] == 0 and st.energy[0] == 4
+    ch = st.society(0)["chaos"]
+    st.chaos[0] = ch["slots"] - ch["black_top"] + 1
+    refresh(st)
+    assert st.legal_trades(0) == []
+
+
+def test_reveal_and_hand_limit_discards():
+    st = new(2, num_players=2, societies=["mariners", "garden"])
+    # seat 0 (Mariners) reveals with Strength 8 on its C2 (Reveal): draws 4 Secrets
+    clear_pawns(st, "P0C2")
+    set_pawns(st, "P0C2", sl=4)
+    refresh(st)
+    if st.kind == "window_pre":
+        act(st, "PASS", 0)
+    act(st, "SPACE", space(st, "P0C2"))
+    assert len(st.secret_hand[0]) == 5 and st.secret_draws[0][0] == 5
+    if st.kind == "window_post":
+        act(st, "PASS", 0)
+    # END: Secret maximum 2 at Level I: discard one at a time, 3 times
+    discarded = []
+    while st.turn == 0:
+        assert st.kind == "hand_discard"
+        a = st.legal_actions()[0]
+        discarded.append(a - A.OFFSET["SECRET"])
+        st.apply_action(a)
+    assert len(st.secret_hand[0]) == 2 and st.secret_discard[0] == discarded
+
+
+def test_hand_limits_off_keeps_the_hand():
+    st = new(2, num_players=2, societies=["mariners", "garden"], hand_limits=False)
+    clear_pawns(st, "P0C2")
+    set_pawns(st, "P0C2", sl=4)
+    refresh(st)
+    if st.kind == "window_pre":
+        act(st, "PASS", 0)
+    act(st, "SPACE", space(st, "P0C2"))
+    while st.turn == 0:
+        legal = st.legal_actions()
+        st.apply_action(A.PASS if A.PASS in legal else legal[0])
+    assert len(st.secret_hand[0]) == 5
+
+
+def test_illegal_actions_are_refused_with_reasons():
+    st = new(0)
+    with pytest.raises(IllegalActionError, match="out of range"):
+        st.apply_action(401)
+    bad = next(a for a in range(401) if not st.legal_action_mask()[a])
+    with pytest.raises(IllegalActionError, match="illegal"):
+        st.apply_action(bad)
+
+
+# ------------------------------------------------------------------------------ the end
+def test_round_limit_ends_and_scores():
+    st = new(4, num_players=3, max_rounds=2)
+    rng = np.random.default_rng(0)
+    turns = []
+    while not st.is_over:
+        if not turns or turns[-1] != st.turn:
+            turns.append(st.turn)
+        st.apply_action(int(rng.choice(st.legal_actions())))
+    assert turns == [0, 1, 2, 0, 1, 2] and st.rounds_done == 2
+    assert st.end_reason == "round_limit" and st.current_player is None
+    assert st.legal_action_mask().sum() == 0
+    r = st.returns()
+    w = st.winners()
+    assert all(r[s] == (1.0 if s in w else -1.0) for s in range(3))
+    for s in range(3):
+        cats = st.score_categories(s)
+        assert cats[0] == 1 and cats[5] == 3 * st.pawns.society_leaders_of(st.city, s)
+        assert sum(cats) == st.final_scores()[s]
+    with pytest.raises(IllegalActionError, match="over"):
+        st.apply_action(0)
+
+
+def test_end_trigger_gives_every_other_seat_a_final_turn():
+    st = new(4, num_players=3, max_rounds=40)
+    rng = np.random.default_rng(1)
+    while st.turn != 1:
+        st.apply_action(int(rng.choice(st.legal_actions())))
+    st.record_trigger("relic_deck")
+    seen = []
+    while not st.is_over:
+        if not seen or seen[-1] != st.turn:
+            seen.append(st.turn)
+        st.apply_action(int(rng.choice(st.legal_actions())))
+    assert seen == [1, 2, 0] and st.end_reason == "relic_deck"
+
+
+def test_margin_term_in_returns():
+    st = new(4, num_players=2, max_rounds=1, margin_weight=0.5, margin_scale=10)
+    rng = np.random.default_rng(2)
+    while not st.is_over:
+        st.apply_action(int(rng.choice(st.legal_actions())))
+    sc = st.final_scores()
+    w = st.winners()
+    for s in range(2):
+        m = np.clip((sc[s] - sc[1 - s]) / 10, -1, 1)
+        assert st.returns()[s] == pytest.approx((1 if s in w else -1) + 0.5 * m)
+
+
+# ------------------------------------------------------------------------------ random games
+def play_random(seed, n, check_every=0):
+    st = new(seed, num_players=n)
+    tot = st.pawn_totals()
+    rng = np.random.default_rng(seed)
+    size = observation_layout(n).size
+    k = 0
+    while not st.is_over:
+        mask = st.legal_action_mask()
+        assert mask.dtype == np.int8 and mask.sum() > 0, (st.phase, st.kind)
+        assert st.current_player == st.turn
+        st.apply_action(int(rng.choice(np.flatnonzero(mask))))
+        k += 1
+        assert (st.pawn_totals() == tot).all()
+        assert not st.pawns.violations(st.city)
+        if check_every and k % check_every == 0:
+            obs = st.observation_tensor(k % n)
+            assert obs.shape == (size,) and obs.dtype == np.float32
+    assert st.end_reason == "round_limit" and st.rounds_done == 40
+    assert sorted(st.relic_deck + [r for r in st.relic_map if r >= 0] + st.relic_discard
+                  + sum(st.relic_hand, [])) == list(range(108))
+    return st
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_random_games_play_to_the_end(n):
+    for seed in range(3):
+        play_random(100 * n + seed, n, check_every=37)
+
+
+@pytest.mark.slow
+def test_200_random_games_without_error():
+    for g in range(200):
+        play_random(g, 2 + g % 4)
+
+
+def test_records_replay_exactly_and_copies_behave_alike():
+    for n in (2, 5):
+        st = new(n, num_players=n)
+        rng = np.random.default_rng(n)
+        mid = None
+        while not st.is_over:
+            st.apply_action(int(rng.choice(st.legal_actions())))
+            if len(st.history) == 150:
+                mid = st.to_record()
+                twin = pickle.loads(pickle.dumps(st))
+                clone = st.clone()
+        rec = st.to_record()
+        again = ClandestineState.from_record(rec)
+        assert again.history == st.history and again.chance_log == st.chance_log
+        assert np.array_equal(again.final_scores(), st.final_scores())
+        no_chance = ClandestineState.from_record({k: v for k, v in rec.items() if k != "chance"})
+        for s in range(n):
+            assert np.array_equal(no_chance.observation_tensor(s), st.observation_tensor(s))
+        half = ClandestineState.from_record(mid)
+        for other in (twin, clone):
+            for s in range(n):
+                assert np.array_equal(other.observation_tensor(s), half.observation_tensor(s))
+            for a in rec["actions"][150:]:
+                other.apply_action(a)
+            assert other.is_over and np.array_equal(other.returns(), st.returns())
+    bad = dict(rec, returns=[9.0] * len(rec["returns"]))
+    with pytest.raises(RecordError):
+        ClandestineState.from_record(bad)
+
+
+def test_resample_keeps_the_observation_and_replays():
+    for n in (2, 4):
+        st = new(7 + n, num_players=n)
+        rng = np.random.default_rng(n)
+        for step in range(260):
+            if st.is_over:
+                break
+            st.apply_action(int(rng.choice(st.legal_actions())))
+            if step % 65 == 64:
+                for seat in range(n):
+                    r = st.resample_from_infostate(seat, rng)
+                    assert np.array_equal(r.observation_tensor(seat), st.observation_tensor(seat))
+                    assert r.current_player == st.current_player
+                    assert r.secret_hand[seat] == st.secret_hand[seat]
+                    assert r.relic_hand[seat] == st.relic_hand[seat]
+                    again = ClandestineState.from_record(r.to_record())
+                    assert np.array_equal(again.observation_tensor(seat),
+                                          r.observation_tensor(seat))
+                    assert again.hidden_truth() == r.hidden_truth()
+
+
+def test_observation_hides_other_hands():
+    st = new(3, num_players=3, societies=["mariners", "garden", "twilight"])
+    base = st.observation_tensor(1)
+    other = st.clone()
+    other.relic_hand[0] = [r for r in other.relic_deck[:1]]
+    other.secret_hand[0] = list(other.secret_deck[0][:1])
+    assert np.array_equal(other.observation_tensor(1), base)
+    assert not np.array_equal(other.observation_tensor(0), st.observation_tensor(0))
+    lay = observation_layout(3)
+    assert lay.view(st.observation_tensor(0), "own_relics").sum() == 1  # Mariners: 1 Relic
+    assert "own_relics" in lay.table()
+
+
+def test_render_and_action_strings():
+    st = new(3)
+    txt = st.render_text()
+    assert "seat 0" in txt and "P0S1" in txt and "hand R" in txt
+    assert st.render_text(1).count("hand R") == 1
+    for a in st.legal_actions():
+        assert st.kind in st.action_to_string(a)
