@@ -12,9 +12,10 @@ import pytest
 
 from envs.clandestine import actions as A
 from envs.clandestine import pawns as P
+from envs.clandestine import relic_map as RM
 from envs.clandestine import spec as S
 from envs.clandestine.city import load_content
-from envs.clandestine.engine import ClandestineState, observation_layout
+from envs.clandestine.engine import RELIC_IDS, ClandestineState, observation_layout
 from envs.core.errors import ConfigError, IllegalActionError, RecordError
 
 C = load_content()
@@ -88,7 +89,7 @@ def test_basic_preset_and_flag_defaults_come_from_the_json():
     (dict(conjunctions=True), "not implemented yet"),
     (dict(basic_preset=False), "not implemented yet"),
     (dict(chaos="yes"), "True or False"),
-    (dict(omit=["discover"]), "does not implement"),
+    (dict(omit=["ascend"]), "does not implement"),
     (dict(omit=OMIT + ["fun"]), "not unimplemented parts"),
 ])
 def test_config_errors_name_the_keyword(kwargs, msg):
@@ -379,6 +380,90 @@ def test_illegal_actions_are_refused_with_reasons():
         st.apply_action(bad)
 
 
+def place_relic(st, relic_id, map_space):
+    """Put Relic ``relic_id`` on ``map_space``, swapping it with the card there (conserved)."""
+    r = RELIC_IDS.index(relic_id)
+    slot = RM.MAP_INDEX[map_space]
+    old = st.relic_map[slot]
+    for pile in [st.relic_deck, st.relic_map] + st.relic_hand:
+        if r in pile:
+            pile[pile.index(r)] = old
+            break
+    st.relic_map[slot] = r
+
+
+def discover_seat0(st, strength_pawns):
+    """Seat 0 acts with its Public Leader on its Discover Sidewalk holding ``strength_pawns``."""
+    sid = next(f"P0S{k}" for k in (1, 2, 3) if st.city.action(f"P0S{k}") == "Discover")
+    clear_pawns(st, sid)
+    set_pawns(st, sid, **strength_pawns)
+    refresh(st)
+    if st.kind == "window_pre":
+        act(st, "PASS", 0)
+    act(st, "SPACE", space(st, sid))
+    while st.kind in ("placement_type", "uf_route"):
+        st.apply_action(st.legal_actions()[0])
+    return sid
+
+
+def test_joan_discover_through_the_engine():
+    """Design §13 Joan's Discover: Strength 6 buys R055 at R1.0 (1), R088 at R1.1 (2 + 1) and
+    R028 at R2.1 (1 + 1); two Routes -> 1 Chaos; the Relics go to hand face up."""
+    st = new(3, num_players=3, societies=["garden", "mariners", "blue"])
+    for rid, sp in (("R055", "R1.0"), ("R088", "R1.1"), ("R028", "R2.1")):
+        place_relic(st, rid, sp)
+    chaos, hand = st.chaos[0], list(st.relic_hand[0])
+    discover_seat0(st, dict(pl=2, pf=2))
+    assert st.kind == "discover_pick" and st.acts[-1].purchase.budget == 6
+    mask = st.legal_action_mask()
+    assert mask[A.PASS] == 1
+    for k, c in enumerate(st.acts[-1].purchase.costs):
+        assert mask[A.OFFSET["MAP"] + k] == (c is not None and c <= 6)
+    for sp in ("R1.0", "R1.1", "R2.1"):
+        act(st, "MAP", RM.MAP_INDEX[sp])
+    # budget spent: the picks end by themselves
+    assert not st.acts and st.chaos[0] == chaos + 1
+    got = [RELIC_IDS[r] for r in st.relic_hand[0] if r not in hand]
+    assert got == ["R055", "R088", "R028"] and st.relic_known[0] == [RELIC_IDS.index(r)
+                                                                      for r in got]
+    assert all(st.relic_map[RM.MAP_INDEX[sp]] == -1 for sp in ("R1.0", "R1.1", "R2.1"))
+    deck = len(st.relic_deck)
+    if st.kind == "window_post":
+        act(st, "PASS", 0)
+    # END step 1: the Map is full again (R1 and R2 slide down and refill from the deck)
+    assert all(r >= 0 for r in st.relic_map[:13]) and len(st.relic_deck) == deck - 3
+
+
+def test_harbor_choice_and_relic_deck_trigger():
+    st = new(6, num_players=3, societies=["garden", "mariners", "blue"])
+    harbor = st.relic_map[0]
+    discover_seat0(st, dict(pl=1))  # Strength 2: take the Harbor card (cost = its value)
+    costs = st.acts[-1].purchase.costs
+    if costs[0] > 2:
+        pytest.skip("the Harbor card costs more than 2 in this deal")
+    act(st, "MAP", 0)
+    if st.kind == "discover_pick":
+        act(st, "PASS", 0)
+    # leave 1 card in the deck: the refill empties it and triggers the end
+    st.relic_discard.extend(st.relic_deck[:-1])
+    del st.relic_deck[:-1]
+    if st.kind == "window_post":
+        act(st, "PASS", 0)
+    assert st.kind == "target"
+    assert st.legal_actions() == [A.encode("ROUTE", k) for k in range(4)]
+    row0 = st.relic_map[RM.MAP_INDEX["R3.0"]]
+    act(st, "ROUTE", 2)
+    assert st.relic_map[0] == row0 != harbor and st.relic_deck == []
+    assert st.end_trigger == 0 and st.end_reason == "relic_deck"
+    rng = np.random.default_rng(0)
+    seen = []
+    while not st.is_over:
+        if not seen or seen[-1] != st.turn:
+            seen.append(st.turn)
+        st.apply_action(int(rng.choice(st.legal_actions())))
+    assert seen[-2:] == [1, 2] and st.rounds_done == 1
+
+
 # ------------------------------------------------------------------------------ the end
 def test_round_limit_ends_and_scores():
     st = new(4, num_players=3, max_rounds=2)
@@ -446,7 +531,8 @@ def play_random(seed, n, check_every=0):
         if check_every and k % check_every == 0:
             obs = st.observation_tensor(k % n)
             assert obs.shape == (size,) and obs.dtype == np.float32
-    assert st.end_reason == "round_limit" and st.rounds_done == 40
+    assert st.end_reason in ("round_limit", "relic_deck")
+    assert st.rounds_done == 40 if st.end_reason == "round_limit" else st.relic_deck == []
     assert sorted(st.relic_deck + [r for r in st.relic_map if r >= 0] + st.relic_discard
                   + sum(st.relic_hand, [])) == list(range(108))
     return st

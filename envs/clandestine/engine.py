@@ -36,6 +36,7 @@ import numpy as np
 
 from ..core import GameState
 from . import phases as PH
+from . import relic_map as RM
 from . import pawns as P
 from .actions import ACTIONS, NUM_ACTIONS, decode
 from .city import build_city, load_content
@@ -44,10 +45,11 @@ from .spec import SOCIETIES, make_spec
 
 _C = load_content()
 NUM_RELICS = len(_C["relics"])
-RELIC_VALUE = tuple(int(r["value"]) for r in _C["relics"])
-MAP_ORDER: tuple[str, ...] = tuple(_C["relic_map"]["map_order"])
-#: Map spaces dealt at setup, in the order they are filled (H, then R1..R4 bottom to top).
-MAP_SETUP_SLOTS = tuple(i for i, m in enumerate(MAP_ORDER) if not m.startswith("E"))
+#: Relic text ids by index (``R001`` ...) and back; printed values by id (for ``relic_map``).
+RELIC_IDS: tuple[str, ...] = tuple(r["id"] for r in _C["relics"])
+RELIC_INDEX = {r: i for i, r in enumerate(RELIC_IDS)}
+RELIC_VALUES = {r["id"]: int(r["value"]) for r in _C["relics"]}
+MAP_ORDER: tuple[str, ...] = RM.MAP_ORDER
 PHASES: tuple[str, ...] = ("START", "PRE", "SELECT_LEADER", "ACTION", "POST", "END", "OVER")
 #: Alchemy panels offered now (``spec.UNIMPLEMENTED_PARTS['trades']``).
 IMPLEMENTED_PANELS = ("any_time", "regroup")
@@ -148,10 +150,8 @@ class ClandestineState(GameState):
         side = self.chance_integer("city_side", 2)
         self.city = build_city(n, self.societies, first_action=("Fundraise", "Discover")[side])
         self.pawns = P.initial_pawns(self.city)
-        # 5. the Relic Map
-        for slot in MAP_SETUP_SLOTS:
-            if self.relic_deck:
-                self.relic_map[slot] = self.relic_deck.pop()
+        # 5. the Relic Map (relic_map.setup)
+        self._set_map(RM.setup_map(self._deck_ids()))
         # 7. the First Player's turn
         self.turn, self.rounds_done, self.phase = 0, 0, "START"
         self.kind: str | None = None
@@ -253,7 +253,6 @@ class ClandestineState(GameState):
         lim = self.society(seat)["dial"][self.level[seat] - 1]
         if self.end_step == 0:
             self._refill_map()
-            self.end_step = 1
         elif self.end_step == 1:
             self.energy[seat] += int(_C["constants"]["end_of_turn_energy"])
             self.end_step = 3
@@ -270,9 +269,37 @@ class ClandestineState(GameState):
         else:
             self._pass_chalice()
 
+    # ------------------------------------------------------------------------ Relic Map
+    def map_state(self) -> RM.MapState:
+        """The Map as a :class:`relic_map.MapState` (Relic text ids)."""
+        return RM.MapState(tuple(RELIC_IDS[r] if r >= 0 else None for r in self.relic_map))
+
+    def _deck_ids(self) -> tuple[str, ...]:
+        """The Relic deck as text ids, top first (the ``relic_map`` convention)."""
+        return tuple(RELIC_IDS[r] for r in reversed(self.relic_deck))
+
+    def _set_map(self, res: RM.RefillResult) -> None:
+        """Take a ``relic_map`` fill result; a deck emptied by it triggers the end (§1.6)."""
+        self.relic_map = [RELIC_INDEX[c] if c is not None else -1 for c in res.relic_map.cards]
+        self.relic_deck = [RELIC_INDEX[c] for c in reversed(res.deck)]
+        if res.deck_emptied:
+            self.record_trigger("relic_deck")
+
+    def harbor_choices(self) -> tuple[str, ...]:
+        """Routes the active seat may move into the empty Harbor at END step 1."""
+        return RM.harbor_choices(self.map_state())
+
+    def refill_map(self, harbor_route: str | None) -> None:
+        """END step 1 (``relic_map.refill_end_of_turn``)."""
+        self._set_map(RM.refill_end_of_turn(self.map_state(), self._deck_ids(), harbor_route))
+        self.end_step = 1
+
     def _refill_map(self) -> None:
-        """END step 1. The Map never changes while Discover's formula is omitted (spec)."""
-        assert "discover" in self.spec.omit
+        """END step 1: the Harbor choice is a ``target`` decision (ROUTE block) when needed."""
+        if self.harbor_choices():
+            self.kind = "target"
+        else:
+            self.refill_map(None)
 
     def _pass_chalice(self) -> None:
         """END step 4 and the end of the game (design §1.6)."""
@@ -328,6 +355,11 @@ class ClandestineState(GameState):
             f.stage = PH.FORMULA
         elif f.stage == PH.FORMULA:
             self._formula(f)
+        elif f.stage == PH.PICK_MAP:
+            if f.purchase.legal_picks():
+                self.kind = "discover_pick"
+            else:
+                self.finish_discover(f)
         elif f.stage == PH.PICK:
             if PH.pick_candidates(self, f):
                 self.kind = "pawn_pick"
@@ -349,11 +381,29 @@ class ClandestineState(GameState):
             f.picks_left, f.stage = s // 2, PH.PICK
         elif f.name == "regroup":
             f.picks_left, f.stage = s, PH.PICK
-        elif f.name in ("discover", "ascend"):
+        elif f.name == "discover":
+            costs = RM.map_costs(self.map_state(), RELIC_VALUES)
+            f.purchase = RM.DiscoverPurchase(s, costs)
+            f.stage = PH.PICK_MAP
+        elif f.name == "ascend":
             assert f.name in self.spec.omit  # the formula is omitted (spec.UNIMPLEMENTED_PARTS)
         else:
             raise RuntimeError(f"the {f.name} Action is not implemented (society_powers=False "
                                "should have made it unreachable)")
+
+    def take_from_map(self, f: PH.ActionFrame, map_index: int) -> None:
+        """One Discover pick: the Relic goes to the actor's hand, face up (known part)."""
+        f.purchase = f.purchase.pick(MAP_ORDER[map_index])
+        relic = self.relic_map[map_index]
+        self.relic_map[map_index] = -1
+        self.relic_hand[f.actor].append(relic)
+        self.relic_known[f.actor].append(relic)
+
+    def finish_discover(self, f: PH.ActionFrame) -> None:
+        """End of the picks: route Chaos (1 per Route beyond the first; the Mariners' chartered
+        routes are an ability, off with ``society_powers=False``)."""
+        self.gain_chaos(f.actor, f.purchase.chaos())
+        f.stage = PH.DONE
 
     # ------------------------------------------------------------------------ resources
     def gain_chaos(self, seat: int, n: int) -> None:

@@ -32,7 +32,7 @@ from .actions import OFFSET, index_to_space, space_to_index
 ACTION_NAMES: tuple[str, ...] = ("fundraise", "discover", "reveal", "ascend", "purge", "regroup",
                                  "revolt")
 #: Steps of an Action frame.
-MOVE, FORMULA, PICK, DONE = "move", "formula", "pick", "done"
+MOVE, FORMULA, PICK, PICK_MAP, DONE = "move", "formula", "pick", "pick_map", "done"
 
 
 @dataclass
@@ -44,7 +44,8 @@ class ActionFrame:
         space: the used City space, or -1 for an ``act`` Action (no space, no pawns move).
         leader: ``P.PL``/``P.SL`` of the acting Leader (-1 for an ``act``).
         strength: Strength (step 1; floored at 0 when the formula is performed).
-        stage: :data:`MOVE`, :data:`FORMULA`, :data:`PICK` or :data:`DONE`.
+        stage: :data:`MOVE`, :data:`FORMULA`, :data:`PICK` (pawn picks), :data:`PICK_MAP`
+            (Discover picks) or :data:`DONE`.
         movement: the pawns being placed (stage MOVE), else ``None``.
         picks_left: pawns that may still be picked (Purge, Regroup).
         mode: Regroup's EITHER/OR, fixed by the first pick: ``None``, ``"leader"``,
@@ -52,6 +53,7 @@ class ActionFrame:
         pick_space: space chosen at the first stage of a ``pawn_pick`` (-1 = none).
         pending: ``(space, type)`` of the picked pawn waiting for its distance or destination.
         moved: int16 (9 N, 4) pawns moved by this step, per (space, type).
+        purchase: Discover's ``relic_map.DiscoverPurchase`` (picks and remaining budget).
     """
 
     name: str
@@ -66,6 +68,7 @@ class ActionFrame:
     pick_space: int = -1
     pending: tuple | None = None
     moved: np.ndarray | None = None
+    purchase: Any = None
 
 
 def _on(mask: np.ndarray, block: str, index: int) -> None:
@@ -251,7 +254,36 @@ def apply_distance(state, block: str, index: int) -> None:
     state.kind = None
 
 
+# ----------------------------------------------------------------------------- Discover
+def mask_discover_pick(state, mask: np.ndarray) -> None:
+    """MAP spaces whose cost fits the remaining Strength (``relic_map``), and PASS (stop)."""
+    mask[OFFSET["PASS"]] = 1
+    m = state.acts[-1].purchase.mask()
+    mask[OFFSET["MAP"]:OFFSET["MAP"] + len(m)] = m
+
+
+def apply_discover_pick(state, block: str, index: int) -> None:
+    frame = state.acts[-1]
+    if block == "PASS":
+        state.finish_discover(frame)
+    else:
+        state.take_from_map(frame, index)
+    state.kind = None
+
+
 # ----------------------------------------------------------------------------- END (§1.2)
+def mask_target(state, mask: np.ndarray) -> None:
+    """END step 1: the Route whose row-0 card moves into the empty Harbor (ROUTE block)."""
+    for r in state.harbor_choices():
+        _on(mask, "ROUTE", int(r[1:]) - 1)
+
+
+def apply_target(state, block: str, index: int) -> None:
+    state.kind = None
+    state.refill_map(f"R{index + 1}")
+
+
+
 def mask_hand_discard(state, mask: np.ndarray) -> None:
     """RELIC (END step 3, Relics first) or SECRET: one card of the over-full hand."""
     seat = state.decider
@@ -283,4 +315,6 @@ KINDS: dict[str, tuple[Callable, Callable]] = {
     "purge_destination": (mask_purge_destination, apply_purge_destination),
     "distance": (mask_distance, apply_distance),
     "hand_discard": (mask_hand_discard, apply_hand_discard),
+    "discover_pick": (mask_discover_pick, apply_discover_pick),
+    "target": (mask_target, apply_target),
 }

@@ -65,9 +65,6 @@ SUPPORTED_FLAG_VALUES: Mapping[str, tuple[bool, ...]] = MappingProxyType({
 #: Rule parts not yet implemented, and what the game does when the part is omitted
 #: (``omit=(...)``). Each entry leaves when its part lands.
 UNIMPLEMENTED_PARTS: Mapping[str, str] = MappingProxyType({
-    "discover": "the Discover Action moves its pawns but its formula does nothing (no Relic is "
-                "acquired, no route Chaos); the Relic Map is dealt at setup and never changes, "
-                "so the Relic deck never empties",
     "ascend": "the Ascend Action moves its pawns but its formula does nothing (no Level is "
               "gained), so no seat reaches Level V",
     "secrets": "Secrets are drawn (Starts With, Reveal) and held, count for the hand limit and "
