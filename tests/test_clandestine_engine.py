@@ -11,8 +11,10 @@ import numpy as np
 import pytest
 
 from envs.clandestine import actions as A
+from envs.clandestine import ascend as AS
 from envs.clandestine import pawns as P
 from envs.clandestine import relic_map as RM
+from envs.clandestine import scoring as SC
 from envs.clandestine import spec as S
 from envs.clandestine.city import load_content
 from envs.clandestine.engine import RELIC_IDS, ClandestineState, observation_layout
@@ -89,7 +91,7 @@ def test_basic_preset_and_flag_defaults_come_from_the_json():
     (dict(conjunctions=True), "not implemented yet"),
     (dict(basic_preset=False), "not implemented yet"),
     (dict(chaos="yes"), "True or False"),
-    (dict(omit=["ascend"]), "does not implement"),
+    (dict(omit=["secrets"]), "does not implement"),
     (dict(omit=OMIT + ["fun"]), "not unimplemented parts"),
 ])
 def test_config_errors_name_the_keyword(kwargs, msg):
@@ -464,6 +466,105 @@ def test_harbor_choice_and_relic_deck_trigger():
     assert seen[-2:] == [1, 2] and st.rounds_done == 1
 
 
+def tam(gold=8, level=1):
+    """Seat 0 (Mariners, C3 = Ascend) holding R037 (2 Sword) and two Level I Sword Secrets,
+    acting with Strength 3 (Society Leader + Universal Follower) on its Ascend Chamber."""
+    st = new(8, num_players=3, societies=["mariners", "garden", "blue"])
+    place_relic(st, "R037", "R4.2")
+    r037 = RELIC_IDS.index("R037")
+    st.relic_map[RM.MAP_INDEX["R4.2"]], st.relic_deck[-1] = st.relic_deck[-1], r037
+    st.relic_deck, st.relic_hand[0] = st.relic_hand[0] + st.relic_deck[:-1], [r037]
+    ids = [c["id"] for c in C["secrets"]["mariners"]]
+    sword = [ids.index("mariners-1-04"), ids.index("mariners-1-09")]
+    pool = st.secret_hand[0] + st.secret_deck[0]
+    st.secret_hand[0] = list(sword)
+    st.secret_deck[0] = [c for c in pool if c not in sword]
+    st.gold[0], st.level[0] = gold, level
+    clear_pawns(st, "P0C3")
+    set_pawns(st, "P0C3", sl=1, uf=1)
+    refresh(st)
+    if st.kind == "window_pre":
+        act(st, "PASS", 0)
+    act(st, "SPACE", space(st, "P0C3"))
+    return st, r037, sword
+
+
+def test_tam_ascend_through_the_engine():
+    """Design §13 Tam's Ascend: I -> II costs 8 Gold + 4 Suits; R037 (2 Sword) and two Level I
+    Sword Secrets pay 4 Sword; with Strength 3 reduce the Gold by 3 OR the Suit cost by 1
+    (then R037 + one Secret is the minimal set), not both."""
+    st, r037, sword = tam()
+    f = st.acts[-1]
+    assert st.kind == "ascend_suit" and f.strength == 3 and tuple(f.cost) == (8, 4)
+    assert set(st.legal_actions()) == {A.PASS, A.encode("SUIT", 1)}  # only Sword is payable
+    act(st, "SUIT", 1)
+    assert set(st.legal_actions()) == {A.encode("OPT", 0), A.encode("OPT", 1)}
+    act(st, "OPT", 1)  # the Suit cost by floor(3 / 2) = 1
+    assert tuple(st.acts[-1].cost) == (8, 3)
+    assert set(st.legal_actions()) == {A.encode("RELIC", r037)} | {
+        A.encode("SECRET", i) for i in sword}
+    act(st, "SECRET", sword[0])
+    # a second Secret would make 2 < 3 and then R037 would make the set non-minimal
+    assert st.legal_actions() == [A.encode("RELIC", r037)]
+    draws = st.secret_draws[0][1]
+    act(st, "RELIC", r037)
+    assert st.level[0] == 2 and st.gold[0] == 0 and st.tucked[0] == [r037]
+    assert st.secret_discard[0] == [sword[0]] and sword[1] in st.secret_hand[0]
+    assert st.secret_draws[0][1] == draws + 2 and len(st.secret_hand[0]) == 3
+    assert st.ftl[0] == [2] and st.uf_added == 9
+    for j in range(3):
+        for sw in st.city.sidewalks(j):
+            assert st.pawns.count(sw, P.UF) >= 1
+    # Gaining a Level step 5: a Sword slot of Level <= II, empty-slot resources
+    assert st.kind == "board_pick"
+    slots = [b["id"] for b in C["ascension"]["board_slots"]]
+    legal = [slots[a - A.OFFSET["BOARD"]] for a in st.legal_actions()]
+    assert legal == ["AI-Sword-L", "AI-Sword-R", "AII-Sword-L", "AII-Sword-R"]
+    reward = C["ascension"]["board_slots"][slots.index("AII-Sword-L")]["empty_reward"]
+    before = (st.gold[0], st.energy[0], st.intrigue[0], st.chaos[0])
+    act(st, "BOARD", slots.index("AII-Sword-L"))
+    after = [st.gold[0], st.energy[0], st.intrigue[0], st.chaos[0]]
+    for op in reward:
+        k = ("gold", "energy", "intrigue", "chaos").index(op["res"])
+        after[k] -= op["n"] if op["op"] == "gain" else -min(op["n"], before[3])
+    assert tuple(after) == before and not st.acts
+    assert SC.ftl_intrigue(2) in [st.score_categories(0)[7]]
+
+
+def test_ascend_reducing_gold_needs_all_three_cards():
+    st, r037, sword = tam()
+    act(st, "SUIT", 1)
+    act(st, "OPT", 0)  # Gold 8 - 3 = 5, Suits 4: R037 + both Secrets
+    act(st, "RELIC", r037)
+    act(st, "SECRET", sword[0])
+    assert st.legal_actions() == [A.encode("SECRET", sword[1])]  # asked though single
+    act(st, "SECRET", sword[1])
+    assert st.gold[0] == 3 and st.level[0] == 2
+
+
+def test_ascend_decline_and_unpayable_are_still_asked():
+    st, r037, sword = tam(gold=4)  # 4 Gold < 8 - 3: only the Suit reduction... not payable
+    assert st.kind == "ascend_suit" and st.legal_actions() == [A.PASS]
+    act(st, "PASS", 0)
+    assert st.level[0] == 1 and not st.acts and st.relic_hand[0] == [r037]
+
+
+def test_reaching_level_v_triggers_the_end():
+    st, r037, sword = tam(gold=30, level=4)
+    f = st.acts[-1]
+    dial = C["societies"]["mariners"]["dial"][3]
+    assert tuple(f.cost) == (dial["next_gold"], dial["next_suits"]) == (17, 7)
+    assert st.legal_actions() == [A.PASS]  # 4 Sword icons cannot pay 7 - 1
+    f.cost = AS.AscendCost(17, 4)  # hand-made: an eye mod of -3 Suits (not in play yet)
+    st._mask = None
+    act(st, "SUIT", 1)
+    act(st, "OPT", 1)
+    while st.kind == "ascend_card":
+        st.apply_action(st.legal_actions()[0])
+    assert st.level[0] == 5 and st.end_trigger == 0 and st.end_reason == "level_v"
+    assert sum(st.secret_draws[0][1:]) == 0  # no Secrets at Level V
+
+
 # ------------------------------------------------------------------------------ the end
 def test_round_limit_ends_and_scores():
     st = new(4, num_players=3, max_rounds=2)
@@ -531,10 +632,20 @@ def play_random(seed, n, check_every=0):
         if check_every and k % check_every == 0:
             obs = st.observation_tensor(k % n)
             assert obs.shape == (size,) and obs.dtype == np.float32
-    assert st.end_reason in ("round_limit", "relic_deck")
-    assert st.rounds_done == 40 if st.end_reason == "round_limit" else st.relic_deck == []
+    assert st.end_reason in ("round_limit", "relic_deck", "level_v")
+    if st.end_reason == "round_limit":
+        assert st.rounds_done == 40
+    elif st.end_reason == "relic_deck":
+        assert st.relic_deck == []
+    else:
+        assert max(st.level) == 5
     assert sorted(st.relic_deck + [r for r in st.relic_map if r >= 0] + st.relic_discard
-                  + sum(st.relic_hand, [])) == list(range(108))
+                  + sum(st.relic_hand, []) + sum(st.tucked, [])) == list(range(108))
+    soc_total = [sorted(st.secret_hand[j] + st.secret_deck[j] + st.secret_discard[j])
+                 for j in range(n)]
+    for j in range(n):
+        levels = [c["level"] for c in C["secrets"][st.societies[j]]]
+        assert soc_total[j] == [i for i, lv in enumerate(levels) if lv <= min(st.level[j], 4)]
     return st
 
 

@@ -35,8 +35,10 @@ from typing import Any
 import numpy as np
 
 from ..core import GameState
+from . import ascend as AS
 from . import phases as PH
 from . import relic_map as RM
+from . import scoring as SC
 from . import pawns as P
 from .actions import ACTIONS, NUM_ACTIONS, decode
 from .city import build_city, load_content
@@ -49,11 +51,20 @@ NUM_RELICS = len(_C["relics"])
 RELIC_IDS: tuple[str, ...] = tuple(r["id"] for r in _C["relics"])
 RELIC_INDEX = {r: i for i, r in enumerate(RELIC_IDS)}
 RELIC_VALUES = {r["id"]: int(r["value"]) for r in _C["relics"]}
+RELIC_INTRIGUE = tuple(int(r["intrigue"]) for r in _C["relics"])
 MAP_ORDER: tuple[str, ...] = RM.MAP_ORDER
+#: per Society: Secret text ids by index (SECRET block) and back
+SECRET_IDS = {soc: tuple(c["id"] for c in cards) for soc, cards in _C["secrets"].items()}
+SECRET_INDEX = {soc: {c: i for i, c in enumerate(ids)} for soc, ids in SECRET_IDS.items()}
+BOARD_SLOTS = tuple(_C["ascension"]["board_slots"])
+BOARD_INDEX = {b["id"]: i for i, b in enumerate(BOARD_SLOTS)}
 PHASES: tuple[str, ...] = ("START", "PRE", "SELECT_LEADER", "ACTION", "POST", "END", "OVER")
 #: Alchemy panels offered now (``spec.UNIMPLEMENTED_PARTS['trades']``).
 IMPLEMENTED_PANELS = ("any_time", "regroup")
 END_REASONS = ("level_v", "relic_deck", "round_limit")
+#: Decision kinds whose options depend on the decider's hidden cards: always asked, even with a
+#: single legal action, so that whether a seat decides never reveals its hand (CONVENTIONS.md).
+ALWAYS_ASK = frozenset({"ascend_suit", "ascend_reduction", "ascend_card"})
 
 
 class ClandestineState(GameState):
@@ -134,6 +145,12 @@ class ClandestineState(GameState):
         self.secret_discard: list[list[int]] = [[] for _ in range(n)]
         self.secret_draws = [[0, 0, 0, 0] for _ in range(n)]
         self.panel_tokens = [[0] * len(self.society(s)["panels"]) for s in range(n)]
+        self.tucked: list[list[int]] = [[] for _ in range(n)]
+        self.ftl: list[list[int]] = [[] for _ in range(n)]
+        self.uf_added = 0
+        #: ``(seat, top-first deck + new Level pile, where the pile starts)`` before each
+        #: ``secret_shuffle`` chance event (the resampler rewrites its outcome)
+        self.shuffle_inputs: list[tuple[int, list[int], int]] = []
         for seat in reversed(range(n)):
             soc = self.society(seat)
             level1 = [i for i, c in enumerate(_C["secrets"][soc["id"]]) if c["level"] == 1]
@@ -221,7 +238,7 @@ class ClandestineState(GameState):
             if len(legal) == 0:
                 raise RuntimeError(f"decision {self.kind!r} in phase {self.phase} has an empty "
                                    "mask (engine bug)")
-            if len(legal) > 1:
+            if len(legal) > 1 or self.kind in ALWAYS_ASK:
                 return
             self._apply(int(legal[0]))
 
@@ -360,6 +377,8 @@ class ClandestineState(GameState):
                 self.kind = "discover_pick"
             else:
                 self.finish_discover(f)
+        elif f.stage == PH.ASCEND:  # pragma: no cover - every Ascend step sets its decision
+            raise RuntimeError("Ascend waits for a decision but none is set")
         elif f.stage == PH.PICK:
             if PH.pick_candidates(self, f):
                 self.kind = "pawn_pick"
@@ -386,7 +405,10 @@ class ClandestineState(GameState):
             f.purchase = RM.DiscoverPurchase(s, costs)
             f.stage = PH.PICK_MAP
         elif f.name == "ascend":
-            assert f.name in self.spec.omit  # the formula is omitted (spec.UNIMPLEMENTED_PARTS)
+            if self.level[seat] < AS.MAX_LEVEL:  # at Level V nothing happens (ruling 33)
+                f.cost = AS.ascend_cost(AS.society_dial(self.societies[seat]), self.level[seat])
+                f.stage = PH.ASCEND
+                self.kind = "ascend_suit"
         else:
             raise RuntimeError(f"the {f.name} Action is not implemented (society_powers=False "
                                "should have made it unreachable)")
@@ -403,6 +425,88 @@ class ClandestineState(GameState):
         """End of the picks: route Chaos (1 per Route beyond the first; the Mariners' chartered
         routes are an ability, off with ``society_powers=False``)."""
         self.gain_chaos(f.actor, f.purchase.chaos())
+        f.stage = PH.DONE
+
+    # ------------------------------------------------------------------------ Ascend
+    def suit_cards(self, seat: int) -> list[AS.SuitCard]:
+        """``seat``'s hand as ``ascend.SuitCard`` s: Relics, then Secrets."""
+        soc = self.societies[seat]
+        return ([AS.relic_card(RELIC_IDS[r]) for r in self.relic_hand[seat]]
+                + [AS.secret_card(SECRET_IDS[soc][i]) for i in self.secret_hand[seat]])
+
+    def card_action(self, seat: int, card_id: str) -> tuple[str, int]:
+        """``(block, index)`` of a hand card: RELIC by Relic index, SECRET by Secret index."""
+        if card_id in RELIC_INDEX:
+            return "RELIC", RELIC_INDEX[card_id]
+        return "SECRET", SECRET_INDEX[self.societies[seat]][card_id]
+
+    def card_id(self, seat: int, block: str, index: int) -> str:
+        """Inverse of :meth:`card_action`."""
+        return RELIC_IDS[index] if block == "RELIC" else SECRET_IDS[self.societies[seat]][index]
+
+    @staticmethod
+    def board_slot_index(slot_id: str) -> int:
+        """BOARD-block index of an Ascension board slot id."""
+        return BOARD_INDEX[slot_id]
+
+    def continue_ascend(self, f: PH.ActionFrame) -> None:
+        """Ask for the next card until the Suit cost is covered; then pay and gain a Level."""
+        paid = [AS.relic_card(c) if c in RELIC_INDEX else AS.secret_card(c) for c in f.paid]
+        if not AS.covered(paid, AS.SUITS[f.suit], f.cost.suits):
+            self.kind = "ascend_card"
+            return
+        seat = f.actor
+        self.gold[seat] -= f.cost.gold
+        for cid in f.paid:
+            block, index = self.card_action(seat, cid)
+            if block == "RELIC":  # tucked: scored, identity public
+                self.relic_hand[seat].remove(index)
+                if index in self.relic_known[seat]:
+                    self.relic_known[seat].remove(index)
+                self.tucked[seat].append(index)
+            else:
+                self.discard_secret(seat, index)
+        self.gain_level(seat)
+        self.kind = "board_pick"
+
+    def gain_level(self, seat: int) -> None:
+        """Gaining a Level (``procedures.gain_level``) steps 1, 2, 4a, 4b; step 3 is off with
+        ``conjunctions=False``, step 4c is omitted (``spec.UNIMPLEMENTED_PARTS``), step 6 has
+        no triggers with ``relic_effects=False``; step 5 is the ``board_pick`` decision."""
+        n = self.num_players
+        self.level[seat] += 1
+        new = self.level[seat]
+        if new <= 4:
+            soc = self.societies[seat]
+            pile = [i for i, c in enumerate(_C["secrets"][soc]) if c["level"] == new]
+            before = self.secret_deck[seat][::-1] + pile
+            self.shuffle_inputs.append((seat, before, len(before) - len(pile)))
+            perm = self.chance_permutation("secret_shuffle", len(before))
+            self.secret_deck[seat] = [before[int(p)] for p in perm][::-1]
+            self.draw_secrets(seat, 2)
+        if not any(new in t for t in self.ftl):
+            self.ftl[seat].append(new)
+            if self.spec.flags["first_to_level_effects"] and new < 5:
+                for j in range(n):
+                    for sw in self.city.sidewalks(j):
+                        self.pawns.counts[sw, P.UF] += 1
+                self.uf_added += 3 * n
+        if new == AS.MAX_LEVEL:
+            self.record_trigger("level_v")
+
+    def take_board_slot(self, f: PH.ActionFrame, index: int) -> None:
+        """Gaining a Level step 5 with ``ascension_tiles=False``: every slot is empty, so the
+        slot's empty-slot resources are taken (``gain`` / ``lose`` Chaos)."""
+        seat = f.actor
+        for op in BOARD_SLOTS[index]["empty_reward"]:
+            if op["op"] == "gain" and op["res"] == "chaos":
+                self.gain_chaos(seat, op["n"])
+            elif op["op"] == "gain":
+                getattr(self, op["res"])[seat] += op["n"]
+            elif op["op"] == "lose" and op["res"] == "chaos":
+                self.chaos[seat] = max(0, self.chaos[seat] - op["n"])
+            else:  # pragma: no cover - the JSON's empty rewards use only these
+                raise RuntimeError(f"empty-slot reward op {op} is not implemented")
         f.stage = PH.DONE
 
     # ------------------------------------------------------------------------ resources
@@ -485,24 +589,30 @@ class ClandestineState(GameState):
                 raise RuntimeError(f"trade op {op['op']!r} is not implemented")
 
     # ------------------------------------------------------------------------ scoring (§1.6)
-    def score_categories(self, seat: int) -> list[int]:
-        """``seat``'s Intrigue by ``scoring.human`` category, in order (10 ints).
+    def seat_score(self, seat: int) -> SC.SeatScore:
+        """``seat``'s final score by the scoring module (design §1.6; ``scoring.score``)."""
+        soc_path = list(self.city.society_path(seat))
+        sheet = SC.ScoreSheet.for_society(
+            self.societies[seat], level=self.level[seat],
+            tucked_relics=sum(RELIC_INTRIGUE[r] for r in self.tucked[seat]),
+            secrets_in_hand=sum(_C["secrets"][self.societies[seat]][i]["intrigue"]
+                                for i in self.secret_hand[seat]),
+            society_leaders=self.pawns.society_leaders_of(self.city, seat),
+            universal_followers=int(self.pawns.counts[soc_path, P.UF].sum()),
+            intrigue_tokens=self.intrigue[seat],
+            flag_tiles=sum(SC.ftl_intrigue(lv) for lv in self.ftl[seat]),
+            chaos=self.chaos[seat], first_to_level=tuple(sorted(self.ftl[seat])))
+        return SC.score(sheet)
 
-        Provisional until the shared scoring module lands: the categories that cannot be
-        non-zero yet (Conjunction goal, flag Relics, tucked Relics, Twilight purge score) are 0.
-        """
-        soc_path = self.city.society_path(seat)
-        return [self.level[seat] ** 2, 0, 0, 0,
-                sum(_C["secrets"][self.societies[seat]][i]["intrigue"]
-                    for i in self.secret_hand[seat]),
-                3 * self.pawns.society_leaders_of(self.city, seat),
-                int(self.pawns.counts[list(soc_path), P.UF].sum()),
-                self.intrigue[seat], -self.chaos_penalty(seat), 0]
+    def score_categories(self, seat: int) -> list[int]:
+        """``seat``'s Intrigue by ``scoring.human`` category, in order (10 ints)."""
+        return list(self.seat_score(seat).categories)
 
     def pawn_totals(self) -> np.ndarray:
         """Int64 (4,) pawns of each type in the City plus those picked up by a movement in
-        progress (conserved by every Action: nothing adds or removes pawns yet)."""
-        tot = self.pawns.totals()
+        progress, minus the Universal Followers added from the supply (``uf_added``): constant
+        over a game (nothing else adds or removes pawns yet)."""
+        tot = self.pawns.totals() - np.array([0, 0, self.uf_added, 0])
         for f in self.acts:
             if f.movement is not None:
                 tot = tot + np.asarray(f.movement.in_hand, dtype=np.int64)
@@ -515,33 +625,18 @@ class ClandestineState(GameState):
         return np.array([sum(self.score_categories(s)) for s in range(self.num_players)])
 
     def winners(self) -> list[int]:
-        """Winning seats (ruling 27): highest Intrigue, then the scoring categories in order
-        (no First-to-Level tiles exist yet); seats still tied share the win."""
-        scores = self.final_scores()
-        tied = [s for s in range(self.num_players) if scores[s] == scores.max()]
-        cats = {s: self.score_categories(s) for s in tied}
-        for k in range(10):
-            best = max(cats[s][k] for s in tied)
-            tied = [s for s in tied if cats[s][k] == best]
-            if len(tied) == 1:
-                break
-        return tied
+        """Winning seats after the tie-break (ruling 27; ``scoring.winners``)."""
+        return list(SC.winners([self.seat_score(s) for s in range(self.num_players)]))
 
     def returns(self) -> np.ndarray:
         """Float64 (n,): +1 each winner, -1 the others, plus ``margin_weight`` x clipped
-        Intrigue margin (design §1.6 Returns); zeros before the end."""
-        n = self.num_players
+        Intrigue margin (design §1.6 Returns; ``scoring.final_returns``); zeros before the end."""
         if self.phase != "OVER":
-            return np.zeros(n)
-        w = set(self.winners())
-        scores = self._final
-        out = np.array([1.0 if s in w else -1.0 for s in range(n)])
-        if self.spec.margin_weight:
-            for s in range(n):
-                best = max(scores[j] for j in range(n) if j != s)
-                out[s] += self.spec.margin_weight * float(
-                    np.clip((scores[s] - best) / self.spec.margin_scale, -1.0, 1.0))
-        return out
+            return np.zeros(self.num_players)
+        return np.asarray(SC.final_returns([self.seat_score(s) for s in range(self.num_players)],
+                                           margin_weight=self.spec.margin_weight,
+                                           margin_scale=self.spec.margin_scale),
+                          dtype=np.float64)
 
     # ------------------------------------------------------------------------ views
     def observation_tensor(self, seat: int) -> np.ndarray:
@@ -639,6 +734,13 @@ def observation_layout(num_players: int) -> Layout:
     lay.add("secret_discard", (n, _SECRETS_PER_SOCIETY), "1 per Secret in each relative seat's "
             "face-up Secret discard pile")
     lay.add("relic_deck", 1, "Relic deck size / 108")
+    lay.add("tucked", (n, NUM_RELICS), "Relics tucked by Ascending, per relative seat (public)")
+    lay.add("first_to_level", (n, 4), "First-to-Level tiles II-V held by each relative seat")
+    lay.add("ascend", 8, "Ascend in progress: one-hot Suit (Rod, Sword, Disk, Chalice), "
+            "one-hot reduction (Gold, Suit), cost Gold / 20, cost Suits / 10")
+    lay.add("ascend_paid", NUM_RELICS + _SECRETS_PER_SOCIETY, "cards picked so far for the "
+            "Ascend payment: Relic ids, then the acting Society's Secret indices")
+    lay.add("map_picks", len(MAP_ORDER), "Map spaces taken so far in the Discover in progress")
     _OBS_LAYOUTS[num_players] = lay
     return lay
 
@@ -696,6 +798,25 @@ def encode_observation(st: ClandestineState, seat: int) -> np.ndarray:
             v("relic_map")[slot, r] = 1
     v("relic_discard")[st.relic_discard] = 1
     v("relic_deck")[0] = len(st.relic_deck) / NUM_RELICS
+    for s in range(n):
+        v("tucked")[rel_seat(s), st.tucked[s]] = 1
+        for lv in st.ftl[s]:
+            v("first_to_level")[rel_seat(s), lv - 2] = 1
+    if st.acts:
+        f = st.acts[-1]
+        if f.cost is not None:
+            asc = v("ascend")
+            if f.suit >= 0:
+                asc[f.suit] = 1
+            if f.reduction >= 0:
+                asc[4 + f.reduction] = 1
+            asc[6:8] = (f.cost.gold / 20, f.cost.suits / 10)
+        for cid in f.paid or ():
+            block, index = st.card_action(f.actor, cid)
+            v("ascend_paid")[index if block == "RELIC" else NUM_RELICS + index] = 1
+        if f.purchase is not None:
+            for sp in f.purchase.picks:
+                v("map_picks")[RM.MAP_INDEX[sp]] = 1
     return obs
 
 
@@ -721,41 +842,62 @@ def render_state(st: ClandestineState, seat: int | None = None) -> str:
 
 
 # ---------------------------------------------------------------------------- resampling
-def _reshuffle(perm: list[int], ids: list[int], unknown: set, rng: np.random.Generator) -> list:
-    """``perm`` with the entries whose card ``ids[p]`` is in ``unknown`` permuted uniformly
-    among their own positions (the other positions keep their cards)."""
-    pos = [i for i, p in enumerate(perm) if ids[p] in unknown]
-    vals = [perm[i] for i in pos]
-    out = list(perm)
-    for i, j in zip(pos, rng.permutation(len(vals))):
-        out[i] = vals[int(j)]
-    return out
+def _relabel(hidden_groups: list[list[int]], rng: np.random.Generator) -> dict[int, int]:
+    """A random bijection of card indices permuting each group uniformly within itself."""
+    sigma: dict[int, int] = {}
+    for group in hidden_groups:
+        group = sorted(group)
+        for a, j in zip(group, rng.permutation(len(group))):
+            sigma[a] = group[int(j)]
+    return sigma
 
 
 def resample(st: ClandestineState, seat: int, rng: np.random.Generator) -> ClandestineState:
     """A state consistent with what ``seat`` knows (design §1.5 Resampler, for the parts
-    implemented): the Relics ``seat`` has not seen (deck and other seats' blind hand Relics) and
-    the Secrets hidden from it (other seats' hands and decks; its own deck order) are redrawn
-    uniformly by permuting the setup shuffles' outcomes at the positions of unseen cards; the
-    record (real actions + these outcomes) is replayed, so the history is consistent. Future
-    chance comes from a generator seeded from ``rng``."""
+    implemented), with a history that replays to it.
+
+    The cards hidden from ``seat`` are relabelled by a random bijection: the Relics in the deck
+    and in other seats' blind hand parts uniformly among themselves; each other seat's hidden
+    Secrets (hand and deck), and ``seat``'s own deck, uniformly within each Level. Every chance
+    outcome is rewritten so that each pile is the relabelled real pile at every moment (draws
+    from the top then give the relabelled cards), and the record is replayed. Approximation
+    (documented): keeping each hidden Secret's Level is narrower than the design's sampler,
+    which also mixes Levels subject to the epoch condition. Future chance comes from a
+    generator seeded from ``rng``.
+    """
     n = st.num_players
-    unseen_relics = set(st.relic_deck)
+    # cards picked for an Ascend payment in progress are public (the picks are public actions)
+    picked = {st.card_action(f.actor, c) + (f.actor,) for f in st.acts if f.paid for c in f.paid}
+    hidden_relics = set(st.relic_deck)
     for j in range(n):
         if j != seat:
-            unseen_relics |= set(st.relic_hand[j]) - set(st.relic_known[j])
+            hidden_relics |= set(st.relic_hand[j]) - set(st.relic_known[j])
+    hidden_relics -= {i for b, i, _j in picked if b == "RELIC"}
+    sig_r = _relabel([list(hidden_relics)], rng)
+    sig_s = []
+    for j in range(n):
+        soc = _C["secrets"][st.societies[j]]
+        hidden = set(st.secret_deck[j]) | (set(st.secret_hand[j]) if j != seat else set())
+        hidden -= {i for b, i, jj in picked if b == "SECRET" and jj == j}
+        sig_s.append(_relabel([[c for c in hidden if soc[c]["level"] == lv]
+                               for lv in (1, 2, 3, 4)], rng))
     log = [list(e) for e in st.chance_log]
-    deck_seat = list(reversed(range(n)))  # Secret decks are shuffled in reverse turn order
-    k = 0
+    deck_seats = iter(reversed(range(n)))  # initial Secret decks: reverse turn order
+    shuffles = iter(st.shuffle_inputs)
     for e in log:
         if e[0] == "relic_deck":
-            e[1] = _reshuffle(e[1], list(range(NUM_RELICS)), unseen_relics, rng)
+            e[1] = [sig_r.get(x, x) for x in e[1]]
         elif e[0] == "secret_deck":
-            j = deck_seat[k]
-            k += 1
+            j = next(deck_seats)
             level1 = [i for i, c in enumerate(_C["secrets"][st.societies[j]]) if c["level"] == 1]
-            unknown = set(st.secret_deck[j]) | (set(st.secret_hand[j]) if j != seat else set())
-            e[1] = _reshuffle(e[1], level1, unknown, rng)
+            real = [level1[p] for p in e[1]]
+            e[1] = [level1.index(sig_s[j].get(c, c)) for c in real]
+        elif e[0] == "secret_shuffle":
+            j, before, pile_start = next(shuffles)
+            real = [before[p] for p in e[1]]
+            cf_before = [sig_s[j].get(c, c) for c in before[:pile_start]] + before[pile_start:]
+            pos = {c: i for i, c in enumerate(cf_before)}
+            e[1] = [pos[sig_s[j].get(c, c)] for c in real]
     record = st.to_record()
     record.pop("returns", None)
     record["chance"] = log

@@ -25,6 +25,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from . import ascend as AS
 from . import pawns as P
 from .actions import OFFSET, index_to_space, space_to_index
 
@@ -32,7 +33,8 @@ from .actions import OFFSET, index_to_space, space_to_index
 ACTION_NAMES: tuple[str, ...] = ("fundraise", "discover", "reveal", "ascend", "purge", "regroup",
                                  "revolt")
 #: Steps of an Action frame.
-MOVE, FORMULA, PICK, PICK_MAP, DONE = "move", "formula", "pick", "pick_map", "done"
+MOVE, FORMULA, PICK, PICK_MAP, ASCEND, DONE = ("move", "formula", "pick", "pick_map", "ascend",
+                                               "done")
 
 
 @dataclass
@@ -54,6 +56,10 @@ class ActionFrame:
         pending: ``(space, type)`` of the picked pawn waiting for its distance or destination.
         moved: int16 (9 N, 4) pawns moved by this step, per (space, type).
         purchase: Discover's ``relic_map.DiscoverPurchase`` (picks and remaining budget).
+        cost: Ascend's cost (``ascend.AscendCost``): from the dial, then reduced once the
+            reduction is chosen. suit: the Suit paid (-1 before the choice).
+        reduction: ``ascend.REDUCE_GOLD``/``REDUCE_SUIT`` (-1 before the choice).
+        paid: card ids discarded so far for the Suit cost.
     """
 
     name: str
@@ -69,6 +75,10 @@ class ActionFrame:
     pending: tuple | None = None
     moved: np.ndarray | None = None
     purchase: Any = None
+    cost: Any = None
+    suit: int = -1
+    reduction: int = -1
+    paid: list | None = None
 
 
 def _on(mask: np.ndarray, block: str, index: int) -> None:
@@ -271,6 +281,72 @@ def apply_discover_pick(state, block: str, index: int) -> None:
     state.kind = None
 
 
+# ----------------------------------------------------------------------------- Ascend
+def mask_ascend_suit(state, mask: np.ndarray) -> None:
+    """SUIT: suits payable under some reduction (``ascend.suit_mask``); PASS = decline."""
+    f = state.acts[-1]
+    mask[OFFSET["PASS"]] = 1
+    m = AS.suit_mask(state.suit_cards(f.actor), state.gold[f.actor], f.cost, max(0, f.strength))
+    mask[OFFSET["SUIT"]:OFFSET["SUIT"] + 4] = m
+
+
+def apply_ascend_suit(state, block: str, index: int) -> None:
+    f = state.acts[-1]
+    state.kind = None
+    if block == "PASS":
+        f.stage = DONE  # declined: the Action does nothing (ruling 33)
+        return
+    f.suit = index
+    state.kind = "ascend_reduction"
+
+
+def mask_ascend_reduction(state, mask: np.ndarray) -> None:
+    """OPT 0 = reduce the Gold by Strength, 1 = the Suit cost by floor(Strength / 2), where the
+    cost stays payable (``ascend.payable_reductions``)."""
+    f = state.acts[-1]
+    ok = AS.payable_reductions(state.suit_cards(f.actor), state.gold[f.actor], f.cost,
+                               max(0, f.strength), AS.SUITS[f.suit])
+    for r, good in enumerate(ok):
+        if good:
+            _on(mask, "OPT", r)
+
+
+def apply_ascend_reduction(state, block: str, index: int) -> None:
+    f = state.acts[-1]
+    f.reduction = index
+    f.cost = AS.reduce_cost(f.cost, max(0, f.strength), index)
+    f.paid = []
+    state.kind = None
+    state.continue_ascend(f)
+
+
+def mask_ascend_card(state, mask: np.ndarray) -> None:
+    """RELIC / SECRET: cards that keep a minimal payment reachable (``ascend.card_choices``)."""
+    f = state.acts[-1]
+    for cid in AS.card_choices(state.suit_cards(f.actor), AS.SUITS[f.suit], f.cost.suits,
+                               f.paid):
+        block, index = state.card_action(f.actor, cid)
+        _on(mask, block, index)
+
+
+def apply_ascend_card(state, block: str, index: int) -> None:
+    f = state.acts[-1]
+    f.paid.append(state.card_id(f.actor, block, index))
+    state.kind = None
+    state.continue_ascend(f)
+
+
+def mask_board_pick(state, mask: np.ndarray) -> None:
+    """BOARD: slots of Level <= the new Level in the paid Suit's column (``ascend``)."""
+    for sid in AS.board_pick_slots(state.level[state.decider], AS.SUITS[state.acts[-1].suit]):
+        _on(mask, "BOARD", state.board_slot_index(sid))
+
+
+def apply_board_pick(state, block: str, index: int) -> None:
+    state.kind = None
+    state.take_board_slot(state.acts[-1], index)
+
+
 # ----------------------------------------------------------------------------- END (§1.2)
 def mask_target(state, mask: np.ndarray) -> None:
     """END step 1: the Route whose row-0 card moves into the empty Harbor (ROUTE block)."""
@@ -317,4 +393,8 @@ KINDS: dict[str, tuple[Callable, Callable]] = {
     "hand_discard": (mask_hand_discard, apply_hand_discard),
     "discover_pick": (mask_discover_pick, apply_discover_pick),
     "target": (mask_target, apply_target),
+    "ascend_suit": (mask_ascend_suit, apply_ascend_suit),
+    "ascend_reduction": (mask_ascend_reduction, apply_ascend_reduction),
+    "ascend_card": (mask_ascend_card, apply_ascend_card),
+    "board_pick": (mask_board_pick, apply_board_pick),
 }

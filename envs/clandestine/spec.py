@@ -58,15 +58,17 @@ SUPPORTED_FLAG_VALUES: Mapping[str, tuple[bool, ...]] = MappingProxyType({
     "map_extension": (False,),
     "hand_limits": (False, True),
     "offturn_alchemy": (False,),
-    "finite_pawns": (False, True),       # nothing adds Universal Followers yet
+    "finite_pawns": (False,),            # the 55-pawn shortage rule is not implemented
     "nemesis": (False,),
 })
 
 #: Rule parts not yet implemented, and what the game does when the part is omitted
 #: (``omit=(...)``). Each entry leaves when its part lands.
 UNIMPLEMENTED_PARTS: Mapping[str, str] = MappingProxyType({
-    "ascend": "the Ascend Action moves its pawns but its formula does nothing (no Level is "
-              "gained), so no seat reaches Level V",
+    "suit_effects": "Gaining a Level step 4c (each other player performs the paid Suit's "
+                    "effect when the ascender is first to the Level) is skipped; steps 4a "
+                    "(First-to-Level tile) and 4b (a Universal Follower on every Sidewalk) are "
+                    "done",
     "secrets": "Secrets are drawn (Starts With, Reveal) and held, count for the hand limit and "
                "score their Intrigue in hand, but are never played (the PRE window offers no "
                "Secret)",
