@@ -515,6 +515,24 @@ def test_tam_ascend_through_the_engine():
     for j in range(3):
         for sw in st.city.sidewalks(j):
             assert st.pawns.count(sw, P.UF) >= 1
+    # step 4c, first to Level II with Sword: each other seat, clockwise, performs the Political
+    # effect: choose Regroup with Strength = the ascender's Level, or lose 1 Chaos
+    assert st.kind == "choose" and st.current_player == 1
+    assert st.legal_actions() == [A.encode("OPT", 0), A.encode("OPT", 1)]
+    st.chaos[1] = 2
+    act(st, "OPT", 1)
+    assert st.chaos[1] == 1 and st.kind == "choose" and st.current_player == 2
+    act(st, "OPT", 0)
+    assert st.acts[-1].name == "regroup" and st.acts[-1].actor == 2
+    assert st.acts[-1].strength == 2 and st.current_player == 2 and st.kind == "pawn_pick"
+    uf_on_s1 = st.pawns.count(st.city.space("P2S1"), P.UF)
+    act(st, "SPACE", space(st, "P2S1"))  # seat-relative: seat 2's own S1
+    if st.kind == "pawn_pick":
+        act(st, "PAWN", P.UF)
+    act(st, "DIST", 2)
+    assert st.pawns.count(st.city.space("P2S1"), P.UF) == uf_on_s1 - 1
+    if st.kind == "pawn_pick":
+        act(st, "PASS", 0)
     # Gaining a Level step 5: a Sword slot of Level <= II, empty-slot resources
     assert st.kind == "board_pick"
     slots = [b["id"] for b in C["ascension"]["board_slots"]]
@@ -527,8 +545,30 @@ def test_tam_ascend_through_the_engine():
     for op in reward:
         k = ("gold", "energy", "intrigue", "chaos").index(op["res"])
         after[k] -= op["n"] if op["op"] == "gain" else -min(op["n"], before[3])
-    assert tuple(after) == before and not st.acts
+    assert tuple(after) == before and not st.acts and st.current_player == 0
     assert SC.ftl_intrigue(2) in [st.score_categories(0)[7]]
+
+
+def test_military_sweep():
+    """``military_sweep``: Followers on Public spaces without a Public Leader move forward to the
+    next Public space holding one; Chambers and Society Leaders stay."""
+    st = new(1, num_players=2, societies=["garden", "blue"])
+    st.pawns.counts[:] = 0
+    set_pawns(st, "K0a", pf=1, uf=2)
+    set_pawns(st, "P0S2", pl=1, pf=1)
+    set_pawns(st, "P0S3", uf=1, sl=1)
+    set_pawns(st, "P0C1", uf=1)
+    set_pawns(st, "K1b", pl=1)
+    set_pawns(st, "P1S3", pf=2)
+    st.military_sweep()
+    lists = {k: sorted(v) for k, v in st.pawns.as_lists(st.city).items() if v}
+    # the loop is K0a K0b P0S1 P0S2 P0S3 K1a K1b P1S1 P1S2 P1S3: P1S3's and K0a's Followers
+    # go round to P0S2, P0S3's Universal Follower to K1b
+    assert lists == {"P0S2": ["pf"] * 4 + ["pl", "uf", "uf"], "P0S3": ["sl0"],
+                     "P0C1": ["uf"], "K1b": ["pl", "uf"]}
+    before = st.pawns.counts.copy()
+    st.military_sweep()
+    assert np.array_equal(st.pawns.counts, before)
 
 
 def test_ascend_reducing_gold_needs_all_three_cards():
@@ -624,7 +664,8 @@ def play_random(seed, n, check_every=0):
     while not st.is_over:
         mask = st.legal_action_mask()
         assert mask.dtype == np.int8 and mask.sum() > 0, (st.phase, st.kind)
-        assert st.current_player == st.turn
+        if st.current_player != st.turn:  # suit effects: the seat concerned decides
+            assert st.kind == "choose" or st.acts[-1].actor == st.current_player != st.turn
         st.apply_action(int(rng.choice(np.flatnonzero(mask))))
         k += 1
         assert (st.pawn_totals() == tot).all()

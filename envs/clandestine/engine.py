@@ -58,6 +58,9 @@ SECRET_IDS = {soc: tuple(c["id"] for c in cards) for soc, cards in _C["secrets"]
 SECRET_INDEX = {soc: {c: i for i, c in enumerate(ids)} for soc, ids in SECRET_IDS.items()}
 BOARD_SLOTS = tuple(_C["ascension"]["board_slots"])
 BOARD_INDEX = {b["id"]: i for i, b in enumerate(BOARD_SLOTS)}
+#: Suit -> Ascension board column (Military, Political, Economic, Occult) and its suit effect
+SUIT_COLUMN = dict(_C["ascension"]["suit_map"])
+SUIT_EFFECTS = dict(_C["ascension"]["suit_effects"])
 PHASES: tuple[str, ...] = ("START", "PRE", "SELECT_LEADER", "ACTION", "POST", "END", "OVER")
 #: Alchemy panels offered now (``spec.UNIMPLEMENTED_PARTS['trades']``).
 IMPLEMENTED_PANELS = ("any_time", "regroup")
@@ -174,6 +177,8 @@ class ClandestineState(GameState):
         self.kind: str | None = None
         self.acts: list[PH.ActionFrame] = []
         self.leader_space, self.end_step = -1, 0
+        #: ``(seat, column)`` of a suit effect waiting for its ``choose`` decision
+        self.choosing: tuple[int, str] | None = None
         self.end_trigger: int | None = None
         self.end_reason: str | None = None
         self._final: np.ndarray | None = None
@@ -198,7 +203,12 @@ class ClandestineState(GameState):
 
     @property
     def decider(self) -> int:
-        """The seat whose decision is due (the active seat for every decision so far)."""
+        """The seat whose decision is due: the seat choosing a suit effect's option, else the
+        actor of the Action being resolved, else the active seat (design §1.2)."""
+        if self.kind == "choose":
+            return self.choosing[0]
+        if self.acts:
+            return self.acts[-1].actor
         return self.turn
 
     @property
@@ -356,11 +366,13 @@ class ClandestineState(GameState):
                                         moved=np.zeros_like(self.pawns.counts)))
         self.phase = "ACTION"
 
-    def start_act(self, name: str, strength: int) -> None:
-        """An ``act`` Action of ``name`` at no space (no pawns move; ``dsl.ops.act``)."""
+    def start_act(self, name: str, strength: int, actor: int | None = None) -> None:
+        """An ``act`` Action of ``name`` at no space by ``actor`` (default: the active seat);
+        no pawns move (``dsl.ops.act``)."""
         if name not in PH.ACTION_NAMES:
             raise ValueError(f"unknown Action {name!r}; Actions: {PH.ACTION_NAMES}")
-        self.acts.append(PH.ActionFrame(name, self.turn, -1, -1, int(strength), PH.FORMULA,
+        seat = self.turn if actor is None else actor
+        self.acts.append(PH.ActionFrame(name, seat, -1, -1, int(strength), PH.FORMULA,
                                         moved=np.zeros_like(self.pawns.counts)))
 
     def _step_action(self, f: PH.ActionFrame) -> None:
@@ -377,8 +389,10 @@ class ClandestineState(GameState):
                 self.kind = "discover_pick"
             else:
                 self.finish_discover(f)
-        elif f.stage == PH.ASCEND:  # pragma: no cover - every Ascend step sets its decision
-            raise RuntimeError("Ascend waits for a decision but none is set")
+        elif f.stage == PH.ASCEND:  # back from a suit effect's Regroup
+            if f.effects is None:  # pragma: no cover
+                raise RuntimeError("Ascend waits for a decision but none is set")
+            self.next_suit_effect(f)
         elif f.stage == PH.PICK:
             if PH.pick_candidates(self, f):
                 self.kind = "pawn_pick"
@@ -466,14 +480,16 @@ class ClandestineState(GameState):
                 self.tucked[seat].append(index)
             else:
                 self.discard_secret(seat, index)
-        self.gain_level(seat)
-        self.kind = "board_pick"
+        f.effects = self.gain_level(seat, AS.SUITS[f.suit])
+        self.next_suit_effect(f)
 
-    def gain_level(self, seat: int) -> None:
-        """Gaining a Level (``procedures.gain_level``) steps 1, 2, 4a, 4b; step 3 is off with
-        ``conjunctions=False``, step 4c is omitted (``spec.UNIMPLEMENTED_PARTS``), step 6 has
-        no triggers with ``relic_effects=False``; step 5 is the ``board_pick`` decision."""
+    def gain_level(self, seat: int, suit: str) -> list[tuple[int, str]]:
+        """Gaining a Level (``procedures.gain_level``) steps 1, 2, 4a, 4b; returns step 4c's
+        suit effects to perform (``(seat, column)``, clockwise from the ascender's left). Step
+        3 is off with ``conjunctions=False``, step 6 has no triggers with
+        ``relic_effects=False``; step 5 is the ``board_pick`` decision."""
         n = self.num_players
+        effects: list[tuple[int, str]] = []
         self.level[seat] += 1
         new = self.level[seat]
         if new <= 4:
@@ -491,8 +507,73 @@ class ClandestineState(GameState):
                     for sw in self.city.sidewalks(j):
                         self.pawns.counts[sw, P.UF] += 1
                 self.uf_added += 3 * n
+                effects = [((seat + k) % n, SUIT_COLUMN[suit]) for k in range(1, n)]
         if new == AS.MAX_LEVEL:
             self.record_trigger("level_v")
+        return effects
+
+    def next_suit_effect(self, f: PH.ActionFrame) -> None:
+        """Gaining a Level step 4c, one other seat at a time (``ascension.suit_effects``); then
+        step 5 (``board_pick``)."""
+        while f.effects:
+            seat, column = f.effects.pop(0)
+            if column == "Military":
+                self.military_sweep()
+            elif column == "Occult":
+                self.draw_relics(seat, 1)
+                self.draw_secrets(seat, 1)
+                self.gain_chaos(seat, 1)
+            else:  # Economic, Political: a choice of the seat concerned
+                self.choosing = (seat, column)
+                self.kind = "choose"
+                return
+        self.kind = "board_pick"
+
+    def choice_options(self) -> list:
+        """The options of the pending ``choose`` (lists of ops)."""
+        return SUIT_EFFECTS[self.choosing[1]][0]["options"]
+
+    def resolve_choice(self, k: int) -> None:
+        """Perform option ``k`` of the pending suit effect for the choosing seat (Amount
+        ``per: ascender_level`` = the ascender's new Level)."""
+        seat, _column = self.choosing
+        option = self.choice_options()[k]
+        self.choosing = None
+        level = self.level[self.acts[-1].actor]
+        for op in option:
+            n = op.get("n", op.get("strength"))
+            n = level if isinstance(n, dict) and n.get("per") == "ascender_level" else int(n)
+            if op["op"] == "gain" and op["res"] != "chaos":
+                getattr(self, op["res"])[seat] += n
+            elif op["op"] == "draw_relic":
+                self.draw_relics(seat, n)
+            elif op["op"] == "lose" and op["res"] == "chaos":
+                self.chaos[seat] = max(0, self.chaos[seat] - n)
+            elif op["op"] == "act" and op["action"] == "regroup":
+                self.start_act("regroup", n, actor=seat)
+            else:  # pragma: no cover - the JSON's suit effects use only these
+                raise RuntimeError(f"suit effect op {op} is not implemented")
+
+    def military_sweep(self) -> None:
+        """``military_sweep`` (design §4): every Public and Universal Follower on a Public-path
+        space without a Public Leader moves forward to the next Public-path space holding one."""
+        loop = [int(s) for s in self.city.public_loop]
+        c = self.pawns.counts
+        has_pl = [c[s, P.PL] > 0 for s in loop]
+        if not any(has_pl):  # pragma: no cover - there is always a Public Leader
+            return
+        moves = []
+        for i, s in enumerate(loop):
+            if has_pl[i]:
+                continue
+            j = (i + 1) % len(loop)
+            while not has_pl[j]:
+                j = (j + 1) % len(loop)
+            moves.append((s, loop[j]))
+        for s, dest in moves:
+            for t in (P.PF, P.UF):
+                c[dest, t] += c[s, t]
+                c[s, t] = 0
 
     def take_board_slot(self, f: PH.ActionFrame, index: int) -> None:
         """Gaining a Level step 5 with ``ascension_tiles=False``: every slot is empty, so the
@@ -537,6 +618,16 @@ class ClandestineState(GameState):
         for _ in range(k):
             self.secret_hand[seat].append(self.secret_deck[seat].pop())
             self.secret_draws[seat][epoch - 1] += 1
+        return k
+
+    def draw_relics(self, seat: int, n: int) -> int:
+        """Blind draw of up to ``n`` Relics from the deck to ``seat``'s hand (hidden part);
+        the draw that takes the last card triggers the end (ruling 18)."""
+        k = min(n, len(self.relic_deck))
+        for _ in range(k):
+            self.relic_hand[seat].append(self.relic_deck.pop())
+        if k and not self.relic_deck:
+            self.record_trigger("relic_deck")
         return k
 
     def discard_relic(self, seat: int, relic: int) -> None:

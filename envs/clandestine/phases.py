@@ -60,6 +60,8 @@ class ActionFrame:
             reduction is chosen. suit: the Suit paid (-1 before the choice).
         reduction: ``ascend.REDUCE_GOLD``/``REDUCE_SUIT`` (-1 before the choice).
         paid: card ids discarded so far for the Suit cost.
+        effects: Gaining a Level step 4c still to do: ``(seat, column)`` pairs, clockwise from
+            the ascender's left (``None`` before the Level is gained).
     """
 
     name: str
@@ -79,6 +81,7 @@ class ActionFrame:
     suit: int = -1
     reduction: int = -1
     paid: list | None = None
+    effects: list | None = None
 
 
 def _on(mask: np.ndarray, block: str, index: int) -> None:
@@ -347,6 +350,17 @@ def apply_board_pick(state, block: str, index: int) -> None:
     state.take_board_slot(state.acts[-1], index)
 
 
+def mask_choose(state, mask: np.ndarray) -> None:
+    """OPT k: option k of the ``choose`` op (Economic / Political suit effects), both legal."""
+    for k in range(len(state.choice_options())):
+        _on(mask, "OPT", k)
+
+
+def apply_choose(state, block: str, index: int) -> None:
+    state.kind = None
+    state.resolve_choice(index)
+
+
 # ----------------------------------------------------------------------------- END (§1.2)
 def mask_target(state, mask: np.ndarray) -> None:
     """END step 1: the Route whose row-0 card moves into the empty Harbor (ROUTE block)."""
@@ -397,4 +411,5 @@ KINDS: dict[str, tuple[Callable, Callable]] = {
     "ascend_reduction": (mask_ascend_reduction, apply_ascend_reduction),
     "ascend_card": (mask_ascend_card, apply_ascend_card),
     "board_pick": (mask_board_pick, apply_board_pick),
+    "choose": (mask_choose, apply_choose),
 }

@@ -65,10 +65,6 @@ SUPPORTED_FLAG_VALUES: Mapping[str, tuple[bool, ...]] = MappingProxyType({
 #: Rule parts not yet implemented, and what the game does when the part is omitted
 #: (``omit=(...)``). Each entry leaves when its part lands.
 UNIMPLEMENTED_PARTS: Mapping[str, str] = MappingProxyType({
-    "suit_effects": "Gaining a Level step 4c (each other player performs the paid Suit's "
-                    "effect when the ascender is first to the Level) is skipped; steps 4a "
-                    "(First-to-Level tile) and 4b (a Universal Follower on every Sidewalk) are "
-                    "done",
     "secrets": "Secrets are drawn (Starts With, Reveal) and held, count for the hand limit and "
                "score their Intrigue in hand, but are never played (the PRE window offers no "
                "Secret)",
