@@ -91,7 +91,7 @@ def test_basic_preset_and_flag_defaults_come_from_the_json():
     (dict(conjunctions=True), "not implemented yet"),
     (dict(basic_preset=False), "not implemented yet"),
     (dict(chaos="yes"), "True or False"),
-    (dict(omit=["secrets"]), "does not implement"),
+    (dict(omit=[]), "does not implement"),
     (dict(omit=OMIT + ["fun"]), "not unimplemented parts"),
 ])
 def test_config_errors_name_the_keyword(kwargs, msg):
@@ -157,7 +157,8 @@ def test_setup_takes_starts_with(socs):
     # pawns: design §2.3 per seat, Blue Army's extra UF on its S1
     n = len(socs)
     blue = int("blue" in socs)
-    assert st.pawn_totals().tolist() == [n, 5 * n, 2 * n + blue, 2 * n]
+    assert st.pawn_totals().tolist() == [n, 5 * n, 2 * n + blue, 6 * n]  # SL: 2 + 4 cutouts
+    assert st.pawns.totals().tolist() == [n, 5 * n, 2 * n + blue, 2 * n] and st.cutouts == [4] * n
     for seat, sid in enumerate(socs):
         s1 = st.city.local_space(seat, "S1")
         assert st.pawns.count(s1, P.UF) == (1 if sid == "blue" else 0)
@@ -335,6 +336,90 @@ def test_any_time_trade_and_black_chaos_slots():
     st.chaos[0] = ch["slots"] - ch["black_top"] + 1
     refresh(st)
     assert st.legal_trades(0) == []
+
+
+def hand_relics(st, seat, ids):
+    """Give ``seat`` exactly the Relics ``ids`` in hand (swapped with the deck: conserved)."""
+    st.relic_deck += st.relic_hand[seat]
+    st.relic_hand[seat] = []
+    for rid in ids:
+        r = RELIC_IDS.index(rid)
+        for pile in [st.relic_deck, st.relic_map]:
+            if r in pile:
+                pile[pile.index(r)] = st.relic_deck.pop() if pile is st.relic_map else -2
+        st.relic_deck = [x for x in st.relic_deck if x != -2]
+        st.relic_hand[seat].append(r)
+    assert st.all_relics() == list(range(108))
+
+
+def test_assignment_trades_and_dark_slots():
+    """Assignment panel (design §13 Alchemy effects): 2 Energy -> a Relic from hand to an empty
+    slot, 3 Energy -> to a filled slot (the old Relic returns to hand, face up); Dark Relics only
+    in slots 3 and 4 (rulebook "Bright and Dark Relics")."""
+    st = new(2, num_players=2, societies=["mariners", "garden"])
+    hand_relics(st, 0, ["R001", "R019"])  # R001 bright, R019 dark
+    r001, r019 = RELIC_IDS.index("R001"), RELIC_IDS.index("R019")
+    st.energy[0] = 5
+    refresh(st)
+    # a trade is legal when its inputs are payable (design §1.2), even the 'filled' one with no
+    # slot filled yet (it would then do nothing: dsl 'assign' does at most one legal pair)
+    assert (1, 0) in st.legal_trades(0) and (1, 1) in st.legal_trades(0)
+    assert st.assign_pairs(0, "filled") == []
+    act(st, "TRADE", 3)
+    assert st.kind == "assign" and st.energy[0] == 3
+    assert set(st.legal_actions()) == {A.encode("RELIC", r001), A.encode("RELIC", r019)}
+    act(st, "RELIC", r019)
+    assert st.legal_actions() == [A.encode("SLOT", 2), A.encode("SLOT", 3)]
+    act(st, "SLOT", 3)
+    assert st.slots[0] == [-1, -1, -1, r019, -1, -1] and st.relic_hand[0] == [r001]
+    assert st.kind == "window_pre" and (1, 1) not in st.legal_trades(0)  # one token a panel
+    st.panel_tokens[0][1] = 0  # next round's tokens (START retrieves them)
+    refresh(st)
+    assert (1, 1) in st.legal_trades(0)
+    assert st.assign_pairs(0, "filled") == [(r001, 3)]
+    act(st, "TRADE", 4)  # 3 Energy: a filled slot; asked even with a single legal pair
+    assert st.energy[0] == 0 and st.legal_actions() == [A.encode("RELIC", r001)]
+    act(st, "RELIC", r001)
+    act(st, "SLOT", 3)
+    assert st.kind == "window_pre"
+    assert st.slots[0][3] == r001 and st.relic_hand[0] == [r019] == st.relic_known[0]
+    assert st.all_relics() == list(range(108))
+
+
+def test_assign_without_a_legal_pair_is_asked_with_pass_only():
+    st = new(2, num_players=2, societies=["mariners", "garden"])
+    hand_relics(st, 0, [])
+    st.energy[0] = 2
+    refresh(st)
+    act(st, "TRADE", 3)
+    assert st.kind == "assign" and st.legal_actions() == [A.PASS]
+    act(st, "PASS", 0)
+    assert st.kind == "window_pre" and st.energy[0] == 0 and st.slots[0] == [-1] * 6
+
+
+def test_initiation_trade_puts_a_new_society_leader():
+    """Initiation panel: a Universal Follower on your Society path + 4 Energy -> the leader of
+    the lowest cutout replaces it (+1 Chaos on a Sidewalk, the cutout's unlock icon frees a
+    token); the Garden Club's cutout 1 has Level gate I and unlocks token 2."""
+    st = new(2, num_players=2, societies=["garden", "mariners"])
+    st.energy[0] = 4
+    refresh(st)
+    assert st.tokens_free[0] == 1 and (3, 0) in st.legal_trades(0)
+    tot = st.pawn_totals()
+    act(st, "TRADE", 9)
+    assert st.kind == "pawn_pick" and A.PASS not in st.legal_actions()  # strict
+    assert set(st.legal_actions()) == {A.encode("SPACE", space(st, "P0S2")),
+                                       A.encode("SPACE", space(st, "P0C3"))}
+    chaos = st.chaos[0]
+    act(st, "SPACE", space(st, "P0S2"))
+    assert st.pawns.count(st.city.space("P0S2"), P.SL) == 1
+    assert st.pawns.count(st.city.space("P0S2"), P.UF) == 0
+    assert st.chaos[0] == chaos + 1 and st.cutouts[0] == 3 and st.tokens_free[0] == 2
+    assert (st.pawn_totals() == tot).all() and st.energy[0] == 0
+    # cutout 2 needs Level II: no Initiation at Level I even with Energy and a UF
+    st.energy[0] = 4
+    refresh(st)
+    assert (3, 0) not in st.legal_trades(0)
 
 
 def test_reveal_and_hand_limit_discards():
@@ -680,8 +765,7 @@ def play_random(seed, n, check_every=0):
         assert st.relic_deck == []
     else:
         assert max(st.level) == 5
-    assert sorted(st.relic_deck + [r for r in st.relic_map if r >= 0] + st.relic_discard
-                  + sum(st.relic_hand, []) + sum(st.tucked, [])) == list(range(108))
+    assert st.all_relics() == list(range(108))
     soc_total = [sorted(st.secret_hand[j] + st.secret_deck[j] + st.secret_discard[j])
                  for j in range(n)]
     for j in range(n):

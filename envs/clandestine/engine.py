@@ -52,6 +52,7 @@ RELIC_IDS: tuple[str, ...] = tuple(r["id"] for r in _C["relics"])
 RELIC_INDEX = {r: i for i, r in enumerate(RELIC_IDS)}
 RELIC_VALUES = {r["id"]: int(r["value"]) for r in _C["relics"]}
 RELIC_INTRIGUE = tuple(int(r["intrigue"]) for r in _C["relics"])
+RELIC_DARK = tuple(r["tone"] == "dark" for r in _C["relics"])
 MAP_ORDER: tuple[str, ...] = RM.MAP_ORDER
 #: per Society: Secret text ids by index (SECRET block) and back
 SECRET_IDS = {soc: tuple(c["id"] for c in cards) for soc, cards in _C["secrets"].items()}
@@ -62,12 +63,12 @@ BOARD_INDEX = {b["id"]: i for i, b in enumerate(BOARD_SLOTS)}
 SUIT_COLUMN = dict(_C["ascension"]["suit_map"])
 SUIT_EFFECTS = dict(_C["ascension"]["suit_effects"])
 PHASES: tuple[str, ...] = ("START", "PRE", "SELECT_LEADER", "ACTION", "POST", "END", "OVER")
-#: Alchemy panels offered now (``spec.UNIMPLEMENTED_PARTS['trades']``).
-IMPLEMENTED_PANELS = ("any_time", "regroup")
+#: Alchemy panels offered (the society panels are off with ``society_powers=False``).
+IMPLEMENTED_PANELS = ("any_time", "assign", "regroup", "leader")
 END_REASONS = ("level_v", "relic_deck", "round_limit")
 #: Decision kinds whose options depend on the decider's hidden cards: always asked, even with a
 #: single legal action, so that whether a seat decides never reveals its hand (CONVENTIONS.md).
-ALWAYS_ASK = frozenset({"ascend_suit", "ascend_reduction", "ascend_card"})
+ALWAYS_ASK = frozenset({"ascend_suit", "ascend_reduction", "ascend_card", "assign"})
 
 
 class ClandestineState(GameState):
@@ -149,6 +150,9 @@ class ClandestineState(GameState):
         self.secret_draws = [[0, 0, 0, 0] for _ in range(n)]
         self.panel_tokens = [[0] * len(self.society(s)["panels"]) for s in range(n)]
         self.tucked: list[list[int]] = [[] for _ in range(n)]
+        self.slots: list[list[int]] = [[-1] * 6 for _ in range(n)]
+        self.cutouts = [4] * n  # Society Leaders left in cutouts 1-4 (the lowest leaves first)
+        self.tokens_free = [int(self.society(s)["tokens"]["free"]) for s in range(n)]
         self.ftl: list[list[int]] = [[] for _ in range(n)]
         self.uf_added = 0
         #: ``(seat, top-first deck + new Level pile, where the pile starts)`` before each
@@ -179,6 +183,8 @@ class ClandestineState(GameState):
         self.leader_space, self.end_step = -1, 0
         #: ``(seat, column)`` of a suit effect waiting for its ``choose`` decision
         self.choosing: tuple[int, str] | None = None
+        #: ``(mode, relic or -1)`` of an ``assign`` in progress
+        self.assigning: tuple[str, int] | None = None
         self.end_trigger: int | None = None
         self.end_reason: str | None = None
         self._final: np.ndarray | None = None
@@ -369,8 +375,8 @@ class ClandestineState(GameState):
     def start_act(self, name: str, strength: int, actor: int | None = None) -> None:
         """An ``act`` Action of ``name`` at no space by ``actor`` (default: the active seat);
         no pawns move (``dsl.ops.act``)."""
-        if name not in PH.ACTION_NAMES:
-            raise ValueError(f"unknown Action {name!r}; Actions: {PH.ACTION_NAMES}")
+        if name not in PH.FRAME_NAMES:
+            raise ValueError(f"unknown Action {name!r}; Actions: {PH.FRAME_NAMES}")
         seat = self.turn if actor is None else actor
         self.acts.append(PH.ActionFrame(name, seat, -1, -1, int(strength), PH.FORMULA,
                                         moved=np.zeros_like(self.pawns.counts)))
@@ -644,11 +650,15 @@ class ClandestineState(GameState):
 
     # ------------------------------------------------------------------------ alchemy
     def legal_trades(self, seat: int) -> list[tuple[int, int]]:
-        """``(panel, trade)`` pairs ``seat`` may make now (design §1.2 'Legal trade'), among
-        the implemented panels (:data:`IMPLEMENTED_PANELS`)."""
+        """``(panel, trade)`` pairs ``seat`` may make now (design §1.2 'Legal trade'): a free
+        regular token and a panel without one, no black Chaos slot filled, inputs payable.
+        Readings: the Initiation trade's ``uf`` input is paid by ``new_leader`` itself, so the
+        trade is offered only when ``new_leader`` can be done (a Universal Follower on the
+        Society path, and the next cutout's Level gate met or every cutout empty); the Garden
+        Club's 5 Gold Assignment trade is a society power (ruling 36)."""
         soc = self.society(seat)
-        free = int(soc["tokens"]["free"]) - sum(self.panel_tokens[seat])
-        if free <= 0 or self.black_slots_filled(seat):
+        if self.tokens_free[seat] - sum(self.panel_tokens[seat]) <= 0 \
+                or self.black_slots_filled(seat):
             return []
         out = []
         for p, panel in enumerate(soc["panels"]):
@@ -656,13 +666,20 @@ class ClandestineState(GameState):
                 continue
             for t, trade in enumerate(panel["trades"]):
                 cost = trade["in"]
-                if self.gold[seat] >= cost.get("gold", 0) and \
-                        self.energy[seat] >= cost.get("energy", 0):
-                    out.append((p, t))
+                if self.gold[seat] < cost.get("gold", 0) or \
+                        self.energy[seat] < cost.get("energy", 0):
+                    continue
+                if panel["id"] == "assign" and "gold" in cost \
+                        and not self.spec.flags["society_powers"]:
+                    continue
+                if "uf" in cost and not self.can_initiate(seat):
+                    continue
+                out.append((p, t))
         return out
 
     def make_trade(self, seat: int, panel: int, trade: int) -> None:
-        """Place a token, pay the inputs, resolve the outputs (``gain``, ``act``)."""
+        """Place a token, pay the inputs, resolve the outputs (``gain``, ``act``, ``assign``,
+        ``new_leader``)."""
         tr = self.society(seat)["panels"][panel]["trades"][trade]
         self.panel_tokens[seat][panel] += 1
         self.gold[seat] -= tr["in"].get("gold", 0)
@@ -676,8 +693,71 @@ class ClandestineState(GameState):
                     getattr(self, res)[seat] += op["n"]
             elif op["op"] == "act":
                 self.start_act(op["action"], op["strength"])
+            elif op["op"] == "assign":  # asked even without a legal pair (then PASS only)
+                self.assigning = (op["slot"], -1)
+                self.kind = "assign"
+            elif op["op"] == "new_leader":
+                self.start_act("new_leader", 0)
+                self.acts[-1].picks_left, self.acts[-1].stage = 1, PH.PICK
             else:  # pragma: no cover - IMPLEMENTED_PANELS hold only these ops
                 raise RuntimeError(f"trade op {op['op']!r} is not implemented")
+
+    def assign_pairs(self, seat: int, mode: str) -> list[tuple[int, int]]:
+        """``(relic, slot index 0..5)`` pairs for ``assign`` (``dsl.ops.assign``): a Relic from
+        hand to an empty (``empty``) or filled (``filled``) slot, Dark Relics only in the
+        slots with ``dark_allowed`` (3 and 4)."""
+        slots = self.society(seat)["relic_slots"]
+        out = []
+        for r in sorted(set(self.relic_hand[seat])):
+            for k, sl in enumerate(slots):
+                filled = self.slots[seat][k] >= 0
+                if (mode == "empty" and filled) or (mode == "filled" and not filled):
+                    continue
+                if RELIC_DARK[r] and not sl["dark_allowed"]:
+                    continue
+                out.append((r, k))
+        return out
+
+    def assign_relic(self, seat: int, relic: int, slot: int) -> None:
+        """Put ``relic`` from hand on ``slot``; a Relic already there returns to the hand's
+        known part (design §1.5 Hands)."""
+        self.relic_hand[seat].remove(relic)
+        if relic in self.relic_known[seat]:
+            self.relic_known[seat].remove(relic)
+        old = self.slots[seat][slot]
+        if old >= 0:
+            self.relic_hand[seat].append(old)
+            self.relic_known[seat].append(old)
+        self.slots[seat][slot] = relic
+
+    def can_initiate(self, seat: int) -> bool:
+        """Whether ``new_leader`` can be done now (strict, ``ignore_level = False``)."""
+        path = list(self.city.society_path(seat))
+        if not self.pawns.counts[path, P.UF].any():
+            return False
+        if self.cutouts[seat] == 0:
+            return True
+        cut = self.society(seat)["leaders"]["cutouts"][4 - self.cutouts[seat]]
+        return self.level[seat] >= cut["min_level"]
+
+    def initiate_leader(self, seat: int, space: int) -> None:
+        """``new_leader``: the Universal Follower on ``space`` is replaced by the Society Leader
+        of the lowest occupied cutout (+1 Chaos on a Sidewalk; the cutout's unlock icon frees
+        an alchemy token); with every cutout empty the Universal Follower returns to the supply
+        and the seat gains 4 Intrigue (``societies.<id>.leaders``)."""
+        soc = self.society(seat)
+        self.pawns.counts[space, P.UF] -= 1
+        self.uf_added -= 1  # the Universal Follower returns to the supply
+        if self.cutouts[seat] == 0:
+            self.intrigue[seat] += int(soc["leaders"]["all_leaders_out_reward"]["intrigue"])
+            return
+        cut = soc["leaders"]["cutouts"][4 - self.cutouts[seat]]
+        self.cutouts[seat] -= 1
+        self.pawns.counts[space, P.SL] += 1
+        if self.city.kind_code[space] == 1:  # a Sidewalk
+            self.gain_chaos(seat, 1)
+        if cut["unlocks_token"] is not None:
+            self.tokens_free[seat] += 1
 
     # ------------------------------------------------------------------------ scoring (§1.6)
     def seat_score(self, seat: int) -> SC.SeatScore:
@@ -701,13 +781,21 @@ class ClandestineState(GameState):
 
     def pawn_totals(self) -> np.ndarray:
         """Int64 (4,) pawns of each type in the City plus those picked up by a movement in
-        progress, minus the Universal Followers added from the supply (``uf_added``): constant
-        over a game (nothing else adds or removes pawns yet)."""
-        tot = self.pawns.totals() - np.array([0, 0, self.uf_added, 0])
+        progress and the Society Leaders still in cutouts, minus the Universal Followers added
+        from the supply (``uf_added``, net of those returned to it): constant over a game."""
+        tot = self.pawns.totals() - np.array([0, 0, self.uf_added, -sum(self.cutouts)])
         for f in self.acts:
             if f.movement is not None:
                 tot = tot + np.asarray(f.movement.in_hand, dtype=np.int64)
         return tot
+
+    def all_relics(self) -> list[int]:
+        """Every Relic index in every pile (deck, Map, discard, hands, slots, tucked), sorted:
+        ``list(range(108))`` while the 108 Relics are conserved."""
+        out = self.relic_deck + [r for r in self.relic_map if r >= 0] + self.relic_discard
+        for j in range(self.num_players):
+            out += self.relic_hand[j] + [r for r in self.slots[j] if r >= 0] + self.tucked[j]
+        return sorted(out)
 
     def final_scores(self) -> np.ndarray:
         """Int64 (n,) final Intrigue, or current totals before the end."""
@@ -788,8 +876,8 @@ def observation_layout(num_players: int) -> Layout:
     lay.add("phase", len(PHASES), "one-hot phase (START, PRE, SELECT_LEADER, ACTION, POST, "
             "END, OVER)")
     lay.add("decision", len(DECISION_KINDS), "one-hot decision kind due (design §1.7 order)")
-    lay.add("action", len(PH.ACTION_NAMES), "one-hot Action being resolved (fundraise, discover, "
-            "reveal, ascend, purge, regroup, revolt)")
+    lay.add("action", len(PH.FRAME_NAMES), "one-hot Action being resolved (fundraise, discover, "
+            "reveal, ascend, purge, regroup, revolt) or new_leader's pick")
     lay.add("action_context", 3, "Strength / 20, pawns still to pick / 20, 1 if the Action is "
             "an act (no space)")
     lay.add("action_space", ns, "one-hot relative space of the Action being resolved")
@@ -832,6 +920,11 @@ def observation_layout(num_players: int) -> Layout:
     lay.add("ascend_paid", NUM_RELICS + _SECRETS_PER_SOCIETY, "cards picked so far for the "
             "Ascend payment: Relic ids, then the acting Society's Secret indices")
     lay.add("map_picks", len(MAP_ORDER), "Map spaces taken so far in the Discover in progress")
+    lay.add("slots", (n, 6, NUM_RELICS), "one-hot Relic assigned to each slot 1-6 of each "
+            "relative seat")
+    lay.add("tableau", (n, 2), "Society Leaders left in cutouts / 4, free alchemy tokens / 3, "
+            "per relative seat")
+    lay.add("assign_relic", NUM_RELICS, "Relic picked at the first stage of an assign")
     _OBS_LAYOUTS[num_players] = lay
     return lay
 
@@ -849,7 +942,7 @@ def encode_observation(st: ClandestineState, seat: int) -> np.ndarray:
         v("decision")[DECISION_KINDS.index(st.kind)] = 1
     if st.acts:
         f = st.acts[-1]
-        v("action")[PH.ACTION_NAMES.index(f.name)] = 1
+        v("action")[PH.FRAME_NAMES.index(f.name)] = 1
         v("action_context")[:] = (f.strength / 20, f.picks_left / 20, float(f.space < 0))
         if f.space >= 0:
             v("action_space")[perm[f.space]] = 1
@@ -889,7 +982,13 @@ def encode_observation(st: ClandestineState, seat: int) -> np.ndarray:
             v("relic_map")[slot, r] = 1
     v("relic_discard")[st.relic_discard] = 1
     v("relic_deck")[0] = len(st.relic_deck) / NUM_RELICS
+    if st.assigning is not None and st.assigning[1] >= 0:
+        v("assign_relic")[st.assigning[1]] = 1
     for s in range(n):
+        for k, r in enumerate(st.slots[s]):
+            if r >= 0:
+                v("slots")[rel_seat(s), k, r] = 1
+        v("tableau")[rel_seat(s)] = (st.cutouts[s] / 4, st.tokens_free[s] / 3)
         v("tucked")[rel_seat(s), st.tucked[s]] = 1
         for lv in st.ftl[s]:
             v("first_to_level")[rel_seat(s), lv - 2] = 1

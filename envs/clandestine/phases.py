@@ -32,6 +32,8 @@ from .actions import OFFSET, index_to_space, space_to_index
 #: Action names, index = the observation's action-kind one-hot (``actions`` keys of the JSON).
 ACTION_NAMES: tuple[str, ...] = ("fundraise", "discover", "reveal", "ascend", "purge", "regroup",
                                  "revolt")
+#: Frames that are not Actions: the ``new_leader`` op's pawn pick (observation one-hot index 7).
+FRAME_NAMES: tuple[str, ...] = ACTION_NAMES + ("new_leader",)
 #: Steps of an Action frame.
 MOVE, FORMULA, PICK, PICK_MAP, ASCEND, DONE = ("move", "formula", "pick", "pick_map", "ascend",
                                                "done")
@@ -169,6 +171,9 @@ def pick_candidates(state, frame: ActionFrame) -> list[tuple[int, int]]:
         return []
     if frame.name == "purge":
         cands = P.purge_candidates(city, store, seat)
+    elif frame.name == "new_leader":
+        cands = [(s, t) for s, t in P.regroup_candidates(city, store, seat, leader=False)
+                 if t == P.UF]
     elif frame.name == "regroup":
         cands = []
         if frame.mode in (None, "leader"):
@@ -190,7 +195,8 @@ def mask_pawn_pick(state, mask: np.ndarray) -> None:
             if s == frame.pick_space:
                 _on(mask, "PAWN", t)
         return
-    mask[OFFSET["PASS"]] = 1
+    if frame.name != "new_leader":  # new_leader is strict: it must pick a Universal Follower
+        mask[OFFSET["PASS"]] = 1
     for s, _t in cands:
         _on(mask, "SPACE", _rel(state, s))
 
@@ -214,7 +220,11 @@ def apply_pawn_pick(state, block: str, index: int) -> None:
     frame.pick_space = -1
     frame.pending = (space, ptype)
     frame.picks_left -= 1
-    if frame.name == "regroup":
+    if frame.name == "new_leader":
+        state.initiate_leader(frame.actor, space)
+        frame.pending, frame.stage = None, DONE
+        state.kind = None
+    elif frame.name == "regroup":
         if frame.mode is None:
             frame.mode = "leader" if ptype == P.SL else "followers"
         if frame.mode == "leader":
@@ -265,6 +275,36 @@ def apply_distance(state, block: str, index: int) -> None:
     frame.moved[dest, ptype] += 1
     frame.pending = None
     state.kind = None
+
+
+# ----------------------------------------------------------------------------- assign
+def mask_assign(state, mask: np.ndarray) -> None:
+    """RELIC from hand with a legal slot, then SLOT (design §1.7 ``assign``); PASS only when no
+    pair is legal (the decision is asked whatever the hidden hand holds, CONVENTIONS.md)."""
+    mode, relic = state.assigning
+    pairs = state.assign_pairs(state.decider, mode)
+    if not pairs:
+        mask[OFFSET["PASS"]] = 1
+    elif relic < 0:
+        for r, _slot in pairs:
+            _on(mask, "RELIC", r)
+    else:
+        for r, slot in pairs:
+            if r == relic:
+                _on(mask, "SLOT", slot)
+
+
+def apply_assign(state, block: str, index: int) -> None:
+    mode, relic = state.assigning
+    if block == "PASS":  # no legal pair: the assign does nothing
+        state.assigning, state.kind = None, None
+        return
+    if block == "RELIC":
+        state.assigning = (mode, index)
+        return
+    state.assigning = None
+    state.kind = None
+    state.assign_relic(state.decider, relic, index)
 
 
 # ----------------------------------------------------------------------------- Discover
@@ -412,4 +452,5 @@ KINDS: dict[str, tuple[Callable, Callable]] = {
     "ascend_card": (mask_ascend_card, apply_ascend_card),
     "board_pick": (mask_board_pick, apply_board_pick),
     "choose": (mask_choose, apply_choose),
+    "assign": (mask_assign, apply_assign),
 }

@@ -68,9 +68,6 @@ UNIMPLEMENTED_PARTS: Mapping[str, str] = MappingProxyType({
     "secrets": "Secrets are drawn (Starts With, Reveal) and held, count for the hand limit and "
                "score their Intrigue in hand, but are never played (the PRE window offers no "
                "Secret)",
-    "trades": "only the Any Time panel's trades and the Regroup panel's trade are offered in "
-              "the PRE and POST windows; the Assignment and Initiation panels are not (no Relic "
-              "is assigned, no Society Leader leaves a cutout)",
 })
 
 
