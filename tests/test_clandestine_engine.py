@@ -837,6 +837,36 @@ def test_resample_keeps_the_observation_and_replays():
                     assert again.hidden_truth() == r.hidden_truth()
 
 
+def check_history_consistency(n, seed, steps):
+    st = new(seed, num_players=n)
+    rng = np.random.default_rng(seed)
+    for _ in range(steps):
+        if st.is_over:
+            break
+        st.apply_action(int(rng.choice(st.legal_actions())))
+    for seat in range(n):
+        r = st.resample_from_infostate(seat, rng)
+        real = ClandestineState.replay_steps(st.to_record())
+        alt = ClandestineState.replay_steps(r.to_record())
+        for a, b in zip(real, alt):
+            assert np.array_equal(a.observation_tensor(seat), b.observation_tensor(seat))
+            assert a.current_player == b.current_player
+            if a.current_player == seat:
+                assert np.array_equal(a.legal_action_mask(), b.legal_action_mask())
+
+
+def test_resampled_history_is_consistent_step_by_step():
+    """CONVENTIONS.md history consistency: the resampled record replays, step by step, to the
+    same observation, current player and (where the seat decides) mask for that seat."""
+    check_history_consistency(3, 21, 200)
+
+
+@pytest.mark.slow
+def test_resampled_history_is_consistent_long():
+    for n in (2, 3, 4, 5):
+        check_history_consistency(n, 30 + n, 700)
+
+
 def test_observation_hides_other_hands():
     st = new(3, num_players=3, societies=["mariners", "garden", "twilight"])
     base = st.observation_tensor(1)
