@@ -91,7 +91,6 @@ def test_basic_preset_and_flag_defaults_come_from_the_json():
     (dict(conjunctions=True), "not implemented yet"),
     (dict(basic_preset=False), "not implemented yet"),
     (dict(chaos="yes"), "True or False"),
-    (dict(omit=[]), "does not implement"),
     (dict(omit=OMIT + ["fun"]), "not unimplemented parts"),
 ])
 def test_config_errors_name_the_keyword(kwargs, msg):
@@ -420,6 +419,90 @@ def test_initiation_trade_puts_a_new_society_leader():
     st.energy[0] = 4
     refresh(st)
     assert (3, 0) not in st.legal_trades(0)
+
+
+def give_secrets(st, seat, ids):
+    """``seat``'s Secret hand becomes ``ids`` (Level I, swapped with its deck: conserved)."""
+    soc = st.societies[seat]
+    idx = [st.secret_id(seat, i) for i in range(31)]
+    want = [idx.index(i) for i in ids]
+    pool = st.secret_hand[seat] + st.secret_deck[seat]
+    st.secret_hand[seat] = list(want)
+    st.secret_deck[seat] = [c for c in pool if c not in want]
+    assert sorted(st.secret_hand[seat] + st.secret_deck[seat]) == list(range(10)), soc
+
+
+def secret_action(st, seat, sid):
+    return A.encode("SECRET", [st.secret_id(seat, i) for i in range(31)].index(sid))
+
+
+def test_play_a_secret_once_per_turn():
+    st = new(2, num_players=2, societies=["mariners", "garden"])
+    give_secrets(st, 0, ["mariners-1-02", "mariners-1-04", "mariners-1-01"])
+    refresh(st)
+    legal = st.legal_actions()
+    # option A of mariners-1-01 (extend) is a society power: not playable
+    assert secret_action(st, 0, "mariners-1-01") not in legal
+    assert secret_action(st, 0, "mariners-1-02") in legal
+    gold = st.gold[0]
+    st.apply_action(secret_action(st, 0, "mariners-1-02"))  # option A only: applied at once
+    assert st.gold[0] == gold + 2 and st.kind == "window_pre"
+    assert [st.secret_id(0, i) for i in st.secret_discard[0]] == ["mariners-1-02"]
+    assert not any(A.OFFSET["SECRET"] <= a < A.OFFSET["TRADE"] for a in st.legal_actions())
+
+
+def test_secret_strength_is_pending_for_the_next_leader_action():
+    st = with_side("Fundraise", societies=EXAMPLE)  # P0S1 Fundraise: the Public Leader there
+    give_secrets(st, 0, ["mariners-1-09"])
+    refresh(st)
+    st.apply_action(secret_action(st, 0, "mariners-1-09"))  # strength +2
+    assert st.pending_strength[0] == 2
+    act(st, "PASS", 0)
+    gold = st.gold[0]
+    pawn_strength = st.pawns.strength(st.city.space("P0S1"))
+    act(st, "SPACE", space(st, "P0S1"))
+    while st.kind in ("placement_type", "uf_route"):
+        st.apply_action(st.legal_actions()[0])
+    assert st.gold[0] == gold + pawn_strength + 2 and st.pending_strength[0] == 0
+
+
+def test_secret_regroup_and_add_uf_decisions():
+    st = new(3, num_players=2, societies=["blue", "garden"])
+    give_secrets(st, 0, ["blue-1-02", "blue-1-05"])
+    refresh(st)
+    st.apply_action(secret_action(st, 0, "blue-1-05"))  # add 1 UF on one of your Sidewalks
+    assert st.kind == "effect" and set(st.legal_actions()) == {
+        A.encode("SPACE", k) for k in (2, 3, 4)}
+    before = st.pawns.count(st.city.space("P0S3"), P.UF)
+    act(st, "SPACE", 4)
+    assert st.pawns.count(st.city.space("P0S3"), P.UF) == before + 1 and st.uf_added == 1
+    assert st.kind == "window_pre" and not st.runners
+    st.extra_secrets = 1  # a second Secret this turn (as an extra_secret grant would)
+    refresh(st)
+    st.apply_action(secret_action(st, 0, "blue-1-02"))  # act Regroup with Strength 2
+    assert st.kind == "pawn_pick" and st.acts[-1].name == "regroup"
+    assert st.acts[-1].strength == 2 and st.runners and st.runners[-1]["waiting"]
+    act(st, "PASS", 0)
+    assert not st.acts and not st.runners and st.kind == "window_pre"
+
+
+def test_secret_move_with_either_direction():
+    """blue-1-10 Rally: move a Public Leader 0..2 spaces forward or backward (``dir =
+    either``): ``pawn_pick`` then the direction (OPT 0 forward / 1 backward) then DIST."""
+    st = new(3, num_players=2, societies=["blue", "garden"])
+    give_secrets(st, 0, ["blue-1-10"])
+    refresh(st)
+    st.apply_action(secret_action(st, 0, "blue-1-10"))
+    assert st.kind == "effect" and A.PASS in st.legal_actions()
+    src = st.city.space("P1S1")  # the other path's Public Leader (setup)
+    assert st.pawns.count(src, P.PL) == 1
+    act(st, "SPACE", space(st, "P1S1"))
+    assert set(st.legal_actions()) == {A.encode("OPT", 0), A.encode("OPT", 1)}
+    act(st, "OPT", 1)
+    assert st.legal_actions() == [A.encode("DIST", 1), A.encode("DIST", 2)]
+    act(st, "DIST", 2)
+    assert st.pawns.count(st.city.space("K1a"), P.PL) == 1 and st.pawns.count(src, P.PL) == 0
+    assert not st.runners
 
 
 def test_reveal_and_hand_limit_discards():

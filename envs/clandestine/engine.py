@@ -36,16 +36,20 @@ import numpy as np
 
 from ..core import GameState
 from . import ascend as AS
+from . import ops as OPS
 from . import phases as PH
 from . import relic_map as RM
 from . import scoring as SC
 from . import pawns as P
 from .actions import ACTIONS, NUM_ACTIONS, decode
 from .city import build_city, load_content
+from .content import load_content as load_cards
 from ..core import Layout
 from .spec import SOCIETIES, make_spec
 
 _C = load_content()
+#: the content as checked frozen records with compiled effects (``content.load_content``)
+CARDS = load_cards()
 NUM_RELICS = len(_C["relics"])
 #: Relic text ids by index (``R001`` ...) and back; printed values by id (for ``relic_map``).
 RELIC_IDS: tuple[str, ...] = tuple(r["id"] for r in _C["relics"])
@@ -100,6 +104,8 @@ class ClandestineState(GameState):
     """
 
     game_name = "clandestine"
+    #: the content records (shared, never copied with a state)
+    cards = CARDS
 
     def __init__(self, *, seed: int | None = None, num_players: int = 3,
                  societies: list[str] | None = None, basic_preset: bool = False,
@@ -185,6 +191,14 @@ class ClandestineState(GameState):
         self.choosing: tuple[int, str] | None = None
         #: ``(mode, relic or -1)`` of an ``assign`` in progress
         self.assigning: tuple[str, int] | None = None
+        # Secrets: played this turn, extra grants, the one being played, running effects
+        self.secrets_played, self.extra_secrets, self.playing = 0, 0, -1
+        self.pending_strength = [0] * n
+        #: effects being run: ``{"runner": ops.EffectRunner, "base": len(acts) when it started an
+        #: Action, "waiting": for that Action}``
+        self.runners: list[dict] = []
+        self.extra_select = False  # SELECT_LEADER of an extra Action (Public Leaders only)
+        self.effect_pick: Any = None  # first-stage pick of a two-stage effect decision
         self.end_trigger: int | None = None
         self.end_reason: str | None = None
         self._final: np.ndarray | None = None
@@ -213,6 +227,8 @@ class ClandestineState(GameState):
         actor of the Action being resolved, else the active seat (design §1.2)."""
         if self.kind == "choose":
             return self.choosing[0]
+        if self.kind == "effect":
+            return self.runners[-1]["runner"].pending.seat
         if self.acts:
             return self.acts[-1].actor
         return self.turn
@@ -254,19 +270,31 @@ class ClandestineState(GameState):
             if len(legal) == 0:
                 raise RuntimeError(f"decision {self.kind!r} in phase {self.phase} has an empty "
                                    "mask (engine bug)")
-            if len(legal) > 1 or self.kind in ALWAYS_ASK:
-                return
+            if len(legal) > 1 or self.kind in ALWAYS_ASK or (
+                    self.kind == "window_pre" and self.secret_hand[self.decider]):
+                return  # a PRE window is asked whenever Secrets are held (their hidden playability)
             self._apply(int(legal[0]))
 
     # ------------------------------------------------------------------------ phase machine
     def _step(self) -> None:
-        """One automatic step: continue the Action on top of ``acts`` or the turn's phase."""
+        """One automatic step: resume an effect whose Action is done, continue the Action on
+        top of ``acts``, or the turn's phase."""
+        if self.runners:
+            e = self.runners[-1]
+            if e["waiting"] and len(self.acts) <= e["base"]:
+                if self.extra_select:
+                    self.kind = "select_leader"
+                    return
+                e["waiting"] = False
+                self._run_effect(e, None, first=False)
+                return
         if self.acts:
             self._step_action(self.acts[-1])
             return
         seat = self.turn
         if self.phase == "START":
             self.panel_tokens[seat] = [0] * len(self.panel_tokens[seat])
+            self.secrets_played, self.extra_secrets = 0, 0
             self.phase = "PRE"
         elif self.phase == "PRE":
             self.kind = "window_pre"
@@ -368,9 +396,15 @@ class ClandestineState(GameState):
         if name == "revolt" and not self.spec.flags["society_powers"]:
             name = "fundraise"  # ruling 36: the Revolt Chamber is a Fundraise Chamber
         mv = P.start_movement(self.city, self.pawns, space, leader, seat)
-        self.acts.append(PH.ActionFrame(name, seat, space, leader, mv.strength, PH.MOVE, mv,
+        # step 1: pending Strength from Secrets is consumed by the next Leader Action (ruling 22)
+        strength = mv.strength + self.pending_strength[seat]
+        self.pending_strength[seat] = 0
+        self.acts.append(PH.ActionFrame(name, seat, space, leader, strength, PH.MOVE, mv,
                                         moved=np.zeros_like(self.pawns.counts)))
-        self.phase = "ACTION"
+        if self.extra_select:  # an extra Action from an effect: the phase does not change
+            self.extra_select = False
+        else:
+            self.phase = "ACTION"
 
     def start_act(self, name: str, strength: int, actor: int | None = None) -> None:
         """An ``act`` Action of ``name`` at no space by ``actor`` (default: the active seat);
@@ -446,6 +480,87 @@ class ClandestineState(GameState):
         routes are an ability, off with ``society_powers=False``)."""
         self.gain_chaos(f.actor, f.purchase.chaos())
         f.stage = PH.DONE
+
+    # ------------------------------------------------------------------------ Secrets
+    def relic_id(self, relic: int) -> str:
+        """Text id of Relic index ``relic``."""
+        return RELIC_IDS[relic]
+
+    def relic_index(self, relic_id: str) -> int:
+        """Index of Relic text id ``relic_id``."""
+        return RELIC_INDEX[relic_id]
+
+    def secret_id(self, seat: int, index: int) -> str:
+        """Text id of ``seat``'s Secret ``index`` (SECRET block order)."""
+        return SECRET_IDS[self.societies[seat]][index]
+
+    def secret_options(self, seat: int, index: int) -> list[int]:
+        """Options (0 = A, 1 = B) of ``seat``'s Secret ``index`` it may choose now
+        (``ops.option_allowed``: B needs ``secret_options_b``, costs payable, not only
+        society-only steps with ``society_powers=False``)."""
+        card = self.cards.secrets[self.societies[seat]][index]
+        ctx = PH.EngineContext(self)
+        return [k for k in range(len(card.options)) if OPS.option_allowed(card, k, ctx, seat, {})]
+
+    def playable_secrets(self, seat: int) -> list[int]:
+        """Secrets ``seat`` may play now: in its PRE window, one a turn (+1 per
+        ``extra_secret``), with a legal option (design §1.2)."""
+        if self.phase != "PRE" or seat != self.turn or self.runners \
+                or self.secrets_played >= 1 + self.extra_secrets:
+            return []
+        return [i for i in sorted(self.secret_hand[seat]) if self.secret_options(seat, i)]
+
+    def play_secret(self, seat: int, index: int, option: int) -> None:
+        """Play a Secret: it goes face up to the Secret discard pile, the option's cost is paid
+        and its effect runs (pausing for decisions and Actions)."""
+        card = self.cards.secrets[self.societies[seat]][index]
+        opt = card.options[option]
+        self.discard_secret(seat, index)
+        self.energy[seat] -= opt.cost.energy
+        self.gold[seat] -= opt.cost.gold
+        self.secrets_played += 1
+        self.playing = -1
+        entry = {"runner": OPS.EffectRunner(opt.effect, seat, card.id), "base": len(self.acts),
+                 "waiting": False}
+        self.runners.append(entry)
+        self._run_effect(entry, None, first=True)
+
+    def _run_effect(self, entry: dict, answer: Any, first: bool) -> None:
+        ctx = PH.EngineContext(self)
+        runner = entry["runner"]
+        done = runner.run(ctx) if first else runner.resume(ctx, answer)
+        if done:
+            self.runners.pop()
+            self.kind = None
+        elif runner.pending is not None:
+            self.kind = "effect"
+        else:  # an Action was scheduled (act, extra_action): resumed once it has resolved
+            entry["waiting"] = True
+            self.kind = None
+
+    def resume_effect(self, answer: Any) -> None:
+        """Answer the pending effect decision and run on."""
+        self._run_effect(self.runners[-1], answer, first=False)
+
+    def add_strength(self, seat: int, n: int) -> None:
+        """A Strength modifier: on the Action being resolved before its formula, else pending
+        for ``seat``'s next Leader Action (design §1.2, ruling 22)."""
+        f = self.acts[-1] if self.acts else None
+        if f is not None and f.actor == seat and f.stage in (PH.MOVE, PH.FORMULA):
+            f.strength += n
+        else:
+            self.pending_strength[seat] += n
+
+    def place_cutout_leader(self, seat: int, space: int) -> None:
+        """``EffectContext.initiate_leader``: the Universal Follower on ``space`` returns to the
+        supply and the leader of the lowest occupied cutout takes its place (unlock icon)."""
+        cut = self.society(seat)["leaders"]["cutouts"][4 - self.cutouts[seat]]
+        self.pawns.counts[space, P.UF] -= 1
+        self.uf_added -= 1
+        self.cutouts[seat] -= 1
+        self.pawns.counts[space, P.SL] += 1
+        if cut["unlocks_token"] is not None:
+            self.tokens_free[seat] += 1
 
     # ------------------------------------------------------------------------ Ascend
     def suit_cards(self, seat: int) -> list[AS.SuitCard]:
@@ -925,6 +1040,11 @@ def observation_layout(num_players: int) -> Layout:
     lay.add("tableau", (n, 2), "Society Leaders left in cutouts / 4, free alchemy tokens / 3, "
             "per relative seat")
     lay.add("assign_relic", NUM_RELICS, "Relic picked at the first stage of an assign")
+    lay.add("secrets_turn", 3, "Secrets played this turn / 2, extra Secret grants / 2, 1 while "
+            "an extra Action's Leader is chosen")
+    lay.add("pending_strength", n, "pending Strength from Secrets of each relative seat / 10")
+    lay.add("effect_pick", ns + 2, "first-stage pick of an effect decision: relative space, "
+            "or (last two) direction forward / backward")
     _OBS_LAYOUTS[num_players] = lay
     return lay
 
@@ -939,7 +1059,8 @@ def encode_observation(st: ClandestineState, seat: int) -> np.ndarray:
     perm = np.array([PH.space_to_index(s, seat, n) for s in range(9 * n)])
     v("phase")[PHASES.index(st.phase)] = 1
     if st.kind is not None:
-        v("decision")[DECISION_KINDS.index(st.kind)] = 1
+        kind = st.runners[-1]["runner"].pending.kind if st.kind == "effect" else st.kind
+        v("decision")[DECISION_KINDS.index(kind)] = 1
     if st.acts:
         f = st.acts[-1]
         v("action")[PH.FRAME_NAMES.index(f.name)] = 1
@@ -982,6 +1103,16 @@ def encode_observation(st: ClandestineState, seat: int) -> np.ndarray:
             v("relic_map")[slot, r] = 1
     v("relic_discard")[st.relic_discard] = 1
     v("relic_deck")[0] = len(st.relic_deck) / NUM_RELICS
+    v("secrets_turn")[:] = (st.secrets_played / 2, st.extra_secrets / 2, float(st.extra_select))
+    for s in range(n):
+        v("pending_strength")[rel_seat(s)] = st.pending_strength[s] / 10
+    ep = st.effect_pick
+    if isinstance(ep, str) and ep in ("forward", "backward"):
+        v("effect_pick")[9 * n + (ep == "backward")] = 1
+    elif isinstance(ep, str):
+        v("assign_relic")[RELIC_INDEX[ep]] = 1
+    elif ep is not None:
+        v("effect_pick")[perm[ep]] = 1
     if st.assigning is not None and st.assigning[1] >= 0:
         v("assign_relic")[st.assigning[1]] = 1
     for s in range(n):
@@ -1047,12 +1178,14 @@ def resample(st: ClandestineState, seat: int, rng: np.random.Generator) -> Cland
     implemented), with a history that replays to it.
 
     The cards hidden from ``seat`` are relabelled by a random bijection: the Relics in the deck
-    and in other seats' blind hand parts uniformly among themselves; each other seat's hidden
+    and in other seats' blind hand parts uniformly among those of the same tone (Bright, Dark);
+    each other seat's hidden
     Secrets (hand and deck), and ``seat``'s own deck, uniformly within each Level. Every chance
     outcome is rewritten so that each pile is the relabelled real pile at every moment (draws
     from the top then give the relabelled cards), and the record is replayed. Approximation
-    (documented): keeping each hidden Secret's Level is narrower than the design's sampler,
-    which also mixes Levels subject to the epoch condition. Future chance comes from a
+    (documented): keeping each hidden Secret's Level and each hidden Relic's tone is narrower
+    than the design's sampler, which mixes Levels subject to the epoch condition and tones
+    freely. Future chance comes from a
     generator seeded from ``rng``.
     """
     n = st.num_players
@@ -1063,7 +1196,10 @@ def resample(st: ClandestineState, seat: int, rng: np.random.Generator) -> Cland
         if j != seat:
             hidden_relics |= set(st.relic_hand[j]) - set(st.relic_known[j])
     hidden_relics -= {i for b, i, _j in picked if b == "RELIC"}
-    sig_r = _relabel([list(hidden_relics)], rng)
+    # Bright and Dark kept apart: which slots an assign may use depends on the tone, and the
+    # effect language answers a single-option assign by itself (ops.OpState.ask)
+    sig_r = _relabel([[r for r in hidden_relics if RELIC_DARK[r] == dark]
+                      for dark in (False, True)], rng)
     sig_s = []
     for j in range(n):
         soc = _C["secrets"][st.societies[j]]

@@ -26,6 +26,7 @@ from typing import Any, Callable
 import numpy as np
 
 from . import ascend as AS
+from . import ops as OPS
 from . import pawns as P
 from .actions import OFFSET, index_to_space, space_to_index
 
@@ -100,10 +101,13 @@ def _abs(state, index: int) -> int:
 
 # ----------------------------------------------------------------------------- windows (§1.2)
 def mask_window(state, mask: np.ndarray) -> None:
-    """PRE/POST window: every legal trade (TRADE block) and DONE (PASS)."""
+    """PRE/POST window: every legal trade (TRADE block), in PRE every playable Secret (SECRET
+    block), and DONE (PASS)."""
     mask[OFFSET["PASS"]] = 1
     for panel, trade in state.legal_trades(state.decider):
         _on(mask, "TRADE", 3 * panel + trade)
+    for i in state.playable_secrets(state.decider):
+        _on(mask, "SECRET", i)
 
 
 def apply_window(state, block: str, index: int) -> None:
@@ -112,6 +116,10 @@ def apply_window(state, block: str, index: int) -> None:
         state.kind = None
         state.phase = "SELECT_LEADER" if state.phase == "PRE" else "END"
         state.end_step = 0
+        return
+    if block == "SECRET":
+        state.playing = index
+        state.kind = "secret_option"
         return
     panel, trade = divmod(index, 3)
     state.kind = None  # back to the window, or into the Action a trade starts
@@ -123,6 +131,8 @@ def mask_select_leader(state, mask: np.ndarray) -> None:
     """SPACE of every Leader the active seat may act with; then PAWN (pl/sl) on a space with
     both kinds (design §1.2 SELECT_LEADER)."""
     choices = P.leader_choices(state.city, state.pawns, state.decider)
+    if state.extra_select:  # extra Actions: Public Leaders only
+        choices = [(s, t) for s, t in choices if t == P.PL]
     if state.leader_space >= 0:
         for s, t in choices:
             if s == state.leader_space:
@@ -137,7 +147,7 @@ def apply_select_leader(state, block: str, index: int) -> None:
     if block == "SPACE":
         space = _abs(state, index)
         types = [t for s, t in P.leader_choices(state.city, state.pawns, state.decider)
-                 if s == space]
+                 if s == space and not (state.extra_select and t != P.PL)]
         if len(types) > 1:
             state.leader_space = space
             return
@@ -454,3 +464,272 @@ KINDS: dict[str, tuple[Callable, Callable]] = {
     "choose": (mask_choose, apply_choose),
     "assign": (mask_assign, apply_assign),
 }
+
+
+# ----------------------------------------------------------------------------- Secrets (effects)
+def mask_secret_option(state, mask: np.ndarray) -> None:
+    """OPT 0 = option A, 1 = option B of the Secret being played (legal options only,
+    ``ops.option_allowed``)."""
+    for k in state.secret_options(state.decider, state.playing):
+        _on(mask, "OPT", k)
+
+
+def apply_secret_option(state, block: str, index: int) -> None:
+    state.kind = None
+    state.play_secret(state.decider, state.playing, index)
+
+
+def _request(state):
+    return state.runners[-1]["runner"].pending
+
+
+def _stage_one(req, pick) -> list:
+    """Options of a two-stage request still open after the first-stage ``pick``."""
+    return [o for o in req.options if pick is None or o[0] == pick]
+
+
+def mask_effect(state, mask: np.ndarray) -> None:
+    """A decision asked by the effect language (``ops.Request``): ``target`` (SPACE),
+    ``pawn_pick`` (SPACE, then PAWN if several types there; PASS if 'up to'), ``distance``
+    (OPT direction when backward is possible, then DIST), ``choose`` (OPT), ``assign`` (RELIC,
+    then SLOT)."""
+    req, pick = _request(state), state.effect_pick
+    if req.kind == "target":
+        for s in req.options:
+            _on(mask, "SPACE", _rel(state, s))
+    elif req.kind == "pawn_pick":
+        if pick is None:
+            if req.can_pass:
+                mask[OFFSET["PASS"]] = 1
+            for s, _t in req.options:
+                _on(mask, "SPACE", _rel(state, s))
+        else:
+            for _s, t in _stage_one(req, pick):
+                _on(mask, "PAWN", P.pawn_type(t))
+    elif req.kind == "distance":
+        dirs = {d for d, _k in req.options}
+        if len(dirs) > 1 and pick is None:
+            for d in dirs:
+                _on(mask, "OPT", 0 if d == "forward" else 1)
+        else:
+            d = pick if pick is not None else next(iter(dirs))
+            for dd, k in req.options:
+                if dd == d:
+                    _on(mask, "DIST", k)
+    elif req.kind == "choose":
+        for k in req.options:
+            _on(mask, "OPT", k)
+    elif req.kind == "assign":
+        if pick is None:
+            for rid, _slot in req.options:
+                _on(mask, "RELIC", state.relic_index(rid))
+        else:
+            for _rid, slot in _stage_one(req, pick):
+                _on(mask, "SLOT", slot - 1)
+    else:  # pragma: no cover - society powers (prime, invest ...) are off
+        raise RuntimeError(f"effect decision {req.kind!r} ({req.op}) is not implemented")
+
+
+def apply_effect(state, block: str, index: int) -> None:
+    req, pick = _request(state), state.effect_pick
+    answer: Any
+    if block == "PASS":
+        answer = None
+    elif req.kind == "target":
+        answer = _abs(state, index)
+    elif req.kind == "pawn_pick":
+        if block == "SPACE":
+            space = _abs(state, index)
+            types = [t for s, t in req.options if s == space]
+            if len(types) > 1:
+                state.effect_pick = space
+                return
+            answer = (space, types[0])
+        else:
+            answer = (pick, P.PAWN_CODES[index])
+    elif req.kind == "distance":
+        if block == "OPT":
+            state.effect_pick = "forward" if index == 0 else "backward"
+            return
+        dirs = {d for d, _k in req.options}
+        answer = (pick if pick is not None else next(iter(dirs)), index)
+    elif req.kind == "choose":
+        answer = index
+    else:  # assign
+        if block == "RELIC":
+            state.effect_pick = state.relic_id(index)
+            return
+        answer = (pick, index + 1)
+    state.effect_pick = None
+    state.kind = None
+    state.resume_effect(answer)
+
+
+KINDS["secret_option"] = (mask_secret_option, apply_secret_option)
+KINDS["effect"] = (mask_effect, apply_effect)
+
+
+class EngineContext:
+    """The engine side of the effect language (``ops.EffectContext``) for one state.
+
+    Spaces are City space numbers, pawns type codes (``"pl"``...), Relics and Secrets text ids,
+    Relic slots 1..6. Society-only steps never reach it (``society_powers=False``).
+    """
+
+    def __init__(self, state):
+        self.st = state
+        self.content = state.cards
+
+    # ----- queries
+    def flag(self, name: str) -> bool:
+        return self.st.spec.flags[name]
+
+    def tracks(self, seat: int, what: str) -> bool:
+        return True
+
+    def society(self, seat: int) -> str:
+        return self.st.societies[seat]
+
+    def opponents(self, seat: int) -> list[int]:
+        n = self.st.num_players
+        return [(seat + k) % n for k in range(1, n)]
+
+    def count(self, seat: int, countable: str, suit: str | None) -> int:
+        st = self.st
+        path = list(st.city.society_path(seat))
+        relics = [r for r in st.slots[seat] if r >= 0]
+        table = {
+            "level": lambda: st.level[seat],
+            "ascender_level": lambda: st.level[st.acts[-1].actor] if st.acts else st.level[seat],
+            "gold": lambda: st.gold[seat],
+            "chaos": lambda: st.chaos[seat],
+            "uf_on_path": lambda: int(st.pawns.counts[path, P.UF].sum()),
+            "sl_in_city": lambda: st.pawns.society_leaders_of(st.city, seat),
+            "assigned_relics": lambda: len(relics),
+            "assigned_icons": lambda: sum(AS.relic_card(st.relic_id(r)).contribution(suit)
+                                          for r in relics),
+            "relics_in_hand": lambda: len(st.relic_hand[seat]),
+            "secrets_in_hand": lambda: len(st.secret_hand[seat]),
+            "ascend_relics": lambda: len(st.tucked[seat]),
+            "invested_objects": lambda: 0, "invested_gold": lambda: 0,
+            "initiated_spaces": lambda: 0, "deep_alchemy_tokens": lambda: 0,
+        }
+        return int(table[countable]())
+
+    def holding(self, seat: int, res: str) -> int:
+        return 0 if res == "deep_alchemy" else int(getattr(self.st, res)[seat])
+
+    def supply(self, item: str) -> int | None:
+        return None if item == "uf" else 0
+
+    def deck_size(self, seat: int, deck: str) -> int:
+        return len(self.st.secret_deck[seat] if deck == "secret" else self.st.relic_deck)
+
+    def spaces(self, seat: int, zone: str) -> tuple:
+        sw = self.st.city.sidewalks(seat)
+        return sw if zone == "own_sidewalk" else sw[:1]
+
+    def pawns(self, seat: int, zone: str, types) -> dict:
+        city, c = self.st.city, self.st.pawns.counts
+        spaces = city.public_loop if zone == "public" else city.society_path(seat)
+        codes = [t for t in types if not (zone == "public" and t == "sl")]
+        return {(int(s), t): int(c[s, P.pawn_type(t)]) for s in spaces for t in codes
+                if c[s, P.pawn_type(t)]}
+
+    def path_length(self, zone: str) -> int:
+        return self.st.city.public_length
+
+    def is_sidewalk(self, seat: int, space) -> bool:
+        return space in self.st.city.sidewalks(seat)
+
+    def next_cutout(self, seat: int):
+        k = self.st.cutouts[seat]
+        if k == 0:
+            return None
+        cut = self.st.society(seat)["leaders"]["cutouts"][4 - k]
+        return cut["cutout"], cut["min_level"]
+
+    def relic_hand(self, seat: int) -> list[str]:
+        return [self.st.relic_id(r) for r in self.st.relic_hand[seat]]
+
+    def relic_slots(self, seat: int) -> list:
+        return [self.st.relic_id(r) if r >= 0 else None for r in self.st.slots[seat]]
+
+    def secret_hand(self, seat: int) -> list[str]:
+        return [self.st.secret_id(seat, i) for i in self.st.secret_hand[seat]]
+
+    def invest_room(self, seat, target):
+        return {}
+
+    def chaos_targets(self, seat, target):
+        return ()
+
+    def initiate_targets(self, seat):
+        return ()
+
+    def prime_spaces(self, seat):
+        return ()
+
+    def empty_extension_slots(self):
+        return ()
+
+    # ----- changes
+    def gain(self, seat: int, res: str, n: int) -> None:
+        if res == "chaos":
+            self.st.gain_chaos(seat, n)
+        elif res != "deep_alchemy":
+            getattr(self.st, res)[seat] += n
+
+    def lose(self, seat: int, res: str, n: int) -> None:
+        getattr(self.st, res)[seat] -= n
+
+    def add_strength(self, seat: int, n: int) -> None:
+        self.st.add_strength(seat, n)
+
+    def draw(self, seat: int, deck: str, n: int) -> None:
+        if deck == "secret":
+            self.st.draw_secrets(seat, n)
+        else:
+            self.st.draw_relics(seat, n)
+
+    def perform_action(self, seat: int, action: str, strength: int) -> None:
+        self.st.runners[-1]["base"] = len(self.st.acts)
+        self.st.start_act(action, strength, actor=seat)
+        raise OPS.Suspend()
+
+    def extra_action(self, seat: int) -> None:
+        self.st.runners[-1]["base"] = len(self.st.acts)
+        self.st.extra_select = True
+        raise OPS.Suspend()
+
+    def grant_extra_secret(self, seat: int) -> None:
+        self.st.extra_secrets += 1
+
+    def place_uf(self, seat: int, space) -> None:
+        self.st.pawns.counts[space, P.UF] += 1
+        self.st.uf_added += 1
+
+    def move_pawn(self, seat: int, space, pawn: str, steps: int, backward: bool):
+        st = self.st
+        return P.public_move(st.city, st.pawns, space, pawn, steps, steps, backward)
+
+    def return_uf(self, seat: int, space) -> None:
+        self.st.pawns.counts[space, P.UF] -= 1
+        self.st.uf_added -= 1
+
+    def initiate_leader(self, seat: int, space) -> None:
+        self.st.place_cutout_leader(seat, space)
+
+    def assign_relic(self, seat: int, relic: str, slot: int) -> None:
+        self.st.assign_relic(seat, self.st.relic_index(relic), slot - 1)
+
+    def military_sweep(self) -> None:
+        self.st.military_sweep()
+
+    def _power(self, *args):  # pragma: no cover - society_powers=False never calls these
+        raise RuntimeError("society powers are not implemented (society_powers=False)")
+
+    invest = put_chaos = initiate_space = prime_secret = extend = _power
+
+    def decide(self, request) -> Any:
+        raise OPS.Suspend()

@@ -65,9 +65,6 @@ SUPPORTED_FLAG_VALUES: Mapping[str, tuple[bool, ...]] = MappingProxyType({
 #: Rule parts not yet implemented, and what the game does when the part is omitted
 #: (``omit=(...)``). Each entry leaves when its part lands.
 UNIMPLEMENTED_PARTS: Mapping[str, str] = MappingProxyType({
-    "secrets": "Secrets are drawn (Starts With, Reveal) and held, count for the hand limit and "
-               "score their Intrigue in hand, but are never played (the PRE window offers no "
-               "Secret)",
 })
 
 
