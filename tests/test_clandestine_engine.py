@@ -12,6 +12,8 @@ import pytest
 
 from envs.clandestine import actions as A
 from envs.clandestine import ascend as AS
+from envs.clandestine import dsl as DSL
+from envs.clandestine import ops as OPS
 from envs.clandestine import pawns as P
 from envs.clandestine import relic_map as RM
 from envs.clandestine import scoring as SC
@@ -505,6 +507,39 @@ def test_secret_move_with_either_direction():
     assert not st.runners
 
 
+def test_extra_action_from_an_effect_uses_a_public_leader_and_resumes():
+    """``extra_action`` (design §1.2 Secrets): SELECT_LEADER restricted to Public Leaders, the
+    whole Action, then the rest of the effect; the turn stays in its PRE window."""
+    st = with_side("Fundraise", societies=EXAMPLE)
+    clear_pawns(st, "P0S1")
+    set_pawns(st, "P0S1", pl=1, sl=0)
+    eff = DSL.compile_effect([{"op": "extra_action", "leader": "public"},
+                              {"op": "gain", "res": "gold", "n": 1}], st.cards.dsl, "test")
+    entry = {"runner": OPS.EffectRunner(eff, 0, "test"), "base": 0, "waiting": False}
+    st.runners.append(entry)
+    st._run_effect(entry, None, first=True)
+    refresh(st)
+    assert st.kind == "select_leader" and st.extra_select
+    pl_spaces = {A.encode("SPACE", space(st, st.city.space_ids[s]))
+                 for s in np.flatnonzero(st.pawns.counts[:, P.PL])}
+    assert set(st.legal_actions()) == pl_spaces  # no Society Leader for an extra Action
+    gold = st.gold[0]
+    act(st, "SPACE", space(st, "P0S1"))
+    while st.kind in ("placement_type", "uf_route"):
+        st.apply_action(st.legal_actions()[0])
+    assert st.gold[0] == gold + 2 + 1  # Fundraise with the lone Public Leader, then +1 Gold
+    assert st.phase == "PRE" and st.kind == "window_pre" and not st.runners
+
+
+def test_secret_on_each_opponent():
+    st = new(4, num_players=3, societies=["twilight", "garden", "blue"])
+    give_secrets(st, 0, ["twilight-1-06"])  # each opponent loses 1 Gold
+    refresh(st)
+    gold = list(st.gold)
+    st.apply_action(secret_action(st, 0, "twilight-1-06"))
+    assert st.gold == [gold[0], gold[1] - 1, gold[2] - 1]
+
+
 def test_reveal_and_hand_limit_discards():
     st = new(2, num_players=2, societies=["mariners", "garden"])
     # seat 0 (Mariners) reveals with Strength 8 on its C2 (Reveal): draws 4 Secrets
@@ -823,8 +858,8 @@ def test_margin_term_in_returns():
 
 
 # ------------------------------------------------------------------------------ random games
-def play_random(seed, n, check_every=0):
-    st = new(seed, num_players=n)
+def play_random(seed, n, check_every=0, **kw):
+    st = new(seed, num_players=n, **kw)
     tot = st.pawn_totals()
     rng = np.random.default_rng(seed)
     size = observation_layout(n).size
@@ -861,6 +896,12 @@ def play_random(seed, n, check_every=0):
 def test_random_games_play_to_the_end(n):
     for seed in range(3):
         play_random(100 * n + seed, n, check_every=37)
+
+
+@pytest.mark.parametrize("kw", [dict(secret_options_b=True), dict(chaos=False, hand_limits=False)])
+def test_random_games_with_other_flags(kw):
+    for n in (2, 3, 4, 5):
+        play_random(500 + n, n, check_every=53, **kw)
 
 
 @pytest.mark.slow

@@ -1,31 +1,40 @@
 """Clandestine rules engine: :class:`ClandestineState` (rulebook ``rules/clandestine.txt``;
 design ``clandestine_content.md`` §1.1-1.7, §11).
 
-The engine is being built in parts. Implemented now:
+Built on the rules modules: ``city`` / ``pawns`` (City graph, movement), ``relic_map`` (Map
+costs, Discover picks, refill), ``ascend`` (cost, reduction, minimal payment, board slots),
+``scoring`` (final score, tie-break, returns), ``content`` / ``dsl`` / ``ops`` (the effect
+language that plays Secrets; :class:`~envs.clandestine.phases.EngineContext` is the engine side).
+Decision kinds are one mask and one apply function each, in :mod:`envs.clandestine.phases`.
 
-* setup in rulebook order (§1.1): Relic deck shuffled, Societies (given or drawn), each seat's
-  Level I Secret deck and Starts With (Gold, Energy, Chaos, Secrets, blind Relics) in reverse
-  turn order, the City (random side of the First Player's path), the initial pawns (Blue Army's
-  Universal Follower on its S1), the Relic Map dealt (H, then R1..R4 bottom to top);
-* the phase machine START / PRE / SELECT_LEADER / ACTION / POST / END (§1.2), one mask and one
-  apply function per decision kind (:mod:`envs.clandestine.phases`), ``current_player`` = the
-  deciding seat, decisions with a single legal action applied automatically (not recorded);
-* the movement of pawns with the ``placement_type`` and ``uf_route`` decisions (§2.4);
-* the Actions Fundraise, Reveal, Purge (Chaos then ``pawn_pick`` / ``purge_destination``),
-  Regroup (``pawn_pick`` / ``distance``, EITHER one Society Leader OR Followers), an ``act``
-  Action from a trade; the Revolt Chamber is a Fundraise Chamber (``society_powers=False``);
-* the Any Time and Regroup alchemy panels in the PRE and POST windows (tokens back at START,
-  one regular token per panel, black Chaos slots block trades);
-* END: 1 Energy from the Chalice, hand-limit discards (Relics then Secrets, one card at a time),
-  Chalice passed; the round limit (§1.6, ``end_reason = "round_limit"``) and the end triggers'
-  bookkeeping (final turns until just before the trigger seat's next turn);
-* provisional scoring of the categories that exist (see :meth:`ClandestineState.score_categories`)
-  with the rulebook tie-break order and win/loss returns plus the optional margin term.
+Implemented (every variant flag value in ``spec.SUPPORTED_FLAG_VALUES``; ``basic_preset=True``
+is the playable configuration):
 
-Not yet (the configuration must name them in ``omit``; see ``spec.UNIMPLEMENTED_PARTS``):
-Discover's and Ascend's formulas, playing Secrets, the other alchemy panels; every variant flag
-value outside ``spec.SUPPORTED_FLAG_VALUES`` is refused with a ConfigError. A playable
-configuration: ``basic_preset=True, omit=list(spec.UNIMPLEMENTED_PARTS)``.
+* setup in rulebook order (§1.1): Relic deck shuffled; Societies given or drawn (chance event
+  ``"societies"``); per seat in reverse turn order its Level I Secret deck (``"secret_deck"``)
+  and Starts With (Gold, Energy, Chaos, Secrets, blind Relics); the City with the random side
+  of the First Player's path (``"city_side"``); the initial pawns; the Relic Map;
+* the phase machine START / PRE / SELECT_LEADER / ACTION / POST / END (§1.2);
+  ``current_player`` is the deciding seat (suit effects and their Regroups are decided by the
+  seat concerned); a decision with one legal action is applied at once and not recorded,
+  except the kinds of :data:`ALWAYS_ASK` and a PRE window while Secrets are held, whose options
+  depend on hidden cards (CONVENTIONS.md);
+* pawn movement (``placement_type``, ``uf_route``); the Actions Fundraise, Discover (Map picks,
+  route Chaos), Reveal, Ascend (suit, reduction, minimal card payment; Gaining a Level steps
+  1, 2, 4a-c, 5 with empty-slot resources), Purge, Regroup, ``act`` Actions and extra Actions
+  from effects; the Revolt Chamber is a Fundraise Chamber (``society_powers=False``);
+* PRE window: trades of the Any Time, Assignment, Regroup and Initiation panels, one Secret per
+  turn (+ ``extra_secret`` grants) resolved completely through the effect language; POST
+  window: trades;
+* END: Map refill with the Harbor choice, 1 Energy, hand-limit discards (Relics then Secrets),
+  the Chalice; end triggers (Level V, empty Relic deck: final turns until just before the
+  trigger seat's next turn) and the round limit (``end_reason``);
+* scoring, tie-break and returns (``scoring``); the observation of §1.5 for these parts
+  (:func:`observation_layout`); resampling with a history that replays (:func:`resample`).
+
+Not yet: society powers (panels, abilities, Revolt, traps), Conjunctions, Relic effects,
+Deep Alchemy, Ascension tiles (hood flips, Starting tiles), the Map Extension, REACT/FINAL
+windows (``offturn_alchemy``), finite Universal Followers, the Nemesis; Agents/Tithes.
 """
 
 from __future__ import annotations
