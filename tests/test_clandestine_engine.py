@@ -808,6 +808,47 @@ def test_reaching_level_v_triggers_the_end():
     assert sum(st.secret_draws[0][1:]) == 0  # no Secrets at Level V
 
 
+def test_react_and_final_windows():
+    """``offturn_alchemy`` (design §1.2, ruling 37): after every END each seat clockwise from
+    the left of the seat whose turn ended (that seat last) gets a REACT window if it has a legal
+    any-timing trade; before scoring every such seat gets one FINAL window."""
+    st = new(5, num_players=2, societies=["mariners", "garden"], offturn_alchemy=True,
+             max_rounds=1)
+    while st.phase != "POST":
+        legal = st.legal_actions()
+        st.apply_action(A.PASS if A.PASS in legal else legal[0])
+    st.gold[:] = [3, 3]
+    st.energy[:] = [0, 0]
+    refresh(st)
+    act(st, "PASS", 0)  # POST done: END, then REACT from seat 1
+    assert st.phase == "REACT" and st.current_player == 1 and st.kind == "window_react"
+    assert set(st.legal_actions()) == {A.PASS, A.encode("TRADE", 0)}
+    act(st, "TRADE", 0)  # 3 Gold -> 1 Energy on seat 1's Any Time panel
+    assert st.gold[1] == 0 and st.energy[1] == 1 and st.panel_tokens[1][0] == 1
+    # no legal trade left for seat 1: its window closes; seat 0 (energy 1 after END) is last
+    assert st.current_player == 0 and st.kind == "window_react"
+    act(st, "PASS", 0)
+    assert st.turn == 1 and st.phase == "PRE" and st.panel_tokens[1] == [0] * 6  # START
+    while st.phase != "POST":
+        legal = st.legal_actions()
+        st.apply_action(A.PASS if A.PASS in legal else legal[0])
+    # the round limit (1 round): REACT (both seats pass), then FINAL (both trade), then scoring
+    st.gold[:] = [3, 3]
+    st.energy[:] = [0, 0]
+    refresh(st)
+    act(st, "PASS", 0)  # seat 1's POST
+    order = []
+    while not st.is_over:
+        order.append((st.phase, st.current_player))
+        legal = st.legal_actions()
+        if st.phase == "FINAL" and A.encode("TRADE", 0) in legal:
+            act(st, "TRADE", 0)
+        else:
+            act(st, "PASS", 0)
+    assert order == [("REACT", 0), ("REACT", 1), ("FINAL", 0), ("FINAL", 1)]
+    assert st.end_reason == "round_limit" and st.energy == [1, 2]  # seat 1: +1 at its END
+
+
 # ------------------------------------------------------------------------------ the end
 def test_round_limit_ends_and_scores():
     st = new(4, num_players=3, max_rounds=2)
@@ -867,8 +908,9 @@ def play_random(seed, n, check_every=0, **kw):
     while not st.is_over:
         mask = st.legal_action_mask()
         assert mask.dtype == np.int8 and mask.sum() > 0, (st.phase, st.kind)
-        if st.current_player != st.turn:  # suit effects: the seat concerned decides
-            assert st.kind == "choose" or st.acts[-1].actor == st.current_player != st.turn
+        if st.current_player != st.turn:  # suit effects, off-turn windows: the seat concerned
+            assert st.kind == "choose" or st.phase in ("REACT", "FINAL") or \
+                st.acts[-1].actor == st.current_player != st.turn
         st.apply_action(int(rng.choice(np.flatnonzero(mask))))
         k += 1
         assert (st.pawn_totals() == tot).all()
@@ -898,7 +940,8 @@ def test_random_games_play_to_the_end(n):
         play_random(100 * n + seed, n, check_every=37)
 
 
-@pytest.mark.parametrize("kw", [dict(secret_options_b=True), dict(chaos=False, hand_limits=False)])
+@pytest.mark.parametrize("kw", [dict(secret_options_b=True), dict(chaos=False, hand_limits=False),
+                                dict(offturn_alchemy=True)])
 def test_random_games_with_other_flags(kw):
     for n in (2, 3, 4, 5):
         play_random(500 + n, n, check_every=53, **kw)

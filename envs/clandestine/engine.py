@@ -27,14 +27,15 @@ is the playable configuration):
   turn (+ ``extra_secret`` grants) resolved completely through the effect language; POST
   window: trades;
 * END: Map refill with the Harbor choice, 1 Energy, hand-limit discards (Relics then Secrets),
-  the Chalice; end triggers (Level V, empty Relic deck: final turns until just before the
+  the Chalice; with ``offturn_alchemy`` the REACT round after every turn and the FINAL round
+  before scoring (any-timing trades, offered only to seats with a legal one); end triggers (Level V, empty Relic deck: final turns until just before the
   trigger seat's next turn) and the round limit (``end_reason``);
 * scoring, tie-break and returns (``scoring``); the observation of §1.5 for these parts
   (:func:`observation_layout`); resampling with a history that replays (:func:`resample`).
 
 Not yet: society powers (panels, abilities, Revolt, traps), Conjunctions, Relic effects,
-Deep Alchemy, Ascension tiles (hood flips, Starting tiles), the Map Extension, REACT/FINAL
-windows (``offturn_alchemy``), finite Universal Followers, the Nemesis; Agents/Tithes.
+Deep Alchemy, Ascension tiles (hood flips, Starting tiles), the Map Extension, finite
+Universal Followers, the Nemesis (Agents, Tithes, Cells, Choir).
 """
 
 from __future__ import annotations
@@ -75,7 +76,8 @@ BOARD_INDEX = {b["id"]: i for i, b in enumerate(BOARD_SLOTS)}
 #: Suit -> Ascension board column (Military, Political, Economic, Occult) and its suit effect
 SUIT_COLUMN = dict(_C["ascension"]["suit_map"])
 SUIT_EFFECTS = dict(_C["ascension"]["suit_effects"])
-PHASES: tuple[str, ...] = ("START", "PRE", "SELECT_LEADER", "ACTION", "POST", "END", "OVER")
+PHASES: tuple[str, ...] = ("START", "PRE", "SELECT_LEADER", "ACTION", "POST", "END", "REACT",
+                           "FINAL", "OVER")
 #: Alchemy panels offered (the society panels are off with ``society_powers=False``).
 IMPLEMENTED_PANELS = ("any_time", "assign", "regroup", "leader")
 END_REASONS = ("level_v", "relic_deck", "round_limit")
@@ -196,6 +198,8 @@ class ClandestineState(GameState):
         self.kind: str | None = None
         self.acts: list[PH.ActionFrame] = []
         self.leader_space, self.end_step = -1, 0
+        self.react_queue: list[int] = []  # REACT / FINAL windows still to offer, in order
+        self.ending = False  # the turn that just ended was the last one
         #: ``(seat, column)`` of a suit effect waiting for its ``choose`` decision
         self.choosing: tuple[int, str] | None = None
         #: ``(mode, relic or -1)`` of an ``assign`` in progress
@@ -234,6 +238,8 @@ class ClandestineState(GameState):
     def decider(self) -> int:
         """The seat whose decision is due: the seat choosing a suit effect's option, else the
         actor of the Action being resolved, else the active seat (design §1.2)."""
+        if self.phase in ("REACT", "FINAL"):
+            return self.react_queue[0]
         if self.kind == "choose":
             return self.choosing[0]
         if self.kind == "effect":
@@ -315,6 +321,8 @@ class ClandestineState(GameState):
             self.kind = "window_post"
         elif self.phase == "END":
             self._step_end(seat)
+        elif self.phase in ("REACT", "FINAL"):
+            self._step_react()
         else:  # pragma: no cover
             raise RuntimeError(f"unknown phase {self.phase!r}")
 
@@ -372,18 +380,43 @@ class ClandestineState(GameState):
             self.refill_map(None)
 
     def _pass_chalice(self) -> None:
-        """END step 4 and the end of the game (design §1.6)."""
+        """END step 4 (the Chalice to the left), then the REACT round (``offturn_alchemy``:
+        each seat clockwise from the left of the seat whose turn ended, that seat last)."""
         n = self.spec.num_players
         nxt = (self.turn + 1) % n
         if nxt == 0:
             self.rounds_done += 1
-        if self.end_trigger is not None and nxt == self.end_trigger:
-            self._game_over()
-        elif self.end_trigger is None and nxt == 0 and self.rounds_done >= self.spec.max_rounds:
+        self.ending = (self.end_trigger is not None and nxt == self.end_trigger) or (
+            self.end_trigger is None and nxt == 0 and self.rounds_done >= self.spec.max_rounds)
+        if self.ending and self.end_trigger is None:
             self.end_reason = "round_limit"
-            self._game_over()
+        self.end_step = 6
+        if self.spec.flags["offturn_alchemy"]:
+            self.react_queue = [(self.turn + k) % n for k in range(1, n + 1)]
+            self.phase = "REACT"
         else:
-            self.turn, self.phase, self.end_step = nxt, "START", 0
+            self._after_react()
+
+    def _after_react(self) -> None:
+        """After the REACT round: the next seat's START, or the FINAL round and scoring."""
+        if not self.ending:
+            self.turn, self.phase, self.end_step = (self.turn + 1) % self.num_players, "START", 0
+        elif self.spec.flags["offturn_alchemy"] and self.phase == "REACT":
+            n = self.num_players
+            self.react_queue = [(self.turn + k) % n for k in range(1, n + 1)]
+            self.phase = "FINAL"
+        else:
+            self._game_over()
+
+    def _step_react(self) -> None:
+        """REACT / FINAL: a window for the next seat with a legal any-timing trade (design
+        §1.2; seats without one are skipped, no forced PASS)."""
+        while self.react_queue:
+            if self.legal_trades(self.react_queue[0]):
+                self.kind = "window_react"
+                return
+            self.react_queue.pop(0)
+        self._after_react()
 
     def record_trigger(self, reason: str) -> None:
         """Note an end trigger (design §1.6; the trigger seat is the seat whose turn it is)."""
@@ -775,7 +808,8 @@ class ClandestineState(GameState):
     # ------------------------------------------------------------------------ alchemy
     def legal_trades(self, seat: int) -> list[tuple[int, int]]:
         """``(panel, trade)`` pairs ``seat`` may make now (design §1.2 'Legal trade'): a free
-        regular token and a panel without one, no black Chaos slot filled, inputs payable.
+        regular token and a panel without one, no black Chaos slot filled, inputs payable, and
+        timing ``any`` in the REACT and FINAL windows.
         Readings: the Initiation trade's ``uf`` input is paid by ``new_leader`` itself, so the
         trade is offered only when ``new_leader`` can be done (a Universal Follower on the
         Society path, and the next cutout's Level gate met or every cutout empty); the Garden
@@ -784,9 +818,12 @@ class ClandestineState(GameState):
         if self.tokens_free[seat] - sum(self.panel_tokens[seat]) <= 0 \
                 or self.black_slots_filled(seat):
             return []
+        off_turn = self.phase in ("REACT", "FINAL")
         out = []
         for p, panel in enumerate(soc["panels"]):
             if panel["id"] not in IMPLEMENTED_PANELS or self.panel_tokens[seat][p]:
+                continue
+            if off_turn and panel["timing"] != "any":
                 continue
             for t, trade in enumerate(panel["trades"]):
                 cost = trade["in"]
@@ -816,12 +853,12 @@ class ClandestineState(GameState):
                 else:
                     getattr(self, res)[seat] += op["n"]
             elif op["op"] == "act":
-                self.start_act(op["action"], op["strength"])
+                self.start_act(op["action"], op["strength"], actor=seat)
             elif op["op"] == "assign":  # asked even without a legal pair (then PASS only)
                 self.assigning = (op["slot"], -1)
                 self.kind = "assign"
             elif op["op"] == "new_leader":
-                self.start_act("new_leader", 0)
+                self.start_act("new_leader", 0, actor=seat)
                 self.acts[-1].picks_left, self.acts[-1].stage = 1, PH.PICK
             else:  # pragma: no cover - IMPLEMENTED_PANELS hold only these ops
                 raise RuntimeError(f"trade op {op['op']!r} is not implemented")

@@ -114,6 +114,9 @@ def apply_window(state, block: str, index: int) -> None:
     """DONE ends the window (PRE -> SELECT_LEADER, POST -> END); TRADE makes one trade."""
     if block == "PASS":
         state.kind = None
+        if state.phase in ("REACT", "FINAL"):
+            state.react_queue.pop(0)
+            return
         state.phase = "SELECT_LEADER" if state.phase == "PRE" else "END"
         state.end_step = 0
         return
@@ -448,6 +451,7 @@ def apply_hand_discard(state, block: str, index: int) -> None:
 KINDS: dict[str, tuple[Callable, Callable]] = {
     "window_pre": (mask_window, apply_window),
     "window_post": (mask_window, apply_window),
+    "window_react": (mask_window, apply_window),
     "select_leader": (mask_select_leader, apply_select_leader),
     "placement_type": (mask_movement, apply_movement),
     "uf_route": (mask_movement, apply_movement),

@@ -57,7 +57,7 @@ SUPPORTED_FLAG_VALUES: Mapping[str, tuple[bool, ...]] = MappingProxyType({
     "chaos": (False, True),
     "map_extension": (False,),
     "hand_limits": (False, True),
-    "offturn_alchemy": (False,),
+    "offturn_alchemy": (False, True),
     "finite_pawns": (False,),            # the 55-pawn shortage rule is not implemented
     "nemesis": (False,),
 })
