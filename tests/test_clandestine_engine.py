@@ -669,10 +669,10 @@ def test_harbor_choice_and_relic_deck_trigger():
     assert seen[-2:] == [1, 2] and st.rounds_done == 1
 
 
-def tam(gold=8, level=1):
+def tam(gold=8, level=1, **kw):
     """Seat 0 (Mariners, C3 = Ascend) holding R037 (2 Sword) and two Level I Sword Secrets,
     acting with Strength 3 (Society Leader + Universal Follower) on its Ascend Chamber."""
-    st = new(8, num_players=3, societies=["mariners", "garden", "blue"])
+    st = new(8, num_players=3, societies=["mariners", "garden", "blue"], **kw)
     place_relic(st, "R037", "R4.2")
     r037 = RELIC_IDS.index("R037")
     st.relic_map[RM.MAP_INDEX["R4.2"]], st.relic_deck[-1] = st.relic_deck[-1], r037
@@ -750,6 +750,67 @@ def test_tam_ascend_through_the_engine():
         after[k] -= op["n"] if op["op"] == "gain" else -min(op["n"], before[3])
     assert tuple(after) == before and not st.acts and st.current_player == 0
     assert SC.ftl_intrigue(2) in [st.score_categories(0)[7]]
+
+
+def test_conjunction_claimed_at_level_ii_goal_and_secret():
+    """Gaining a Level step 3 (design §1.2, ``procedures.gain_level``): at Level II take a
+    Conjunction from the row (``conjunction_pick``), resolve its claim effect, its panel is the
+    seat's panel 6; a complete goal puts the Conjunction Secret into the hand (public)."""
+    st, r037, sword = tam(conjunctions=True)
+    assert len(st.conj_row) == 4 and [e[0] for e in st.chance_log][-1] == "conjunctions"
+    act(st, "SUIT", 1)
+    act(st, "OPT", 1)
+    act(st, "SECRET", sword[0])
+    act(st, "RELIC", r037)
+    assert st.kind == "conjunction_pick" and st.current_player == 0
+    assert st.legal_actions() == [A.encode("OPT", k) for k in range(4)]
+    row = list(st.conj_row)
+    j = row[2]
+    card = C["conjunctions"][j]
+    before = (st.gold[0], st.energy[0], st.intrigue[0])
+    act(st, "OPT", 2)
+    assert st.conj[0] == j and st.conj_row == row[:2] + row[3:]
+    claim = card["claim_effect"]
+    if len(claim) == 1 and claim[0]["op"] == "gain" and claim[0]["res"] != "chaos":
+        k = ("gold", "energy", "intrigue").index(claim[0]["res"])
+        assert (st.gold[0], st.energy[0], st.intrigue[0])[k] == before[k] + claim[0]["n"]
+    while st.acts:  # suit effects and the board pick
+        legal = st.legal_actions()
+        st.apply_action(A.PASS if A.PASS in legal else legal[0])
+    # fill the six slots with Relics showing the goal's suits: the Conjunction Secret arrives
+    goal = card["goal"]
+    bright = {}
+    for r in C["relics"]:
+        if r["tone"] == "bright":
+            bright.setdefault(r["suit"], []).append(r["id"])
+    ids = [bright[g].pop() for g in goal]
+    assert st.conjunction_matches(0) == 0
+    hand_relics(st, 0, ids)
+    for k, rid in enumerate(ids[:5]):
+        st.assign_relic(0, RELIC_IDS.index(rid), k)
+    assert st.conjunction_matches(0) == 5 and 31 not in st.secret_hand[0]
+    st.assign_relic(0, RELIC_IDS.index(ids[5]), 5)
+    assert st.conjunction_matches(0) == 6 and st.conj_secret[0] and 31 in st.secret_hand[0]
+    assert st.score_categories(0)[1] == 12
+    assert st.all_relics() == list(range(108))
+
+
+def test_conjunction_panel_trade_with_a_relic_input():
+    """J15's panel (6): discard 1 Relic -> 2 Gold + 1 Energy; the Relic is chosen by the
+    ``hand_discard`` decision, then the outputs run through the effect language."""
+    st = new(2, num_players=2, societies=["mariners", "garden"], conjunctions=True)
+    st.conj[0] = [j["id"] for j in C["conjunctions"]].index("J15")
+    hand_relics(st, 0, ["R001", "R002"])
+    refresh(st)
+    assert (6, 0) in st.legal_trades(0)
+    gold, energy = st.gold[0], st.energy[0]
+    act(st, "TRADE", 18)
+    assert st.kind == "hand_discard" and set(st.legal_actions()) == {
+        A.encode("RELIC", RELIC_IDS.index("R001")), A.encode("RELIC", RELIC_IDS.index("R002"))}
+    act(st, "RELIC", RELIC_IDS.index("R002"))
+    assert st.relic_discard[-1] == RELIC_IDS.index("R002") and st.gold[0] == gold + 2
+    assert st.energy[0] == energy + 1 and st.panel_tokens[0][6] == 1
+    assert (6, 0) not in st.legal_trades(0) and st.kind == "window_pre"
 
 
 def test_military_sweep():
@@ -941,7 +1002,8 @@ def test_random_games_play_to_the_end(n):
 
 
 @pytest.mark.parametrize("kw", [dict(secret_options_b=True), dict(chaos=False, hand_limits=False),
-                                dict(offturn_alchemy=True)])
+                                dict(offturn_alchemy=True),
+                                dict(conjunctions=True, offturn_alchemy=True)])
 def test_random_games_with_other_flags(kw):
     for n in (2, 3, 4, 5):
         play_random(500 + n, n, check_every=53, **kw)

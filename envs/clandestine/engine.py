@@ -30,10 +30,14 @@ is the playable configuration):
   the Chalice; with ``offturn_alchemy`` the REACT round after every turn and the FINAL round
   before scoring (any-timing trades, offered only to seats with a legal one); end triggers (Level V, empty Relic deck: final turns until just before the
   trigger seat's next turn) and the round limit (``end_reason``);
+* Conjunctions (``conjunctions``): the row at setup (chance event ``"conjunctions"``), the
+  claim at Level II (``conjunction_pick``, claim effect), the goal check at every assignment
+  (the Conjunction Secret to hand, public), the Conjunction's panel (TRADE panel 6; a Relic or
+  Secret input discarded by ``hand_discard``), goal scoring;
 * scoring, tie-break and returns (``scoring``); the observation of §1.5 for these parts
   (:func:`observation_layout`); resampling with a history that replays (:func:`resample`).
 
-Not yet: society powers (panels, abilities, Revolt, traps), Conjunctions, Relic effects,
+Not yet: society powers (panels, abilities, Revolt, traps), Relic effects,
 Deep Alchemy, Ascension tiles (hood flips, Starting tiles), the Map Extension, finite
 Universal Followers, the Nemesis (Agents, Tithes, Cells, Choir).
 """
@@ -69,7 +73,11 @@ RELIC_INTRIGUE = tuple(int(r["intrigue"]) for r in _C["relics"])
 RELIC_DARK = tuple(r["tone"] == "dark" for r in _C["relics"])
 MAP_ORDER: tuple[str, ...] = RM.MAP_ORDER
 #: per Society: Secret text ids by index (SECRET block) and back
-SECRET_IDS = {soc: tuple(c["id"] for c in cards) for soc, cards in _C["secrets"].items()}
+SECRET_IDS = {soc: tuple(c["id"] for c in cards) + (_C["conjunction_secrets"][soc]["id"],)
+              for soc, cards in _C["secrets"].items()}
+CONJ_SECRET = 31  # SECRET-block index of every Society's Conjunction Secret
+NUM_CONJUNCTIONS = len(_C["conjunctions"])
+CONJ_PANEL = 6  # TRADE-block panel of the claimed Conjunction
 SECRET_INDEX = {soc: {c: i for i, c in enumerate(ids)} for soc, ids in SECRET_IDS.items()}
 BOARD_SLOTS = tuple(_C["ascension"]["board_slots"])
 BOARD_INDEX = {b["id"]: i for i, b in enumerate(BOARD_SLOTS)}
@@ -165,7 +173,11 @@ class ClandestineState(GameState):
         self.secret_deck: list[list[int]] = [[] for _ in range(n)]
         self.secret_discard: list[list[int]] = [[] for _ in range(n)]
         self.secret_draws = [[0, 0, 0, 0] for _ in range(n)]
-        self.panel_tokens = [[0] * len(self.society(s)["panels"]) for s in range(n)]
+        self.panel_tokens = [[0] * 7 for s in range(n)]  # panels 0-5 + the Conjunction's (6)
+        self.conj = [-1] * n  # claimed Conjunction (index in ``conjunctions``)
+        self.conj_secret = [False] * n  # the Conjunction Secret has entered the hand (once)
+        self.conj_row: list[int] = []
+        self.trade_input: tuple | None = None  # (seat, "relic"/"secret", outputs) to discard
         self.tucked: list[list[int]] = [[] for _ in range(n)]
         self.slots: list[list[int]] = [[-1] * 6 for _ in range(n)]
         self.cutouts = [4] * n  # Society Leaders left in cutouts 1-4 (the lowest leaves first)
@@ -191,8 +203,11 @@ class ClandestineState(GameState):
         side = self.chance_integer("city_side", 2)
         self.city = build_city(n, self.societies, first_action=("Fundraise", "Discover")[side])
         self.pawns = P.initial_pawns(self.city)
-        # 5. the Relic Map (relic_map.setup)
+        # 5. the Relic Map (relic_map.setup); (humans + 1) Conjunctions in a row
         self._set_map(RM.setup_map(self._deck_ids()))
+        if spec.flags["conjunctions"]:
+            p = self.chance_permutation("conjunctions", NUM_CONJUNCTIONS)
+            self.conj_row = [int(x) for x in p[:n + 1]]
         # 7. the First Player's turn
         self.turn, self.rounds_done, self.phase = 0, 0, "START"
         self.kind: str | None = None
@@ -238,6 +253,8 @@ class ClandestineState(GameState):
     def decider(self) -> int:
         """The seat whose decision is due: the seat choosing a suit effect's option, else the
         actor of the Action being resolved, else the active seat (design §1.2)."""
+        if self.trade_input is not None:
+            return self.trade_input[0]
         if self.phase in ("REACT", "FINAL"):
             return self.react_queue[0]
         if self.kind == "choose":
@@ -471,9 +488,9 @@ class ClandestineState(GameState):
                 self.kind = "discover_pick"
             else:
                 self.finish_discover(f)
-        elif f.stage == PH.ASCEND:  # back from a suit effect's Regroup
-            if f.effects is None:  # pragma: no cover
-                raise RuntimeError("Ascend waits for a decision but none is set")
+        elif f.stage == PH.ASCEND:  # back from a claim effect or a suit effect's Regroup
+            if f.effects is None:  # the Conjunction was claimed: steps 4-5
+                f.effects = self.gain_level_rest(f.actor, AS.SUITS[f.suit])
             self.next_suit_effect(f)
         elif f.stage == PH.PICK:
             if PH.pick_candidates(self, f):
@@ -540,7 +557,7 @@ class ClandestineState(GameState):
         """Options (0 = A, 1 = B) of ``seat``'s Secret ``index`` it may choose now
         (``ops.option_allowed``: B needs ``secret_options_b``, costs payable, not only
         society-only steps with ``society_powers=False``)."""
-        card = self.cards.secrets[self.societies[seat]][index]
+        card = self.cards.society_secrets(self.societies[seat])[index]
         ctx = PH.EngineContext(self)
         return [k for k in range(len(card.options)) if OPS.option_allowed(card, k, ctx, seat, {})]
 
@@ -555,7 +572,7 @@ class ClandestineState(GameState):
     def play_secret(self, seat: int, index: int, option: int) -> None:
         """Play a Secret: it goes face up to the Secret discard pile, the option's cost is paid
         and its effect runs (pausing for decisions and Actions)."""
-        card = self.cards.secrets[self.societies[seat]][index]
+        card = self.cards.society_secrets(self.societies[seat])[index]
         opt = card.options[option]
         self.discard_secret(seat, index)
         self.energy[seat] -= opt.cost.energy
@@ -643,16 +660,45 @@ class ClandestineState(GameState):
                 self.tucked[seat].append(index)
             else:
                 self.discard_secret(seat, index)
-        f.effects = self.gain_level(seat, AS.SUITS[f.suit])
+        self.gain_level(seat)
+        if self.level[seat] == 2 and self.spec.flags["conjunctions"] and self.conj_row:
+            self.kind = "conjunction_pick"  # step 3; then steps 4-5 (``_step_action``)
+            return
+        f.effects = self.gain_level_rest(seat, AS.SUITS[f.suit])
         self.next_suit_effect(f)
 
-    def gain_level(self, seat: int, suit: str) -> list[tuple[int, str]]:
-        """Gaining a Level (``procedures.gain_level``) steps 1, 2, 4a, 4b; returns step 4c's
-        suit effects to perform (``(seat, column)``, clockwise from the ascender's left). Step
-        3 is off with ``conjunctions=False``, step 6 has no triggers with
-        ``relic_effects=False``; step 5 is the ``board_pick`` decision."""
-        n = self.num_players
-        effects: list[tuple[int, str]] = []
+    def claim_conjunction(self, seat: int, position: int) -> None:
+        """Gaining a Level step 3 (at Level II): take the Conjunction at ``position`` of the
+        row, resolve its claim effect (effect language); its panel becomes the seat's panel 6."""
+        j = self.conj_row.pop(position)
+        self.conj[seat] = j
+        eff = self.cards.conjunctions[j].claim_effect
+        entry = {"runner": OPS.EffectRunner(eff, seat, self.cards.conjunctions[j].id),
+                 "base": len(self.acts), "waiting": False}
+        self.runners.append(entry)
+        self._run_effect(entry, None, first=True)
+
+    def check_conjunction(self, seat: int) -> None:
+        """``procedures.conjunction_check`` after an assignment: a complete goal puts the
+        Conjunction Secret into the hand (once per game; public)."""
+        if self.conj[seat] < 0 or self.conj_secret[seat]:
+            return
+        if self.conjunction_matches(seat) == 6:
+            self.conj_secret[seat] = True
+            self.secret_hand[seat].append(CONJ_SECRET)
+
+    def conjunction_matches(self, seat: int) -> int:
+        """Assigned Relics matching the claimed Conjunction's goal (``scoring``), 0 without."""
+        if self.conj[seat] < 0:
+            return 0
+        rel = _C["relics"]
+        slots = [None if r < 0 else tuple(x for x in (rel[r]["suit"], rel[r]["alt_suit"]) if x)
+                 for r in self.slots[seat]]
+        return SC.conjunction_matches(_C["conjunctions"][self.conj[seat]]["goal"], slots)
+
+    def gain_level(self, seat: int) -> None:
+        """Gaining a Level (``procedures.gain_level``) steps 1-2: the dial, the new Level's
+        Secrets shuffled into the deck and 2 drawn (skip at V)."""
         self.level[seat] += 1
         new = self.level[seat]
         if new <= 4:
@@ -663,6 +709,13 @@ class ClandestineState(GameState):
             perm = self.chance_permutation("secret_shuffle", len(before))
             self.secret_deck[seat] = [before[int(p)] for p in perm][::-1]
             self.draw_secrets(seat, 2)
+
+    def gain_level_rest(self, seat: int, suit: str) -> list[tuple[int, str]]:
+        """Gaining a Level steps 4a, 4b; returns step 4c's suit effects to perform (``(seat,
+        column)``, clockwise from the ascender's left). Step 5 is the ``board_pick`` decision;
+        step 6 has no triggers with ``relic_effects=False``."""
+        n, new = self.num_players, self.level[seat]
+        effects: list[tuple[int, str]] = []
         if not any(new in t for t in self.ftl):
             self.ftl[seat].append(new)
             if self.spec.flags["first_to_level_effects"] and new < 5:
@@ -836,11 +889,32 @@ class ClandestineState(GameState):
                 if "uf" in cost and not self.can_initiate(seat):
                     continue
                 out.append((p, t))
+        j = self.conj[seat]
+        panel = self.cards.conjunctions[j].panel if j >= 0 else None
+        if panel is not None and not self.panel_tokens[seat][CONJ_PANEL] \
+                and not (off_turn and panel.timing != "any"):
+            for t, trade in enumerate(panel.trades):
+                if OPS.trade_inputs_payable(trade, PH.EngineContext(self), seat):
+                    out.append((CONJ_PANEL, t))
         return out
 
     def make_trade(self, seat: int, panel: int, trade: int) -> None:
         """Place a token, pay the inputs, resolve the outputs (``gain``, ``act``, ``assign``,
-        ``new_leader``)."""
+        ``new_leader``; the Conjunction's panel through the effect language, a Relic or Secret
+        input discarded first by the ``hand_discard`` decision)."""
+        if panel == CONJ_PANEL:
+            tr6 = self.cards.conjunctions[self.conj[seat]].panel.trades[trade]
+            self.panel_tokens[seat][panel] += 1
+            need = dict(tr6.inputs)
+            self.gold[seat] -= need.get("gold", 0)
+            self.energy[seat] -= need.get("energy", 0)
+            card = "relic" if "relic" in need else "secret" if "secret" in need else None
+            if card is not None:
+                self.trade_input = (seat, card, tr6.out)
+                self.kind = "hand_discard"
+            else:
+                self.run_trade_effect(seat, tr6.out)
+            return
         tr = self.society(seat)["panels"][panel]["trades"][trade]
         self.panel_tokens[seat][panel] += 1
         self.gold[seat] -= tr["in"].get("gold", 0)
@@ -862,6 +936,13 @@ class ClandestineState(GameState):
                 self.acts[-1].picks_left, self.acts[-1].stage = 1, PH.PICK
             else:  # pragma: no cover - IMPLEMENTED_PANELS hold only these ops
                 raise RuntimeError(f"trade op {op['op']!r} is not implemented")
+
+    def run_trade_effect(self, seat: int, effect) -> None:
+        """Run a trade's outputs (compiled effect) for ``seat``."""
+        entry = {"runner": OPS.EffectRunner(effect, seat, "trade"), "base": len(self.acts),
+                 "waiting": False}
+        self.runners.append(entry)
+        self._run_effect(entry, None, first=True)
 
     def assign_pairs(self, seat: int, mode: str) -> list[tuple[int, int]]:
         """``(relic, slot index 0..5)`` pairs for ``assign`` (``dsl.ops.assign``): a Relic from
@@ -890,6 +971,7 @@ class ClandestineState(GameState):
             self.relic_hand[seat].append(old)
             self.relic_known[seat].append(old)
         self.slots[seat][slot] = relic
+        self.check_conjunction(seat)
 
     def can_initiate(self, seat: int) -> bool:
         """Whether ``new_leader`` can be done now (strict, ``ignore_level = False``)."""
@@ -927,8 +1009,9 @@ class ClandestineState(GameState):
         sheet = SC.ScoreSheet.for_society(
             self.societies[seat], level=self.level[seat],
             tucked_relics=sum(RELIC_INTRIGUE[r] for r in self.tucked[seat]),
-            secrets_in_hand=sum(_C["secrets"][self.societies[seat]][i]["intrigue"]
+            secrets_in_hand=sum(self.cards.society_secrets(self.societies[seat])[i].intrigue
                                 for i in self.secret_hand[seat]),
+            conjunction_matches=self.conjunction_matches(seat),
             society_leaders=self.pawns.society_leaders_of(self.city, seat),
             universal_followers=int(self.pawns.counts[soc_path, P.UF].sum()),
             intrigue_tokens=self.intrigue[seat],
@@ -1063,7 +1146,13 @@ def observation_layout(num_players: int) -> Layout:
             "31 of each relative seat")
     lay.add("secret_draws", (n, 4), "Secret draws of each relative seat per epoch I-IV / 31 "
             "(public history)")
-    lay.add("panel_tokens", (n, 6), "alchemy tokens on each panel this round, per relative seat")
+    lay.add("panel_tokens", (n, 7), "alchemy tokens on each panel (6 = the Conjunction's) this "
+            "round, per relative seat")
+    lay.add("conjunction_row", NUM_CONJUNCTIONS, "1 per Conjunction in the row")
+    lay.add("conjunction", (n, NUM_CONJUNCTIONS + 1), "one-hot claimed Conjunction of each "
+            "relative seat (last entry: none)")
+    lay.add("conjunction_secret", n, "1 if the relative seat's Conjunction Secret entered its "
+            "hand")
     lay.add("own_secrets", _SECRETS_PER_SOCIETY, "1 per Secret in the observer's hand (index in "
             "its Society's Secret order; 31 = Conjunction Secret)")
     lay.add("own_relics", NUM_RELICS, "1 per Relic in the observer's hand (blind draws included)")
@@ -1139,7 +1228,9 @@ def encode_observation(st: ClandestineState, seat: int) -> np.ndarray:
         v("hands")[r] = (len(st.relic_hand[s]) / 10, len(st.secret_hand[s]) / 10,
                          len(st.secret_deck[s]) / 31)
         v("secret_draws")[r] = np.array(st.secret_draws[s]) / 31
-        v("panel_tokens")[r, :len(st.panel_tokens[s])] = st.panel_tokens[s]
+        v("panel_tokens")[r] = st.panel_tokens[s]
+        v("conjunction")[r, st.conj[s]] = 1  # -1 = the last entry: none
+        v("conjunction_secret")[r] = float(st.conj_secret[s])
         v("known_relics")[r, st.relic_known[s]] = 1
         v("secret_discard")[r, st.secret_discard[s]] = 1
     v("own_secrets")[st.secret_hand[seat]] = 1
@@ -1149,6 +1240,7 @@ def encode_observation(st: ClandestineState, seat: int) -> np.ndarray:
             v("relic_map")[slot, r] = 1
     v("relic_discard")[st.relic_discard] = 1
     v("relic_deck")[0] = len(st.relic_deck) / NUM_RELICS
+    v("conjunction_row")[st.conj_row] = 1
     v("secrets_turn")[:] = (st.secrets_played / 2, st.extra_secrets / 2, float(st.extra_select))
     for s in range(n):
         v("pending_strength")[rel_seat(s)] = st.pending_strength[s] / 10
@@ -1250,6 +1342,7 @@ def resample(st: ClandestineState, seat: int, rng: np.random.Generator) -> Cland
     for j in range(n):
         soc = _C["secrets"][st.societies[j]]
         hidden = set(st.secret_deck[j]) | (set(st.secret_hand[j]) if j != seat else set())
+        hidden.discard(CONJ_SECRET)  # public once in hand
         hidden -= {i for b, i, jj in picked if b == "SECRET" and jj == j}
         sig_s.append(_relabel([[c for c in hidden if soc[c]["level"] == lv]
                                for lv in (1, 2, 3, 4)], rng))

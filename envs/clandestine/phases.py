@@ -428,8 +428,17 @@ def apply_target(state, block: str, index: int) -> None:
 
 
 def mask_hand_discard(state, mask: np.ndarray) -> None:
-    """RELIC (END step 3, Relics first) or SECRET: one card of the over-full hand."""
+    """RELIC (END step 3, Relics first) or SECRET: one card of the over-full hand; or the
+    card a trade's Relic / Secret input discards."""
     seat = state.decider
+    if state.trade_input is not None:
+        if state.trade_input[1] == "relic":
+            for r in state.relic_hand[seat]:
+                _on(mask, "RELIC", r)
+        else:
+            for i in state.secret_hand[seat]:
+                _on(mask, "SECRET", i)
+        return
     if state.end_step == 3:
         for r in state.relic_hand[seat]:
             _on(mask, "RELIC", r)
@@ -445,6 +454,10 @@ def apply_hand_discard(state, block: str, index: int) -> None:
     else:
         state.discard_secret(seat, index)
     state.kind = None
+    if state.trade_input is not None:  # the trade's input is paid: its outputs now
+        _seat, _card, effect = state.trade_input
+        state.trade_input = None
+        state.run_trade_effect(seat, effect)
 
 
 #: decision kind -> (mask function, apply function)
@@ -569,6 +582,18 @@ def apply_effect(state, block: str, index: int) -> None:
     state.resume_effect(answer)
 
 
+def mask_conjunction_pick(state, mask: np.ndarray) -> None:
+    """OPT k: the k-th Conjunction of the row (Gaining a Level step 3)."""
+    for k in range(len(state.conj_row)):
+        _on(mask, "OPT", k)
+
+
+def apply_conjunction_pick(state, block: str, index: int) -> None:
+    state.kind = None
+    state.claim_conjunction(state.decider, index)
+
+
+KINDS["conjunction_pick"] = (mask_conjunction_pick, apply_conjunction_pick)
 KINDS["secret_option"] = (mask_secret_option, apply_secret_option)
 KINDS["effect"] = (mask_effect, apply_effect)
 

@@ -47,7 +47,7 @@ NUM_ACTIONS = int(_CONTENT["decisions"]["num_actions"])
 
 #: Flag values the engine implements now (the others raise ConfigError at construction).
 SUPPORTED_FLAG_VALUES: Mapping[str, tuple[bool, ...]] = MappingProxyType({
-    "conjunctions": (False,),
+    "conjunctions": (False, True),
     "society_powers": (False,),
     "secret_options_b": (False, True),   # only matters once Secrets are played
     "relic_effects": (False,),
