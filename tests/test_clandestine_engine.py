@@ -90,7 +90,7 @@ def test_basic_preset_and_flag_defaults_come_from_the_json():
     (dict(max_rounds=0), "max_rounds"),
     (dict(margin_weight=-1.0), "margin_weight"),
     (dict(margin_scale=0), "margin_scale"),
-    (dict(conjunctions=True), "not implemented yet"),
+    (dict(relic_effects=True), "not implemented yet"),
     (dict(basic_preset=False), "not implemented yet"),
     (dict(chaos="yes"), "True or False"),
     (dict(omit=OMIT + ["fun"]), "not unimplemented parts"),
@@ -889,7 +889,7 @@ def test_react_and_final_windows():
     # no legal trade left for seat 1: its window closes; seat 0 (energy 1 after END) is last
     assert st.current_player == 0 and st.kind == "window_react"
     act(st, "PASS", 0)
-    assert st.turn == 1 and st.phase == "PRE" and st.panel_tokens[1] == [0] * 6  # START
+    assert st.turn == 1 and st.phase == "PRE" and st.panel_tokens[1] == [0] * 7  # START
     while st.phase != "POST":
         legal = st.legal_actions()
         st.apply_action(A.PASS if A.PASS in legal else legal[0])
