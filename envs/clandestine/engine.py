@@ -37,6 +37,11 @@ is the playable configuration):
 * scoring, tie-break and returns (``scoring``); the observation of §1.5 for these parts
   (:func:`observation_layout`); resampling with a history that replays (:func:`resample`).
 
+Observation layout (``observation_tensor(seat)``, float32; relative seats and spaces; built by
+:func:`observation_layout`); table for 3 seats:
+
+{table}
+
 Not yet: society powers (panels, abilities, Revolt, traps), Relic effects,
 Deep Alchemy, Ascension tiles (hood flips, Starting tiles), the Map Extension, finite
 Universal Followers, the Nemesis (Agents, Tithes, Cells, Choir).
@@ -1118,7 +1123,7 @@ def observation_layout(num_players: int) -> Layout:
     n, ns = num_players, 9 * num_players
     lay = Layout()
     lay.add("phase", len(PHASES), "one-hot phase (START, PRE, SELECT_LEADER, ACTION, POST, "
-            "END, OVER)")
+            "END, REACT, FINAL, OVER)")
     lay.add("decision", len(DECISION_KINDS), "one-hot decision kind due (design §1.7 order)")
     lay.add("action", len(PH.FRAME_NAMES), "one-hot Action being resolved (fundraise, discover, "
             "reveal, ascend, purge, regroup, revolt) or new_leader's pick")
@@ -1182,6 +1187,9 @@ def observation_layout(num_players: int) -> Layout:
             "or (last two) direction forward / backward")
     _OBS_LAYOUTS[num_players] = lay
     return lay
+
+
+__doc__ = __doc__.format(table=observation_layout(3).table())
 
 
 def encode_observation(st: ClandestineState, seat: int) -> np.ndarray:
