@@ -91,6 +91,7 @@ def test_basic_preset_and_flag_defaults_come_from_the_json():
     (dict(margin_weight=-1.0), "margin_weight"),
     (dict(margin_scale=0), "margin_scale"),
     (dict(relic_effects=True), "not implemented yet"),
+    (dict(society_powers=True), "not implemented yet"),
     (dict(basic_preset=False), "not implemented yet"),
     (dict(chaos="yes"), "True or False"),
     (dict(omit=OMIT + ["fun"]), "not unimplemented parts"),
@@ -538,6 +539,30 @@ def test_secret_on_each_opponent():
     gold = list(st.gold)
     st.apply_action(secret_action(st, 0, "twilight-1-06"))
     assert st.gold == [gold[0], gold[1] - 1, gold[2] - 1]
+
+
+def test_deep_alchemy_token_repeats_a_trade():
+    """Deep Alchemy (rulebook "Deep Alchemy"): a Deep token goes on a panel that already holds a
+    token and repeats its trade; never the first trade of a panel; all come back at START."""
+    st = new(2, num_players=2, societies=["garden", "mariners"], deep_alchemy=True)
+    st.deep_held[0] = 1  # as a deep_alchemy effect would give (from the box of 12)
+    assert st.deep_box == 11
+    st.gold[0], st.energy[0] = 12, 0
+    refresh(st)
+    act(st, "TRADE", 0)  # Garden: its only free regular token on Any Time
+    assert st.panel_tokens[0][0] == 1 and st.panel_deep[0][0] == 0
+    assert [t for t in st.legal_trades(0) if t[0] == 0] == [(0, 0), (0, 1), (0, 2)]  # Deep
+    assert all(p == 0 for p, _t in st.legal_trades(0))  # no Deep token on an empty panel
+    act(st, "TRADE", 0)
+    assert st.panel_deep[0][0] == 1 and st.gold[0] == 6 and st.energy[0] == 2
+    assert st.legal_trades(0) == []
+    while st.turn == 0:
+        legal = st.legal_actions()
+        st.apply_action(A.PASS if A.PASS in legal else legal[0])
+    while st.turn == 1:
+        legal = st.legal_actions()
+        st.apply_action(A.PASS if A.PASS in legal else legal[0])
+    assert st.panel_tokens[0] == [0] * 7 and st.panel_deep[0] == [0] * 7 and st.deep_held[0] == 1
 
 
 def test_reveal_and_hand_limit_discards():
@@ -1003,7 +1028,8 @@ def test_random_games_play_to_the_end(n):
 
 @pytest.mark.parametrize("kw", [dict(secret_options_b=True), dict(chaos=False, hand_limits=False),
                                 dict(offturn_alchemy=True),
-                                dict(conjunctions=True, offturn_alchemy=True)])
+                                dict(conjunctions=True, offturn_alchemy=True,
+                                     deep_alchemy=True, secret_options_b=True)])
 def test_random_games_with_other_flags(kw):
     for n in (2, 3, 4, 5):
         play_random(500 + n, n, check_every=53, **kw)

@@ -34,6 +34,8 @@ is the playable configuration):
   claim at Level II (``conjunction_pick``, claim effect), the goal check at every assignment
   (the Conjunction Secret to hand, public), the Conjunction's panel (TRADE panel 6; a Relic or
   Secret input discarded by ``hand_discard``), goal scoring;
+* Deep Alchemy (``deep_alchemy``): tokens from the box of 12 given by effects, placed on a
+  panel that already holds a token to repeat its trade, retrieved at START;
 * scoring, tie-break and returns (``scoring``); the observation of §1.5 for these parts
   (:func:`observation_layout`); resampling with a history that replays (:func:`resample`).
 
@@ -42,8 +44,8 @@ Observation layout (``observation_tensor(seat)``, float32; relative seats and sp
 
 {table}
 
-Not yet: society powers (panels, abilities, Revolt, traps), Relic effects,
-Deep Alchemy, Ascension tiles (hood flips, Starting tiles), the Map Extension, finite
+Not yet: society powers (panels, abilities, Revolt, traps), Relic effects (so no Relic grants
+Deep tokens), Ascension tiles (hood flips, Starting tiles), the Map Extension, finite
 Universal Followers, the Nemesis (Agents, Tithes, Cells, Choir).
 """
 
@@ -83,6 +85,7 @@ SECRET_IDS = {soc: tuple(c["id"] for c in cards) + (_C["conjunction_secrets"][so
 CONJ_SECRET = 31  # SECRET-block index of every Society's Conjunction Secret
 NUM_CONJUNCTIONS = len(_C["conjunctions"])
 CONJ_PANEL = 6  # TRADE-block panel of the claimed Conjunction
+DEEP_TOKENS = int(_C["constants"]["components"]["deep_alchemy_tokens"])  # the box: 12
 SECRET_INDEX = {soc: {c: i for i, c in enumerate(ids)} for soc, ids in SECRET_IDS.items()}
 BOARD_SLOTS = tuple(_C["ascension"]["board_slots"])
 BOARD_INDEX = {b["id"]: i for i, b in enumerate(BOARD_SLOTS)}
@@ -179,6 +182,8 @@ class ClandestineState(GameState):
         self.secret_discard: list[list[int]] = [[] for _ in range(n)]
         self.secret_draws = [[0, 0, 0, 0] for _ in range(n)]
         self.panel_tokens = [[0] * 7 for s in range(n)]  # panels 0-5 + the Conjunction's (6)
+        self.deep_held = [0] * n  # Deep Alchemy tokens held (from the box of 12)
+        self.panel_deep = [[0] * 7 for s in range(n)]  # Deep tokens placed this round
         self.conj = [-1] * n  # claimed Conjunction (index in ``conjunctions``)
         self.conj_secret = [False] * n  # the Conjunction Secret has entered the hand (once)
         self.conj_row: list[int] = []
@@ -330,7 +335,8 @@ class ClandestineState(GameState):
             return
         seat = self.turn
         if self.phase == "START":
-            self.panel_tokens[seat] = [0] * len(self.panel_tokens[seat])
+            self.panel_tokens[seat] = [0] * 7  # regular and Deep tokens come back
+            self.panel_deep[seat] = [0] * 7
             self.secrets_played, self.extra_secrets = 0, 0
             self.phase = "PRE"
         elif self.phase == "PRE":
@@ -873,13 +879,18 @@ class ClandestineState(GameState):
         Society path, and the next cutout's Level gate met or every cutout empty); the Garden
         Club's 5 Gold Assignment trade is a society power (ruling 36)."""
         soc = self.society(seat)
-        if self.tokens_free[seat] - sum(self.panel_tokens[seat]) <= 0 \
-                or self.black_slots_filled(seat):
+        regular = self.tokens_free[seat] - sum(self.panel_tokens[seat]) > 0
+        deep = self.deep_held[seat] - sum(self.panel_deep[seat]) > 0
+        if not (regular or deep) or self.black_slots_filled(seat):
             return []
         off_turn = self.phase in ("REACT", "FINAL")
+        # a regular token on a panel without one, or a Deep token on a panel that holds one
+        placeable = [(regular and not self.panel_tokens[seat][p] and not self.panel_deep[seat][p])
+                     or (deep and (self.panel_tokens[seat][p] or self.panel_deep[seat][p]) > 0)
+                     for p in range(7)]
         out = []
         for p, panel in enumerate(soc["panels"]):
-            if panel["id"] not in IMPLEMENTED_PANELS or self.panel_tokens[seat][p]:
+            if panel["id"] not in IMPLEMENTED_PANELS or not placeable[p]:
                 continue
             if off_turn and panel["timing"] != "any":
                 continue
@@ -896,7 +907,7 @@ class ClandestineState(GameState):
                 out.append((p, t))
         j = self.conj[seat]
         panel = self.cards.conjunctions[j].panel if j >= 0 else None
-        if panel is not None and not self.panel_tokens[seat][CONJ_PANEL] \
+        if panel is not None and placeable[CONJ_PANEL] \
                 and not (off_turn and panel.timing != "any"):
             for t, trade in enumerate(panel.trades):
                 if OPS.trade_inputs_payable(trade, PH.EngineContext(self), seat):
@@ -907,9 +918,9 @@ class ClandestineState(GameState):
         """Place a token, pay the inputs, resolve the outputs (``gain``, ``act``, ``assign``,
         ``new_leader``; the Conjunction's panel through the effect language, a Relic or Secret
         input discarded first by the ``hand_discard`` decision)."""
+        self._place_token(seat, panel)
         if panel == CONJ_PANEL:
             tr6 = self.cards.conjunctions[self.conj[seat]].panel.trades[trade]
-            self.panel_tokens[seat][panel] += 1
             need = dict(tr6.inputs)
             self.gold[seat] -= need.get("gold", 0)
             self.energy[seat] -= need.get("energy", 0)
@@ -921,7 +932,6 @@ class ClandestineState(GameState):
                 self.run_trade_effect(seat, tr6.out)
             return
         tr = self.society(seat)["panels"][panel]["trades"][trade]
-        self.panel_tokens[seat][panel] += 1
         self.gold[seat] -= tr["in"].get("gold", 0)
         self.energy[seat] -= tr["in"].get("energy", 0)
         for op in tr["out"]:
@@ -941,6 +951,19 @@ class ClandestineState(GameState):
                 self.acts[-1].picks_left, self.acts[-1].stage = 1, PH.PICK
             else:  # pragma: no cover - IMPLEMENTED_PANELS hold only these ops
                 raise RuntimeError(f"trade op {op['op']!r} is not implemented")
+
+    def _place_token(self, seat: int, panel: int) -> None:
+        """A regular token on a panel without one, else a Deep token (design §1.2)."""
+        if not self.panel_tokens[seat][panel] and not self.panel_deep[seat][panel] \
+                and self.tokens_free[seat] - sum(self.panel_tokens[seat]) > 0:
+            self.panel_tokens[seat][panel] += 1
+        else:
+            self.panel_deep[seat][panel] += 1
+
+    @property
+    def deep_box(self) -> int:
+        """Deep Alchemy tokens left in the box of 12 (ruling 32)."""
+        return DEEP_TOKENS - sum(self.deep_held)
 
     def run_trade_effect(self, seat: int, effect) -> None:
         """Run a trade's outputs (compiled effect) for ``seat``."""
@@ -1153,6 +1176,8 @@ def observation_layout(num_players: int) -> Layout:
             "(public history)")
     lay.add("panel_tokens", (n, 7), "alchemy tokens on each panel (6 = the Conjunction's) this "
             "round, per relative seat")
+    lay.add("deep_tokens", (n, 8), "Deep Alchemy tokens held / 12, then placed on each panel "
+            "this round, per relative seat")
     lay.add("conjunction_row", NUM_CONJUNCTIONS, "1 per Conjunction in the row")
     lay.add("conjunction", (n, NUM_CONJUNCTIONS + 1), "one-hot claimed Conjunction of each "
             "relative seat (last entry: none)")
@@ -1237,6 +1262,8 @@ def encode_observation(st: ClandestineState, seat: int) -> np.ndarray:
                          len(st.secret_deck[s]) / 31)
         v("secret_draws")[r] = np.array(st.secret_draws[s]) / 31
         v("panel_tokens")[r] = st.panel_tokens[s]
+        v("deep_tokens")[r, 0] = st.deep_held[s] / DEEP_TOKENS
+        v("deep_tokens")[r, 1:] = st.panel_deep[s]
         v("conjunction")[r, st.conj[s]] = 1  # -1 = the last entry: none
         v("conjunction_secret")[r] = float(st.conj_secret[s])
         v("known_relics")[r, st.relic_known[s]] = 1

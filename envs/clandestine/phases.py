@@ -641,15 +641,17 @@ class EngineContext:
             "secrets_in_hand": lambda: len(st.secret_hand[seat]),
             "ascend_relics": lambda: len(st.tucked[seat]),
             "invested_objects": lambda: 0, "invested_gold": lambda: 0,
-            "initiated_spaces": lambda: 0, "deep_alchemy_tokens": lambda: 0,
+            "initiated_spaces": lambda: 0, "deep_alchemy_tokens": lambda: st.deep_held[seat],
         }
         return int(table[countable]())
 
     def holding(self, seat: int, res: str) -> int:
-        return 0 if res == "deep_alchemy" else int(getattr(self.st, res)[seat])
+        if res == "deep_alchemy":
+            return self.st.deep_held[seat]
+        return int(getattr(self.st, res)[seat])
 
     def supply(self, item: str) -> int | None:
-        return None if item == "uf" else 0
+        return None if item == "uf" else self.st.deep_box
 
     def deck_size(self, seat: int, deck: str) -> int:
         return len(self.st.secret_deck[seat] if deck == "secret" else self.st.relic_deck)
@@ -706,11 +708,13 @@ class EngineContext:
     def gain(self, seat: int, res: str, n: int) -> None:
         if res == "chaos":
             self.st.gain_chaos(seat, n)
-        elif res != "deep_alchemy":
+        elif res == "deep_alchemy":  # permanently, while the box has some (ops caps n)
+            self.st.deep_held[seat] += min(n, self.st.deep_box)
+        else:
             getattr(self.st, res)[seat] += n
 
     def lose(self, seat: int, res: str, n: int) -> None:
-        getattr(self.st, res)[seat] -= n
+        getattr(self.st, "deep_held" if res == "deep_alchemy" else res)[seat] -= n
 
     def add_strength(self, seat: int, n: int) -> None:
         self.st.add_strength(seat, n)

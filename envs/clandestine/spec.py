@@ -51,7 +51,7 @@ SUPPORTED_FLAG_VALUES: Mapping[str, tuple[bool, ...]] = MappingProxyType({
     "society_powers": (False,),
     "secret_options_b": (False, True),   # only matters once Secrets are played
     "relic_effects": (False,),
-    "deep_alchemy": (False,),
+    "deep_alchemy": (False, True),
     "ascension_tiles": (False,),
     "first_to_level_effects": (False, True),  # only matters once Ascend gains Levels
     "chaos": (False, True),
