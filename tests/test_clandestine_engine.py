@@ -90,7 +90,7 @@ def test_basic_preset_and_flag_defaults_come_from_the_json():
     (dict(max_rounds=0), "max_rounds"),
     (dict(margin_weight=-1.0), "margin_weight"),
     (dict(margin_scale=0), "margin_scale"),
-    (dict(relic_effects=True), "not implemented yet"),
+    (dict(ascension_tiles=True), "not implemented yet"),
     (dict(society_powers=True), "not implemented yet"),
     (dict(basic_preset=False), "not implemented yet"),
     (dict(chaos="yes"), "True or False"),
@@ -838,6 +838,51 @@ def test_conjunction_panel_trade_with_a_relic_input():
     assert (6, 0) not in st.legal_trades(0) and st.kind == "window_pre"
 
 
+def relic_game(**kw):
+    """Garden Club (C1 Fundraise) at seat 0 with R055, R005, R017, R013 assigned to slots 1,
+    2, 3 and 6 (``relic_effects``)."""
+    st = new(2, num_players=2, societies=["garden", "mariners"], relic_effects=True, **kw)
+    hand_relics(st, 0, ["R055", "R005", "R017", "R013"])
+    for k, rid in zip((0, 1, 2, 5), ("R055", "R005", "R017", "R013")):
+        st.assign_relic(0, RELIC_IDS.index(rid), k)
+    refresh(st)
+    return st
+
+
+@pytest.mark.parametrize("now", [True, False])
+def test_relic_plus_either_now_or_after(now):
+    """R055 Ruby Toad (design §13): '+ (either)': gain 2 Gold each time its Chamber is used,
+    before the formula (step 4) or after it (step 7), the actor's ``either_timing`` choice."""
+    st = relic_game()
+    if st.kind == "window_pre":
+        act(st, "PASS", 0)
+    gold = st.gold[0]
+    act(st, "SPACE", space(st, "P0C1"))  # the Society Leader on C1 (Fundraise), Strength 2
+    assert st.kind == "either_timing" and st.legal_actions() == [A.encode("OPT", 0),
+                                                                 A.encode("OPT", 1)]
+    act(st, "OPT", 0 if now else 1)
+    assert st.gold[0] == gold + 2 + 2 and not st.acts
+
+
+def test_relic_eye_trigger_flag_and_mod():
+    st = relic_game()
+    # R005: eye, before a Regroup: +1 Strength (an act Regroup of Strength 2 becomes 3)
+    st.start_act("regroup", 2)
+    refresh(st)
+    assert st.acts[-1].strength == 3 and st.kind == "pawn_pick"
+    act(st, "PASS", 0)
+    # R017: flag, 4 Intrigue at the end (category 3)
+    assert st.score_categories(0)[2] == 4 and st.flag_intrigue(0) == 4
+    # R013: eye mod leader_energy -1: the Initiation trade costs 3 Energy
+    st.energy[0] = 3
+    refresh(st)
+    assert st.relic_mods(0) == {"leader_energy": -1}
+    assert (3, 0) in st.legal_trades(0)
+    act(st, "TRADE", 9)
+    act(st, "SPACE", space(st, "P0S2"))
+    assert st.energy[0] == 0 and st.cutouts[0] == 3
+
+
 def test_military_sweep():
     """``military_sweep``: Followers on Public spaces without a Public Leader move forward to the
     next Public space holding one; Chambers and Society Leaders stay."""
@@ -1029,7 +1074,8 @@ def test_random_games_play_to_the_end(n):
 @pytest.mark.parametrize("kw", [dict(secret_options_b=True), dict(chaos=False, hand_limits=False),
                                 dict(offturn_alchemy=True),
                                 dict(conjunctions=True, offturn_alchemy=True,
-                                     deep_alchemy=True, secret_options_b=True)])
+                                     deep_alchemy=True, secret_options_b=True,
+                                     relic_effects=True)])
 def test_random_games_with_other_flags(kw):
     for n in (2, 3, 4, 5):
         play_random(500 + n, n, check_every=53, **kw)

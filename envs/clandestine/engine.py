@@ -34,6 +34,11 @@ is the playable configuration):
   claim at Level II (``conjunction_pick``, claim effect), the goal check at every assignment
   (the Conjunction Secret to hand, public), the Conjunction's panel (TRADE panel 6; a Relic or
   Secret input discarded by ``hand_discard``), goal scoring;
+* Relic effects (``relic_effects``): '+' Relics of the used Chamber at step 4 (``before``;
+  an ``either`` one asked by ``either_timing``) or 7, eye triggers of the Action's events at
+  steps 4 and 7, ``level_up`` after an Ascend's Level, ``turn_start`` at START; eye ``mods``
+  (hand sizes, Secret Energy, free routes, Ascend costs, Initiation Energy, Deep tokens held
+  while assigned: not yet re-served when tokens return, ruling 32); flag Relics scored;
 * Deep Alchemy (``deep_alchemy``): tokens from the box of 12 given by effects, placed on a
   panel that already holds a token to repeat its trade, retrieved at START;
 * scoring, tie-break and returns (``scoring``); the observation of §1.5 for these parts
@@ -44,8 +49,7 @@ Observation layout (``observation_tensor(seat)``, float32; relative seats and sp
 
 {table}
 
-Not yet: society powers (panels, abilities, Revolt, traps), Relic effects (so no Relic grants
-Deep tokens), Ascension tiles (hood flips, Starting tiles), the Map Extension, finite
+Not yet: society powers (panels, abilities, Revolt, traps), Ascension tiles (hood flips, Starting tiles), the Map Extension, finite
 Universal Followers, the Nemesis (Agents, Tithes, Cells, Choir).
 """
 
@@ -183,6 +187,7 @@ class ClandestineState(GameState):
         self.secret_draws = [[0, 0, 0, 0] for _ in range(n)]
         self.panel_tokens = [[0] * 7 for s in range(n)]  # panels 0-5 + the Conjunction's (6)
         self.deep_held = [0] * n  # Deep Alchemy tokens held (from the box of 12)
+        self.deep_granted = [0] * n  # held through assigned Relics' deep_alchemy mods
         self.panel_deep = [[0] * 7 for s in range(n)]  # Deep tokens placed this round
         self.conj = [-1] * n  # claimed Conjunction (index in ``conjunctions``)
         self.conj_secret = [False] * n  # the Conjunction Secret has entered the hand (once)
@@ -224,6 +229,7 @@ class ClandestineState(GameState):
         self.acts: list[PH.ActionFrame] = []
         self.leader_space, self.end_step = -1, 0
         self.react_queue: list[int] = []  # REACT / FINAL windows still to offer, in order
+        self.start_queue: list | None = None  # turn_start triggers still to run at START
         self.ending = False  # the turn that just ended was the last one
         #: ``(seat, column)`` of a suit effect waiting for its ``choose`` decision
         self.choosing: tuple[int, str] | None = None
@@ -335,10 +341,16 @@ class ClandestineState(GameState):
             return
         seat = self.turn
         if self.phase == "START":
-            self.panel_tokens[seat] = [0] * 7  # regular and Deep tokens come back
-            self.panel_deep[seat] = [0] * 7
-            self.secrets_played, self.extra_secrets = 0, 0
-            self.phase = "PRE"
+            if self.start_queue is None:
+                self.panel_tokens[seat] = [0] * 7  # regular and Deep tokens come back
+                self.panel_deep[seat] = [0] * 7
+                self.secrets_played, self.extra_secrets = 0, 0
+                self.start_queue = self._turn_start_queue(seat)
+            if self.start_queue:
+                self.run_trade_effect(seat, self.start_queue.pop(0))
+            else:
+                self.start_queue = None
+                self.phase = "PRE"
         elif self.phase == "PRE":
             self.kind = "window_pre"
         elif self.phase == "SELECT_LEADER":
@@ -363,12 +375,14 @@ class ClandestineState(GameState):
             self.energy[seat] += int(_C["constants"]["end_of_turn_energy"])
             self.end_step = 3
         elif self.end_step == 3:
-            if self.spec.flags["hand_limits"] and len(self.relic_hand[seat]) > lim["relic_max"]:
+            top = lim["relic_max"] + self.relic_mods(seat).get("relic_hand", 0)
+            if self.spec.flags["hand_limits"] and len(self.relic_hand[seat]) > top:
                 self.kind = "hand_discard"
             else:
                 self.end_step = 4
         elif self.end_step == 4:
-            if self.spec.flags["hand_limits"] and len(self.secret_hand[seat]) > lim["secret_max"]:
+            top = lim["secret_max"] + self.relic_mods(seat).get("secret_hand", 0)
+            if self.spec.flags["hand_limits"] and len(self.secret_hand[seat]) > top:
                 self.kind = "hand_discard"
             else:
                 self.end_step = 5
@@ -482,7 +496,7 @@ class ClandestineState(GameState):
         if name not in PH.FRAME_NAMES:
             raise ValueError(f"unknown Action {name!r}; Actions: {PH.FRAME_NAMES}")
         seat = self.turn if actor is None else actor
-        self.acts.append(PH.ActionFrame(name, seat, -1, -1, int(strength), PH.FORMULA,
+        self.acts.append(PH.ActionFrame(name, seat, -1, -1, int(strength), PH.BEFORE,
                                         moved=np.zeros_like(self.pawns.counts)))
 
     def _step_action(self, f: PH.ActionFrame) -> None:
@@ -491,7 +505,20 @@ class ClandestineState(GameState):
             if dec is not None:
                 self.kind = dec.kind
                 return
-            f.stage = PH.FORMULA
+            f.stage = PH.BEFORE
+        elif f.stage == PH.BEFORE:  # step 4
+            if f.queue is None:
+                f.later = []
+                f.queue = self._effect_queue(f, "before")
+            if f.queue:
+                self._next_queued(f)
+            else:
+                f.stage = PH.FORMULA
+        elif f.stage == PH.AFTER:  # (step 6 for an Ascend and) step 7
+            if f.queue:
+                self._next_queued(f)
+            else:
+                f.stage = PH.DONE
         elif f.stage == PH.FORMULA:
             self._formula(f)
         elif f.stage == PH.PICK_MAP:
@@ -508,8 +535,78 @@ class ClandestineState(GameState):
                 self.kind = "pawn_pick"
             else:
                 f.stage = PH.DONE
+        elif not f.after_done and f.name in PH.ACTION_NAMES and self.spec.flags["relic_effects"]:
+            f.after_done = True
+            f.queue = self._effect_queue(f, "after")
+            f.stage = PH.AFTER
         else:
             self.acts.pop()
+
+    # ------------------------------------------------------------------------ Relic effects
+    def relic_mods(self, seat: int) -> dict[str, int]:
+        """Sum of the eye ``mods`` of ``seat``'s assigned Relics (``relic_effects``)."""
+        out: dict[str, int] = {}
+        if self.spec.flags["relic_effects"]:
+            for r in self.slots[seat]:
+                eye = self.cards.relics[r].eye if r >= 0 else None
+                for k, v in (eye.mods if eye is not None else ()):
+                    out[k] = out.get(k, 0) + v
+        return out
+
+    def _effect_queue(self, f: PH.ActionFrame, timing: str) -> list:
+        """Step 4 (``before``) or 7 (``after``) of §1.3 for ``f``: the used Chamber's '+'
+        Relics (an 'either' one asked by ``either_timing`` at step 4, run at step 7 if kept)
+        and eye triggers of this Action's events, in Relic slot order; step 7 of an Ascend
+        that gained a Level starts with the ``level_up`` triggers (step 6)."""
+        if not self.spec.flags["relic_effects"]:
+            return []
+        seat, rel = f.actor, self.cards.relics
+        chamber = None
+        if f.space >= 0 and self.city.kind_code[f.space] == 2 \
+                and int(self.city.seat_of[f.space]) == seat:
+            chamber = self.city.space_ids[f.space][-2:]
+        events = {f.name} | ({"society_action"} if f.leader == P.SL else set())
+        slot_chamber = [sl["chamber"] for sl in self.society(seat)["relic_slots"]]
+        out: list = []
+        if timing == "after" and f.name == "ascend" and f.effects is not None:
+            out += [("run", rel[r].eye.trigger.effect) for r in self.slots[seat]
+                    if r >= 0 and rel[r].eye is not None and rel[r].eye.trigger is not None
+                    and rel[r].eye.trigger.on == "level_up"]
+        for k, r in enumerate(self.slots[seat]):
+            if r < 0:
+                continue
+            card = rel[r]
+            if card.header == "plus" and slot_chamber[k] == chamber:
+                if timing == "before" and card.when == "before":
+                    out.append(("run", card.plus))
+                elif timing == "before" and card.when == "either":
+                    out.append(("ask", r))
+                elif timing == "before":
+                    f.later.append(r)
+                elif r in (f.later or ()):
+                    out.append(("run", card.plus))
+            elif card.eye is not None and card.eye.trigger is not None:
+                trig = card.eye.trigger
+                if trig.timing == timing and trig.on in events:
+                    out.append(("run", trig.effect))
+        return out
+
+    def _next_queued(self, f: PH.ActionFrame) -> None:
+        what, item = f.queue.pop(0)
+        if what == "ask":
+            f.asking = item
+            self.kind = "either_timing"
+        else:
+            self.run_trade_effect(f.actor, item)
+
+    def _turn_start_queue(self, seat: int) -> list:
+        """``turn_start`` eye triggers of ``seat``'s Relics, slot order (design §1.2 START)."""
+        if not self.spec.flags["relic_effects"]:
+            return []
+        rel = self.cards.relics
+        return [rel[r].eye.trigger.effect for r in self.slots[seat]
+                if r >= 0 and rel[r].eye is not None and rel[r].eye.trigger is not None
+                and rel[r].eye.trigger.on == "turn_start"]
 
     def _formula(self, f: PH.ActionFrame) -> None:
         """Step 5 of §1.3, Strength floored at 0."""
@@ -530,7 +627,10 @@ class ClandestineState(GameState):
             f.stage = PH.PICK_MAP
         elif f.name == "ascend":
             if self.level[seat] < AS.MAX_LEVEL:  # at Level V nothing happens (ruling 33)
-                f.cost = AS.ascend_cost(AS.society_dial(self.societies[seat]), self.level[seat])
+                mods = self.relic_mods(seat)
+                f.cost = AS.ascend_cost(AS.society_dial(self.societies[seat]), self.level[seat],
+                                        ascend_gold=mods.get("ascend_gold", 0),
+                                        ascend_suit=mods.get("ascend_suit", 0))
                 f.stage = PH.ASCEND
                 self.kind = "ascend_suit"
         else:
@@ -548,7 +648,8 @@ class ClandestineState(GameState):
     def finish_discover(self, f: PH.ActionFrame) -> None:
         """End of the picks: route Chaos (1 per Route beyond the first; the Mariners' chartered
         routes are an ability, off with ``society_powers=False``)."""
-        self.gain_chaos(f.actor, f.purchase.chaos())
+        self.gain_chaos(f.actor, f.purchase.chaos(
+            free_routes=self.relic_mods(f.actor).get("free_routes", 0)))
         f.stage = PH.DONE
 
     # ------------------------------------------------------------------------ Secrets
@@ -570,7 +671,9 @@ class ClandestineState(GameState):
         society-only steps with ``society_powers=False``)."""
         card = self.cards.society_secrets(self.societies[seat])[index]
         ctx = PH.EngineContext(self)
-        return [k for k in range(len(card.options)) if OPS.option_allowed(card, k, ctx, seat, {})]
+        mods = self.relic_mods(seat)
+        return [k for k in range(len(card.options))
+                if OPS.option_allowed(card, k, ctx, seat, mods)]
 
     def playable_secrets(self, seat: int) -> list[int]:
         """Secrets ``seat`` may play now: in its PRE window, one a turn (+1 per
@@ -585,9 +688,10 @@ class ClandestineState(GameState):
         and its effect runs (pausing for decisions and Actions)."""
         card = self.cards.society_secrets(self.societies[seat])[index]
         opt = card.options[option]
+        cost = OPS.secret_option_cost(opt, self.relic_mods(seat))
         self.discard_secret(seat, index)
-        self.energy[seat] -= opt.cost.energy
-        self.gold[seat] -= opt.cost.gold
+        self.energy[seat] -= cost.energy
+        self.gold[seat] -= cost.gold
         self.secrets_played += 1
         self.playing = -1
         entry = {"runner": OPS.EffectRunner(opt.effect, seat, card.id), "base": len(self.acts),
@@ -616,7 +720,7 @@ class ClandestineState(GameState):
         """A Strength modifier: on the Action being resolved before its formula, else pending
         for ``seat``'s next Leader Action (design §1.2, ruling 22)."""
         f = self.acts[-1] if self.acts else None
-        if f is not None and f.actor == seat and f.stage in (PH.MOVE, PH.FORMULA):
+        if f is not None and f.actor == seat and f.stage in (PH.MOVE, PH.BEFORE, PH.FORMULA):
             f.strength += n
         else:
             self.pending_strength[seat] += n
@@ -880,7 +984,7 @@ class ClandestineState(GameState):
         Club's 5 Gold Assignment trade is a society power (ruling 36)."""
         soc = self.society(seat)
         regular = self.tokens_free[seat] - sum(self.panel_tokens[seat]) > 0
-        deep = self.deep_held[seat] - sum(self.panel_deep[seat]) > 0
+        deep = self.deep_held[seat] + self.deep_granted[seat] - sum(self.panel_deep[seat]) > 0
         if not (regular or deep) or self.black_slots_filled(seat):
             return []
         off_turn = self.phase in ("REACT", "FINAL")
@@ -897,7 +1001,7 @@ class ClandestineState(GameState):
             for t, trade in enumerate(panel["trades"]):
                 cost = trade["in"]
                 if self.gold[seat] < cost.get("gold", 0) or \
-                        self.energy[seat] < cost.get("energy", 0):
+                        self.energy[seat] < self._trade_energy(seat, cost):
                     continue
                 if panel["id"] == "assign" and "gold" in cost \
                         and not self.spec.flags["society_powers"]:
@@ -933,7 +1037,7 @@ class ClandestineState(GameState):
             return
         tr = self.society(seat)["panels"][panel]["trades"][trade]
         self.gold[seat] -= tr["in"].get("gold", 0)
-        self.energy[seat] -= tr["in"].get("energy", 0)
+        self.energy[seat] -= self._trade_energy(seat, tr["in"])
         for op in tr["out"]:
             if op["op"] == "gain":
                 res = op["res"]
@@ -952,6 +1056,13 @@ class ClandestineState(GameState):
             else:  # pragma: no cover - IMPLEMENTED_PANELS hold only these ops
                 raise RuntimeError(f"trade op {op['op']!r} is not implemented")
 
+    def _trade_energy(self, seat: int, cost: dict) -> int:
+        """Energy input of a trade; the Initiation trade's changed by ``leader_energy`` mods."""
+        e = cost.get("energy", 0)
+        if "uf" in cost:
+            e = max(0, e + self.relic_mods(seat).get("leader_energy", 0))
+        return e
+
     def _place_token(self, seat: int, panel: int) -> None:
         """A regular token on a panel without one, else a Deep token (design §1.2)."""
         if not self.panel_tokens[seat][panel] and not self.panel_deep[seat][panel] \
@@ -963,7 +1074,7 @@ class ClandestineState(GameState):
     @property
     def deep_box(self) -> int:
         """Deep Alchemy tokens left in the box of 12 (ruling 32)."""
-        return DEEP_TOKENS - sum(self.deep_held)
+        return DEEP_TOKENS - sum(self.deep_held) - sum(self.deep_granted)
 
     def run_trade_effect(self, seat: int, effect) -> None:
         """Run a trade's outputs (compiled effect) for ``seat``."""
@@ -1000,6 +1111,15 @@ class ClandestineState(GameState):
             self.relic_known[seat].append(old)
         self.slots[seat][slot] = relic
         self.check_conjunction(seat)
+        self._grant_deep(seat)
+
+    def _grant_deep(self, seat: int) -> None:
+        """Deep tokens of ``mods.deep_alchemy``: held while the Relic stays assigned, taken
+        from the box when it has some (ruling 32; unsatisfied holders are not yet served
+        later when tokens return)."""
+        want = self.relic_mods(seat).get("deep_alchemy", 0)
+        self.deep_granted[seat] = 0
+        self.deep_granted[seat] = max(0, min(want, self.deep_box))
 
     def can_initiate(self, seat: int) -> bool:
         """Whether ``new_leader`` can be done now (strict, ``ignore_level = False``)."""
@@ -1040,12 +1160,21 @@ class ClandestineState(GameState):
             secrets_in_hand=sum(self.cards.society_secrets(self.societies[seat])[i].intrigue
                                 for i in self.secret_hand[seat]),
             conjunction_matches=self.conjunction_matches(seat),
+            flag_relics=self.flag_intrigue(seat),
             society_leaders=self.pawns.society_leaders_of(self.city, seat),
             universal_followers=int(self.pawns.counts[soc_path, P.UF].sum()),
             intrigue_tokens=self.intrigue[seat],
             flag_tiles=sum(SC.ftl_intrigue(lv) for lv in self.ftl[seat]),
             chaos=self.chaos[seat], first_to_level=tuple(sorted(self.ftl[seat])))
         return SC.score(sheet)
+
+    def flag_intrigue(self, seat: int) -> int:
+        """Intrigue of the flag Relics assigned in ``seat``'s Chambers (``relic_effects``)."""
+        if not self.spec.flags["relic_effects"]:
+            return 0
+        ctx = PH.EngineContext(self)
+        return sum(OPS.evaluate(self.cards.relics[r].flag, ctx, seat) for r in self.slots[seat]
+                   if r >= 0 and self.cards.relics[r].header == "flag")
 
     def score_categories(self, seat: int) -> list[int]:
         """``seat``'s Intrigue by ``scoring.human`` category, in order (10 ints)."""

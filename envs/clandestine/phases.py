@@ -36,8 +36,8 @@ ACTION_NAMES: tuple[str, ...] = ("fundraise", "discover", "reveal", "ascend", "p
 #: Frames that are not Actions: the ``new_leader`` op's pawn pick (observation one-hot index 7).
 FRAME_NAMES: tuple[str, ...] = ACTION_NAMES + ("new_leader",)
 #: Steps of an Action frame.
-MOVE, FORMULA, PICK, PICK_MAP, ASCEND, DONE = ("move", "formula", "pick", "pick_map", "ascend",
-                                               "done")
+MOVE, BEFORE, FORMULA, PICK, PICK_MAP, ASCEND, AFTER, DONE = (
+    "move", "before", "formula", "pick", "pick_map", "ascend", "after", "done")
 
 
 @dataclass
@@ -65,6 +65,10 @@ class ActionFrame:
         paid: card ids discarded so far for the Suit cost.
         effects: Gaining a Level step 4c still to do: ``(seat, column)`` pairs, clockwise from
             the ascender's left (``None`` before the Level is gained).
+        queue: Relic '+' effects and eye triggers still to run at step 4 (stage BEFORE) or 7
+            (stage AFTER): ``("run", effect)`` or ``("ask", relic)`` (an 'either' Relic).
+        later: 'either' Relics kept for step 7. asking: the Relic of ``either_timing``.
+        after_done: step 7 has been scheduled.
     """
 
     name: str
@@ -85,6 +89,10 @@ class ActionFrame:
     reduction: int = -1
     paid: list | None = None
     effects: list | None = None
+    queue: list | None = None
+    later: list | None = None
+    asking: int = -1
+    after_done: bool = False
 
 
 def _on(mask: np.ndarray, block: str, index: int) -> None:
@@ -593,6 +601,23 @@ def apply_conjunction_pick(state, block: str, index: int) -> None:
     state.claim_conjunction(state.decider, index)
 
 
+def mask_either_timing(state, mask: np.ndarray) -> None:
+    """OPT 0 = resolve this 'either' Relic now (step 4), 1 = after the formula (step 7)."""
+    _on(mask, "OPT", 0)
+    _on(mask, "OPT", 1)
+
+
+def apply_either_timing(state, block: str, index: int) -> None:
+    f = state.acts[-1]
+    relic, f.asking = f.asking, -1
+    if index == 0:
+        f.queue.insert(0, ("run", state.cards.relics[relic].plus))
+    else:
+        f.later.append(relic)
+    state.kind = None
+
+
+KINDS["either_timing"] = (mask_either_timing, apply_either_timing)
 KINDS["conjunction_pick"] = (mask_conjunction_pick, apply_conjunction_pick)
 KINDS["secret_option"] = (mask_secret_option, apply_secret_option)
 KINDS["effect"] = (mask_effect, apply_effect)

@@ -50,7 +50,7 @@ SUPPORTED_FLAG_VALUES: Mapping[str, tuple[bool, ...]] = MappingProxyType({
     "conjunctions": (False, True),
     "society_powers": (False,),
     "secret_options_b": (False, True),   # only matters once Secrets are played
-    "relic_effects": (False,),
+    "relic_effects": (False, True),
     "deep_alchemy": (False, True),
     "ascension_tiles": (False,),
     "first_to_level_effects": (False, True),  # only matters once Ascend gains Levels
