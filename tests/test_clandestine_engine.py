@@ -883,6 +883,26 @@ def test_relic_eye_trigger_flag_and_mod():
     assert st.energy[0] == 0 and st.cutouts[0] == 3
 
 
+def test_finite_universal_followers():
+    """``finite_pawns``: 55 Universal Followers; a First-to-Level wave places as many as the
+    supply allows, clockwise from the ascender's left (ruling 'Finite Universal Followers')."""
+    st = new(2, num_players=3, societies=["garden", "mariners", "blue"], finite_pawns=True)
+    in_play = int(st.pawns.totals()[P.UF])
+    assert st.uf_supply() == 55 - in_play
+    st.pawns.counts[st.city.space("P0C4"), P.UF] += st.uf_supply() - 2  # 2 left
+    st.uf_added += 55 - in_play - 2
+    assert st.uf_supply() == 2
+    st.level[0] = 1
+    st.gain_level(0)
+    effects = st.gain_level_rest(0, "Rod")
+    assert st.uf_supply() == 0 and [e[0] for e in effects] == [1, 2]
+    assert st.pawns.count(st.city.space("P1S1"), P.UF) == 1
+    assert st.pawns.count(st.city.space("P1S2"), P.UF) == 2  # its setup one + 1
+    assert st.pawns.count(st.city.space("P1S3"), P.UF) == 0
+    unlimited = new(2, num_players=3, societies=["garden", "mariners", "blue"])
+    assert unlimited.uf_supply() is None
+
+
 def test_military_sweep():
     """``military_sweep``: Followers on Public spaces without a Public Leader move forward to the
     next Public space holding one; Chambers and Society Leaders stay."""
@@ -1075,7 +1095,8 @@ def test_random_games_play_to_the_end(n):
                                 dict(offturn_alchemy=True),
                                 dict(conjunctions=True, offturn_alchemy=True,
                                      deep_alchemy=True, secret_options_b=True,
-                                     relic_effects=True)])
+                                     relic_effects=True, finite_pawns=True,
+                                     map_extension=True)])
 def test_random_games_with_other_flags(kw):
     for n in (2, 3, 4, 5):
         play_random(500 + n, n, check_every=53, **kw)

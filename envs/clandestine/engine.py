@@ -49,8 +49,13 @@ Observation layout (``observation_tensor(seat)``, float32; relative seats and sp
 
 {table}
 
-Not yet: society powers (panels, abilities, Revolt, traps), Ascension tiles (hood flips, Starting tiles), the Map Extension, finite
-Universal Followers, the Nemesis (Agents, Tithes, Cells, Choir).
+Also: ``finite_pawns`` (55 Universal Followers, placements as far as the supply goes) and
+``map_extension`` (the Extension slots exist; only the Mariners' ``extend``, a society power,
+fills them).
+
+Not yet: society powers (panels, abilities, Revolt, traps, investments, Initiation markers,
+Extension), Ascension tiles (board and Starting tiles, hood flips, tile mods and triggers), the
+Nemesis (Agents, Tithes, Cells, Choir).
 """
 
 from __future__ import annotations
@@ -90,6 +95,7 @@ CONJ_SECRET = 31  # SECRET-block index of every Society's Conjunction Secret
 NUM_CONJUNCTIONS = len(_C["conjunctions"])
 CONJ_PANEL = 6  # TRADE-block panel of the claimed Conjunction
 DEEP_TOKENS = int(_C["constants"]["components"]["deep_alchemy_tokens"])  # the box: 12
+UF_SUPPLY = int(_C["constants"]["pawn_supply"]["universal_followers"])  # 55 (finite_pawns)
 SECRET_INDEX = {soc: {c: i for i, c in enumerate(ids)} for soc, ids in SECRET_IDS.items()}
 BOARD_SLOTS = tuple(_C["ascension"]["board_slots"])
 BOARD_INDEX = {b["id"]: i for i, b in enumerate(BOARD_SLOTS)}
@@ -834,10 +840,11 @@ class ClandestineState(GameState):
         if not any(new in t for t in self.ftl):
             self.ftl[seat].append(new)
             if self.spec.flags["first_to_level_effects"] and new < 5:
-                for j in range(n):
-                    for sw in self.city.sidewalks(j):
-                        self.pawns.counts[sw, P.UF] += 1
-                self.uf_added += 3 * n
+                for k in range(1, n + 1):  # clockwise from the ascender's left (finite supply)
+                    for sw in self.city.sidewalks((seat + k) % n):
+                        if self.uf_supply() != 0:
+                            self.pawns.counts[sw, P.UF] += 1
+                            self.uf_added += 1
                 effects = [((seat + k) % n, SUIT_COLUMN[suit]) for k in range(1, n)]
         if new == AS.MAX_LEVEL:
             self.record_trigger("level_v")
@@ -1070,6 +1077,13 @@ class ClandestineState(GameState):
             self.panel_tokens[seat][panel] += 1
         else:
             self.panel_deep[seat][panel] += 1
+
+    def uf_supply(self) -> int | None:
+        """Universal Followers left in the supply: ``None`` (unlimited) unless ``finite_pawns``,
+        then 55 minus those in play (ruling 'Finite Universal Followers')."""
+        if not self.spec.flags["finite_pawns"]:
+            return None
+        return UF_SUPPLY - int(self.pawn_totals()[P.UF]) - self.uf_added
 
     @property
     def deep_box(self) -> int:

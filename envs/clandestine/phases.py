@@ -676,7 +676,7 @@ class EngineContext:
         return int(getattr(self.st, res)[seat])
 
     def supply(self, item: str) -> int | None:
-        return None if item == "uf" else self.st.deep_box
+        return self.st.uf_supply() if item == "uf" else self.st.deep_box
 
     def deck_size(self, seat: int, deck: str) -> int:
         return len(self.st.secret_deck[seat] if deck == "secret" else self.st.relic_deck)

@@ -55,10 +55,10 @@ SUPPORTED_FLAG_VALUES: Mapping[str, tuple[bool, ...]] = MappingProxyType({
     "ascension_tiles": (False,),
     "first_to_level_effects": (False, True),  # only matters once Ascend gains Levels
     "chaos": (False, True),
-    "map_extension": (False,),
+    "map_extension": (False, True),      # only the Mariners' extend (a society power) fills it
     "hand_limits": (False, True),
     "offturn_alchemy": (False, True),
-    "finite_pawns": (False,),            # the 55-pawn shortage rule is not implemented
+    "finite_pawns": (False, True),
     "nemesis": (False,),
 })
 
