@@ -90,7 +90,7 @@ def test_basic_preset_and_flag_defaults_come_from_the_json():
     (dict(max_rounds=0), "max_rounds"),
     (dict(margin_weight=-1.0), "margin_weight"),
     (dict(margin_scale=0), "margin_scale"),
-    (dict(ascension_tiles=True), "not implemented yet"),
+    (dict(nemesis=True), "not implemented yet"),
     (dict(society_powers=True), "not implemented yet"),
     (dict(basic_preset=False), "not implemented yet"),
     (dict(chaos="yes"), "True or False"),
@@ -903,6 +903,59 @@ def test_finite_universal_followers():
     assert unlimited.uf_supply() is None
 
 
+def test_resample_while_a_shown_secret_waits_for_its_option():
+    """The SECRET action shows the card: a resample keeps it in the player's hand."""
+    st = new(3, num_players=3, secret_options_b=True)
+    rng = np.random.default_rng(3)
+    seen = 0
+    while not st.is_over and seen < 3:
+        if st.kind == "secret_option":
+            seen += 1
+            other = (st.current_player + 1) % 3
+            r = st.resample_from_infostate(other, rng)
+            assert st.playing in r.secret_hand[st.current_player] and r.kind == "secret_option"
+            assert np.array_equal(r.observation_tensor(other), st.observation_tensor(other))
+        st.apply_action(int(rng.choice(st.legal_actions())))
+    assert seen == 3
+
+
+def test_ascension_tiles_starting_flip_board_and_flag():
+    """``ascension_tiles``: Starting tiles at setup, board tiles on their start slots; a hood
+    tile flips once in the PRE window (its effect at once); Gaining a Level step 5 takes the
+    slot's tile; flag tiles score (category 8), eye tiles' mods apply while held."""
+    st, r037, sword = tam(ascension_tiles=True)
+    tiles = C["ascension"]["tiles"]
+    ids = [t["id"] for t in tiles]
+    assert [ids[t] for t in st.tiles[0]] == ["T-START-mariners-1", "T-START-mariners-2"]
+    assert sum(t >= 0 for t in st.board_tile) == 36
+    assert st.relic_mods(0) == {"relic_hand": 1}  # Ship's Manifest: Relic hand +1
+    act(st, "SUIT", 1)
+    act(st, "OPT", 1)
+    act(st, "SECRET", sword[0])
+    act(st, "RELIC", r037)
+    while st.kind == "choose":
+        act(st, "OPT", 1)
+    slots = [b["id"] for b in C["ascension"]["board_slots"]]
+    k = slots.index("AI-Sword-L")
+    tile = st.board_tile[k]
+    assert ids[tile] == "T-I-Sword-L"  # Second Thoughts (hood: an extra Secret)
+    act(st, "BOARD", k)
+    assert tile in st.tiles[0] and st.board_tile[k] == -1
+    # next turn of seat 0: flip it in the PRE window
+    while not (st.turn == 0 and st.phase == "PRE" and st.kind == "window_pre"):
+        legal = st.legal_actions()
+        st.apply_action(A.PASS if A.PASS in legal else legal[0])
+    assert A.encode("TILE", tile) in st.legal_actions()
+    act(st, "TILE", tile)
+    assert st.extra_secrets == 1 and st.tiles_spent[0] == [tile]
+    assert A.encode("TILE", tile) not in st.legal_actions()
+    # a flag tile held scores
+    minor = ids.index("T-I-Chalice-L")  # Minor Omen: 2 Intrigue
+    before = st.score_categories(0)[7]
+    st.tiles[0].append(minor)
+    assert st.score_categories(0)[7] == before + 2
+
+
 def test_military_sweep():
     """``military_sweep``: Followers on Public spaces without a Public Leader move forward to the
     next Public space holding one; Chambers and Society Leaders stay."""
@@ -1096,7 +1149,7 @@ def test_random_games_play_to_the_end(n):
                                 dict(conjunctions=True, offturn_alchemy=True,
                                      deep_alchemy=True, secret_options_b=True,
                                      relic_effects=True, finite_pawns=True,
-                                     map_extension=True)])
+                                     map_extension=True, ascension_tiles=True)])
 def test_random_games_with_other_flags(kw):
     for n in (2, 3, 4, 5):
         play_random(500 + n, n, check_every=53, **kw)

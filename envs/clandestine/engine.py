@@ -39,6 +39,10 @@ is the playable configuration):
   steps 4 and 7, ``level_up`` after an Ascend's Level, ``turn_start`` at START; eye ``mods``
   (hand sizes, Secret Energy, free routes, Ascend costs, Initiation Energy, Deep tokens held
   while assigned: not yet re-served when tokens return, ruling 32); flag Relics scored;
+* Ascension tiles (``ascension_tiles``): Starting tiles at setup, board tiles on their start
+  slots, taken at Gaining a Level step 5, hood tiles flipped once in the own PRE/POST window
+  (TILE block; not an ``extra_secret``-only tile in POST), eye tiles' mods and triggers after
+  the Relics' (by tile id), flag tiles scored;
 * Deep Alchemy (``deep_alchemy``): tokens from the box of 12 given by effects, placed on a
   panel that already holds a token to repeat its trade, retrieved at START;
 * scoring, tie-break and returns (``scoring``); the observation of §1.5 for these parts
@@ -54,8 +58,7 @@ Also: ``finite_pawns`` (55 Universal Followers, placements as far as the supply 
 fills them).
 
 Not yet: society powers (panels, abilities, Revolt, traps, investments, Initiation markers,
-Extension), Ascension tiles (board and Starting tiles, hood flips, tile mods and triggers), the
-Nemesis (Agents, Tithes, Cells, Choir).
+Extension), the Nemesis (Agents, Tithes, Cells, Choir).
 """
 
 from __future__ import annotations
@@ -99,6 +102,9 @@ UF_SUPPLY = int(_C["constants"]["pawn_supply"]["universal_followers"])  # 55 (fi
 SECRET_INDEX = {soc: {c: i for i, c in enumerate(ids)} for soc, ids in SECRET_IDS.items()}
 BOARD_SLOTS = tuple(_C["ascension"]["board_slots"])
 BOARD_INDEX = {b["id"]: i for i, b in enumerate(BOARD_SLOTS)}
+TILE_IDS = tuple(t["id"] for t in _C["ascension"]["tiles"])
+TILE_INDEX = {t: i for i, t in enumerate(TILE_IDS)}
+NUM_TILES = len(TILE_IDS)
 #: Suit -> Ascension board column (Military, Political, Economic, Occult) and its suit effect
 SUIT_COLUMN = dict(_C["ascension"]["suit_map"])
 SUIT_EFFECTS = dict(_C["ascension"]["suit_effects"])
@@ -198,6 +204,11 @@ class ClandestineState(GameState):
         self.conj = [-1] * n  # claimed Conjunction (index in ``conjunctions``)
         self.conj_secret = [False] * n  # the Conjunction Secret has entered the hand (once)
         self.conj_row: list[int] = []
+        # Ascension tiles (``ascension_tiles``): on each board slot (-1 none), held per seat
+        # (kept sorted by tile id: the order of tile effects), hood tiles flipped
+        self.board_tile = [-1] * len(BOARD_SLOTS)
+        self.tiles: list[list[int]] = [[] for _ in range(n)]
+        self.tiles_spent: list[list[int]] = [[] for _ in range(n)]
         self.trade_input: tuple | None = None  # (seat, "relic"/"secret", outputs) to discard
         self.tucked: list[list[int]] = [[] for _ in range(n)]
         self.slots: list[list[int]] = [[-1] * 6 for _ in range(n)]
@@ -213,6 +224,9 @@ class ClandestineState(GameState):
             level1 = [i for i, c in enumerate(_C["secrets"][soc["id"]]) if c["level"] == 1]
             p = self.chance_permutation("secret_deck", len(level1))
             self.secret_deck[seat] = [level1[int(i)] for i in p[::-1]]
+            if spec.flags["ascension_tiles"]:  # step 2a: the Society's two Starting tiles
+                self.tiles[seat] = sorted((TILE_INDEX[t] for t in soc["starting_tiles"]),
+                                          key=lambda i: TILE_IDS[i])
             sw = soc["starts_with"]
             self.gold[seat] += int(sw.get("gold", 0))
             self.energy[seat] += int(sw.get("energy", 0))
@@ -226,6 +240,9 @@ class ClandestineState(GameState):
         self.pawns = P.initial_pawns(self.city)
         # 5. the Relic Map (relic_map.setup); (humans + 1) Conjunctions in a row
         self._set_map(RM.setup_map(self._deck_ids()))
+        if spec.flags["ascension_tiles"]:  # every board tile on its start slot
+            self.board_tile = [TILE_INDEX[b["start_tile"]] if b["start_tile"] else -1
+                               for b in BOARD_SLOTS]
         if spec.flags["conjunctions"]:
             p = self.chance_permutation("conjunctions", NUM_CONJUNCTIONS)
             self.conj_row = [int(x) for x in p[:n + 1]]
@@ -550,13 +567,25 @@ class ClandestineState(GameState):
 
     # ------------------------------------------------------------------------ Relic effects
     def relic_mods(self, seat: int) -> dict[str, int]:
-        """Sum of the eye ``mods`` of ``seat``'s assigned Relics (``relic_effects``)."""
+        """Sum of the eye ``mods`` of ``seat``'s assigned Relics (``relic_effects``) and held
+        Ascension tiles."""
         out: dict[str, int] = {}
-        if self.spec.flags["relic_effects"]:
-            for r in self.slots[seat]:
-                eye = self.cards.relics[r].eye if r >= 0 else None
-                for k, v in (eye.mods if eye is not None else ()):
-                    out[k] = out.get(k, 0) + v
+        eyes = [self.cards.relics[r].eye for r in self.slots[seat] if r >= 0] \
+            if self.spec.flags["relic_effects"] else []
+        eyes += [self.cards.ascension.tiles[t].eye for t in self.tiles[seat]]
+        for eye in eyes:
+            for k, v in (eye.mods if eye is not None else ()):
+                out[k] = out.get(k, 0) + v
+        return out
+
+    def _tile_triggers(self, seat: int, events, timing: str | None) -> list:
+        """Effects of ``seat``'s eye tiles triggered by ``events`` (at ``timing``), by id."""
+        out = []
+        for t in self.tiles[seat]:
+            eye = self.cards.ascension.tiles[t].eye
+            if eye is not None and eye.trigger is not None and eye.trigger.on in events \
+                    and (timing is None or eye.trigger.timing == timing):
+                out.append(("run", eye.trigger.effect))
         return out
 
     def _effect_queue(self, f: PH.ActionFrame, timing: str) -> list:
@@ -564,20 +593,23 @@ class ClandestineState(GameState):
         Relics (an 'either' one asked by ``either_timing`` at step 4, run at step 7 if kept)
         and eye triggers of this Action's events, in Relic slot order; step 7 of an Ascend
         that gained a Level starts with the ``level_up`` triggers (step 6)."""
-        if not self.spec.flags["relic_effects"]:
-            return []
         seat, rel = f.actor, self.cards.relics
+        events = {f.name} | ({"society_action"} if f.leader == P.SL else set())
+        if not self.spec.flags["relic_effects"]:
+            lv = self._tile_triggers(seat, {"level_up"}, None) \
+                if timing == "after" and f.name == "ascend" and f.effects is not None else []
+            return lv + self._tile_triggers(seat, events, timing)
         chamber = None
         if f.space >= 0 and self.city.kind_code[f.space] == 2 \
                 and int(self.city.seat_of[f.space]) == seat:
             chamber = self.city.space_ids[f.space][-2:]
-        events = {f.name} | ({"society_action"} if f.leader == P.SL else set())
         slot_chamber = [sl["chamber"] for sl in self.society(seat)["relic_slots"]]
         out: list = []
         if timing == "after" and f.name == "ascend" and f.effects is not None:
             out += [("run", rel[r].eye.trigger.effect) for r in self.slots[seat]
                     if r >= 0 and rel[r].eye is not None and rel[r].eye.trigger is not None
                     and rel[r].eye.trigger.on == "level_up"]
+            out += self._tile_triggers(seat, {"level_up"}, None)
         for k, r in enumerate(self.slots[seat]):
             if r < 0:
                 continue
@@ -595,7 +627,7 @@ class ClandestineState(GameState):
                 trig = card.eye.trigger
                 if trig.timing == timing and trig.on in events:
                     out.append(("run", trig.effect))
-        return out
+        return out + self._tile_triggers(seat, events, timing)
 
     def _next_queued(self, f: PH.ActionFrame) -> None:
         what, item = f.queue.pop(0)
@@ -606,13 +638,14 @@ class ClandestineState(GameState):
             self.run_trade_effect(f.actor, item)
 
     def _turn_start_queue(self, seat: int) -> list:
-        """``turn_start`` eye triggers of ``seat``'s Relics, slot order (design §1.2 START)."""
-        if not self.spec.flags["relic_effects"]:
-            return []
+        """``turn_start`` eye triggers of ``seat``'s Relics (slot order), then tiles (by id)
+        (design §1.2 START)."""
         rel = self.cards.relics
-        return [rel[r].eye.trigger.effect for r in self.slots[seat]
-                if r >= 0 and rel[r].eye is not None and rel[r].eye.trigger is not None
-                and rel[r].eye.trigger.on == "turn_start"]
+        out = [rel[r].eye.trigger.effect for r in self.slots[seat]
+               if r >= 0 and rel[r].eye is not None and rel[r].eye.trigger is not None
+               and rel[r].eye.trigger.on == "turn_start"] if self.spec.flags["relic_effects"] \
+            else []
+        return out + [e for _run, e in self._tile_triggers(seat, {"turn_start"}, None)]
 
     def _formula(self, f: PH.ActionFrame) -> None:
         """Step 5 of §1.3, Strength floored at 0."""
@@ -914,9 +947,15 @@ class ClandestineState(GameState):
                 c[s, t] = 0
 
     def take_board_slot(self, f: PH.ActionFrame, index: int) -> None:
-        """Gaining a Level step 5 with ``ascension_tiles=False``: every slot is empty, so the
-        slot's empty-slot resources are taken (``gain`` / ``lose`` Chaos)."""
+        """Gaining a Level step 5: the tile on the slot, or the slot's empty-slot resources
+        (``gain`` / ``lose`` Chaos) when it holds none."""
         seat = f.actor
+        if self.board_tile[index] >= 0:
+            self.tiles[seat] = sorted(self.tiles[seat] + [self.board_tile[index]],
+                                      key=lambda i: TILE_IDS[i])
+            self.board_tile[index] = -1
+            f.stage = PH.DONE
+            return
         for op in BOARD_SLOTS[index]["empty_reward"]:
             if op["op"] == "gain" and op["res"] == "chaos":
                 self.gain_chaos(seat, op["n"])
@@ -1178,9 +1217,36 @@ class ClandestineState(GameState):
             society_leaders=self.pawns.society_leaders_of(self.city, seat),
             universal_followers=int(self.pawns.counts[soc_path, P.UF].sum()),
             intrigue_tokens=self.intrigue[seat],
-            flag_tiles=sum(SC.ftl_intrigue(lv) for lv in self.ftl[seat]),
+            flag_tiles=sum(SC.ftl_intrigue(lv) for lv in self.ftl[seat]) + self.flag_tiles(seat),
             chaos=self.chaos[seat], first_to_level=tuple(sorted(self.ftl[seat])))
         return SC.score(sheet)
+
+    def flag_tiles(self, seat: int) -> int:
+        """Intrigue of the flag Ascension and Starting tiles ``seat`` holds."""
+        ctx = PH.EngineContext(self)
+        tiles = self.cards.ascension.tiles
+        return sum(OPS.evaluate(tiles[t].flag, ctx, seat) for t in self.tiles[seat]
+                   if tiles[t].header == "flag")
+
+    def flippable_tiles(self, seat: int) -> list[int]:
+        """Hood tiles ``seat`` may flip now: held, not yet flipped, in its own PRE or POST
+        window; in POST not a tile whose whole effect is ``extra_secret`` (design §1.2)."""
+        if self.phase not in ("PRE", "POST") or seat != self.turn or self.runners:
+            return []
+        tiles = self.cards.ascension.tiles
+        out = []
+        for t in self.tiles[seat]:
+            if tiles[t].header != "hood" or t in self.tiles_spent[seat]:
+                continue
+            if self.phase == "POST" and all(op.name == "extra_secret" for op in tiles[t].flip):
+                continue
+            out.append(t)
+        return out
+
+    def flip_tile(self, seat: int, tile: int) -> None:
+        """FLIP: a hood tile is spent and its effect resolves at once (effect language)."""
+        self.tiles_spent[seat].append(tile)
+        self.run_trade_effect(seat, self.cards.ascension.tiles[tile].flip)
 
     def flag_intrigue(self, seat: int) -> int:
         """Intrigue of the flag Relics assigned in ``seat``'s Chambers (``relic_effects``)."""
@@ -1322,6 +1388,10 @@ def observation_layout(num_players: int) -> Layout:
     lay.add("deep_tokens", (n, 8), "Deep Alchemy tokens held / 12, then placed on each panel "
             "this round, per relative seat")
     lay.add("conjunction_row", NUM_CONJUNCTIONS, "1 per Conjunction in the row")
+    lay.add("tiles_board", NUM_TILES, "1 per Ascension tile still on the board (its slot is "
+            "its start slot)")
+    lay.add("tiles_held", (n, NUM_TILES), "Ascension and Starting tiles held by each relative "
+            "seat (1; 0.5 once a hood tile is flipped)")
     lay.add("conjunction", (n, NUM_CONJUNCTIONS + 1), "one-hot claimed Conjunction of each "
             "relative seat (last entry: none)")
     lay.add("conjunction_secret", n, "1 if the relative seat's Conjunction Secret entered its "
@@ -1419,6 +1489,10 @@ def encode_observation(st: ClandestineState, seat: int) -> np.ndarray:
     v("relic_discard")[st.relic_discard] = 1
     v("relic_deck")[0] = len(st.relic_deck) / NUM_RELICS
     v("conjunction_row")[st.conj_row] = 1
+    v("tiles_board")[[t for t in st.board_tile if t >= 0]] = 1
+    for s in range(n):
+        v("tiles_held")[rel_seat(s), st.tiles[s]] = 1
+        v("tiles_held")[rel_seat(s), st.tiles_spent[s]] = 0.5
     v("secrets_turn")[:] = (st.secrets_played / 2, st.extra_secrets / 2, float(st.extra_select))
     for s in range(n):
         v("pending_strength")[rel_seat(s)] = st.pending_strength[s] / 10
@@ -1521,6 +1595,8 @@ def resample(st: ClandestineState, seat: int, rng: np.random.Generator) -> Cland
         soc = _C["secrets"][st.societies[j]]
         hidden = set(st.secret_deck[j]) | (set(st.secret_hand[j]) if j != seat else set())
         hidden.discard(CONJ_SECRET)  # public once in hand
+        if j == st.turn and st.kind == "secret_option":
+            hidden.discard(st.playing)  # shown by the SECRET action, option not yet chosen
         hidden -= {i for b, i, jj in picked if b == "SECRET" and jj == j}
         sig_s.append(_relabel([[c for c in hidden if soc[c]["level"] == lv]
                                for lv in (1, 2, 3, 4)], rng))

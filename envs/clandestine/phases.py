@@ -116,6 +116,8 @@ def mask_window(state, mask: np.ndarray) -> None:
         _on(mask, "TRADE", 3 * panel + trade)
     for i in state.playable_secrets(state.decider):
         _on(mask, "SECRET", i)
+    for t in state.flippable_tiles(state.decider):
+        _on(mask, "TILE", t)
 
 
 def apply_window(state, block: str, index: int) -> None:
@@ -131,6 +133,10 @@ def apply_window(state, block: str, index: int) -> None:
     if block == "SECRET":
         state.playing = index
         state.kind = "secret_option"
+        return
+    if block == "TILE":
+        state.kind = None
+        state.flip_tile(state.decider, index)
         return
     panel, trade = divmod(index, 3)
     state.kind = None  # back to the window, or into the Action a trade starts

@@ -52,7 +52,7 @@ SUPPORTED_FLAG_VALUES: Mapping[str, tuple[bool, ...]] = MappingProxyType({
     "secret_options_b": (False, True),   # only matters once Secrets are played
     "relic_effects": (False, True),
     "deep_alchemy": (False, True),
-    "ascension_tiles": (False,),
+    "ascension_tiles": (False, True),
     "first_to_level_effects": (False, True),  # only matters once Ascend gains Levels
     "chaos": (False, True),
     "map_extension": (False, True),      # only the Mariners' extend (a society power) fills it
