@@ -23,13 +23,11 @@ from envs.clandestine.engine import RELIC_IDS, ClandestineState, observation_lay
 from envs.core.errors import ConfigError, IllegalActionError, RecordError
 
 C = load_content()
-OMIT = list(S.UNIMPLEMENTED_PARTS)
 EXAMPLE = ["mariners", "garden", "blue"]  # city.example_3p seats (design §2.5)
 
 
 def new(seed=0, **kw):
     kw.setdefault("basic_preset", True)
-    kw.setdefault("omit", OMIT)
     return ClandestineState(seed=seed, **kw)
 
 
@@ -71,10 +69,10 @@ def refresh(st):
 
 # ------------------------------------------------------------------------------ spec
 def test_basic_preset_and_flag_defaults_come_from_the_json():
-    sp = S.make_spec(3, basic_preset=True, omit=OMIT)
+    sp = S.make_spec(3, basic_preset=True)
     assert dict(sp.flags) == C["variants"]["basic_preset"]
     assert sp.num_actions == 401 and sp.max_rounds == 40 and sp.margin_scale == 40.0
-    sp2 = S.make_spec(4, basic_preset=True, omit=OMIT, chaos=False, hand_limits=False)
+    sp2 = S.make_spec(4, basic_preset=True, chaos=False, hand_limits=False)
     assert sp2.flags["chaos"] is False and sp2.flags["hand_limits"] is False
     assert sp2.flags["first_to_level_effects"] is True
     assert pickle.loads(pickle.dumps(sp2)) == sp2 and copy.deepcopy(sp2) is sp2
@@ -94,7 +92,7 @@ def test_basic_preset_and_flag_defaults_come_from_the_json():
     (dict(society_powers=True), "not implemented yet"),
     (dict(basic_preset=False), "not implemented yet"),
     (dict(chaos="yes"), "True or False"),
-    (dict(omit=OMIT + ["fun"]), "not unimplemented parts"),
+    (dict(basic_preset=False), "society_powers=True is not implemented yet"),
 ])
 def test_config_errors_name_the_keyword(kwargs, msg):
     with pytest.raises(ConfigError, match=msg):
@@ -103,7 +101,7 @@ def test_config_errors_name_the_keyword(kwargs, msg):
 
 def test_unknown_keyword_refused_by_from_config():
     with pytest.raises(ConfigError, match="unknown"):
-        ClandestineState.from_config(seed=0, basic_preset=True, omit=OMIT, colour="red")
+        ClandestineState.from_config(seed=0, basic_preset=True, colour="red")
 
 
 # ------------------------------------------------------------------------------ actions
@@ -1253,6 +1251,30 @@ def test_observation_hides_other_hands():
     lay = observation_layout(3)
     assert lay.view(st.observation_tensor(0), "own_relics").sum() == 1  # Mariners: 1 Relic
     assert "own_relics" in lay.table()
+
+
+def test_what_one_seat_alone_knows_leaves_other_observations_unchanged():
+    """Leak law: changing seat j's private items (hand identities, Secret deck order; the Relic
+    deck order is hidden from all) changes no other seat's observation."""
+    st = new(9, num_players=4, relic_effects=True, conjunctions=True, ascension_tiles=True)
+    rng = np.random.default_rng(9)
+    for _ in range(150):
+        st.apply_action(int(rng.choice(st.legal_actions())))
+    for j in range(4):
+        other = st.clone()
+        other.secret_deck[j] = other.secret_deck[j][::-1]
+        other.relic_deck = other.relic_deck[::-1]
+        hidden = [r for r in other.relic_hand[j] if r not in other.relic_known[j]]
+        if hidden and other.relic_deck:  # swap a blind hand Relic with a deck card
+            r = hidden[0]
+            i = other.relic_hand[j].index(r)
+            other.relic_hand[j][i], other.relic_deck[0] = other.relic_deck[0], r
+        if other.secret_hand[j] and other.secret_deck[j]:
+            other.secret_hand[j][0], other.secret_deck[j][0] = \
+                other.secret_deck[j][0], other.secret_hand[j][0]
+        for s in range(4):
+            if s != j:
+                assert np.array_equal(other.observation_tensor(s), st.observation_tensor(s))
 
 
 def test_render_and_action_strings():

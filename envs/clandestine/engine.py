@@ -131,7 +131,6 @@ class ClandestineState(GameState):
         conjunctions ... nemesis: the variant flags of design §11 (``None`` = the preset's
             value); values not implemented yet raise ConfigError.
         max_rounds: round limit (default 40). margin_weight, margin_scale: returns' margin term.
-        omit: the unimplemented rule parts to play without (all of them are required now).
 
     Raises:
         ConfigError: a keyword outside its allowed values (see :func:`spec.make_spec`).
@@ -159,7 +158,7 @@ class ClandestineState(GameState):
                  map_extension: bool | None = None, hand_limits: bool | None = None,
                  offturn_alchemy: bool | None = None, finite_pawns: bool | None = None,
                  nemesis: bool | None = None, max_rounds: int = 40, margin_weight: float = 0.0,
-                 margin_scale: float = 40, omit: list[str] | tuple = ()) -> None:
+                 margin_scale: float = 40) -> None:
         flags = dict(conjunctions=conjunctions, society_powers=society_powers,
                      secret_options_b=secret_options_b, relic_effects=relic_effects,
                      deep_alchemy=deep_alchemy, ascension_tiles=ascension_tiles,
@@ -168,7 +167,7 @@ class ClandestineState(GameState):
                      offturn_alchemy=offturn_alchemy, finite_pawns=finite_pawns, nemesis=nemesis)
         spec = make_spec(num_players=num_players, societies=societies, basic_preset=basic_preset,
                          max_rounds=max_rounds, margin_weight=margin_weight,
-                         margin_scale=margin_scale, omit=omit, **flags)
+                         margin_scale=margin_scale, **flags)
         super().__init__(seed=seed, config=spec.config())
         self.spec = spec
         self._setup()

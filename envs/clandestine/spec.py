@@ -13,10 +13,8 @@ Variant flags (design §11; every flag is also a keyword of the engine):
 * ``basic_preset=True`` starts from the JSON ``variants.basic_preset`` values instead of the
   defaults; a flag given explicitly overrides either.
 * The engine refuses (``ConfigError``) any flag value whose rules are not implemented yet; the
-  allowed values are :data:`SUPPORTED_FLAG_VALUES`. The engine's rule parts that no flag switches
-  off but that are not implemented yet are listed in :data:`UNIMPLEMENTED_PARTS`; a game can only
-  be made if the ``omit`` keyword names every one of them (so nobody plays a partial game by
-  accident), and each omitted part's behaviour is documented there.
+  allowed values are :data:`SUPPORTED_FLAG_VALUES` (now: everything but ``society_powers=True``
+  and ``nemesis=True``; so the default flags are refused and ``basic_preset=True`` plays).
 """
 
 from __future__ import annotations
@@ -62,12 +60,6 @@ SUPPORTED_FLAG_VALUES: Mapping[str, tuple[bool, ...]] = MappingProxyType({
     "nemesis": (False,),
 })
 
-#: Rule parts not yet implemented, and what the game does when the part is omitted
-#: (``omit=(...)``). Each entry leaves when its part lands.
-UNIMPLEMENTED_PARTS: Mapping[str, str] = MappingProxyType({
-})
-
-
 @dataclass(frozen=True)
 class ClandestineSpec:
     """Frozen configuration of one game (shared by states, observers and agents).
@@ -79,7 +71,6 @@ class ClandestineSpec:
         flags: every variant flag's value (read-only mapping, JSON order).
         basic_preset: whether the flags started from ``variants.basic_preset``.
         max_rounds: round limit (design §1.6); margin_weight, margin_scale: returns' margin term.
-        omit: the :data:`UNIMPLEMENTED_PARTS` this game is played without (sorted tuple).
     """
 
     num_players: int
@@ -89,7 +80,6 @@ class ClandestineSpec:
     max_rounds: int
     margin_weight: float
     margin_scale: float
-    omit: tuple[str, ...]
 
     @property
     def num_actions(self) -> int:
@@ -133,7 +123,7 @@ class ClandestineSpec:
                                "basic_preset": self.basic_preset}
         out.update(self.flags)
         out.update(max_rounds=self.max_rounds, margin_weight=self.margin_weight,
-                   margin_scale=self.margin_scale, omit=list(self.omit))
+                   margin_scale=self.margin_scale)
         return out
 
 
@@ -146,8 +136,7 @@ def _check_bool(name: str, value: Any) -> bool:
 def make_spec(num_players: int = 3, societies: Sequence[str] | None = None,
               basic_preset: bool = False, max_rounds: int = DEFAULT_MAX_ROUNDS,
               margin_weight: float = DEFAULT_MARGIN_WEIGHT,
-              margin_scale: float = DEFAULT_MARGIN_SCALE, omit: Sequence[str] = (),
-              **flags: Any) -> ClandestineSpec:
+              margin_scale: float = DEFAULT_MARGIN_SCALE, **flags: Any) -> ClandestineSpec:
     """Validate a configuration and return its :class:`ClandestineSpec`.
 
     Args:
@@ -156,13 +145,12 @@ def make_spec(num_players: int = 3, societies: Sequence[str] | None = None,
             :data:`SOCIETIES`.
         basic_preset: start the flags from ``variants.basic_preset``.
         max_rounds: integer >= 1. margin_weight: float >= 0. margin_scale: number > 0.
-        omit: names from :data:`UNIMPLEMENTED_PARTS`; must contain every one of them.
         flags: variant flags (:data:`FLAG_NAMES`) as ``True``/``False``, or ``None`` for the
             preset's value.
 
     Raises:
         ConfigError: any keyword outside its allowed values (the message names both), a flag
-            value the engine does not implement yet, or an unimplemented part not omitted.
+            value the engine does not implement yet.
     """
     if isinstance(num_players, (bool, np.bool_)) or not isinstance(num_players, (int, np.integer)) \
             or not MIN_PATHS <= num_players <= MAX_PATHS:
@@ -206,24 +194,10 @@ def make_spec(num_players: int = 3, societies: Sequence[str] | None = None,
     if isinstance(margin_scale, bool) or not isinstance(margin_scale, (int, float, np.number)) \
             or not margin_scale > 0:
         raise ConfigError(f"margin_scale must be a number > 0, got {margin_scale!r}")
-    if isinstance(omit, str) or not isinstance(omit, (list, tuple)):
-        raise ConfigError(f"omit must be a list of part names from {list(UNIMPLEMENTED_PARTS)}, "
-                          f"got {omit!r}")
-    bad = [p for p in omit if p not in UNIMPLEMENTED_PARTS]
-    if bad:
-        raise ConfigError(f"omit: {bad} are not unimplemented parts; allowed: "
-                          f"{list(UNIMPLEMENTED_PARTS)}")
-    missing = [p for p in UNIMPLEMENTED_PARTS if p not in omit]
-    if missing:
-        raise ConfigError(
-            f"the Clandestine engine does not implement {missing} yet; pass omit="
-            f"{list(UNIMPLEMENTED_PARTS)} to play without them (each one's behaviour is "
-            "documented in envs.clandestine.spec.UNIMPLEMENTED_PARTS)")
     return ClandestineSpec(num_players=n, societies=societies,
                            flags=MappingProxyType({k: values[k] for k in FLAG_NAMES}),
                            basic_preset=preset, max_rounds=int(max_rounds),
-                           margin_weight=float(margin_weight), margin_scale=float(margin_scale),
-                           omit=tuple(sorted(set(omit), key=list(UNIMPLEMENTED_PARTS).index)))
+                           margin_weight=float(margin_weight), margin_scale=float(margin_scale))
 
 
 def _spec_from_config(config: dict[str, Any]) -> ClandestineSpec:
