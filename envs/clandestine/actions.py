@@ -59,6 +59,10 @@ class ActionId(NamedTuple):
     index: int
 
 
+#: decoded action ids, index = id
+_DECODED: tuple[ActionId, ...] = tuple(ActionId(f.name, i) for f in ACTIONS for i in range(f.size))
+
+
 def encode(block: str, index: int) -> int:
     """Action id of entry ``index`` of ``block``.
 
@@ -79,8 +83,10 @@ def decode(action: int) -> ActionId:
     Raises:
         ValueError: ``action`` outside ``0..400``.
     """
-    f, idx = ACTIONS.field_of(int(action))
-    return ActionId(f.name, idx[0])
+    a = int(action)
+    if not 0 <= a < NUM_ACTIONS:
+        raise ValueError(f"action id {a} is outside 0..{NUM_ACTIONS - 1}")
+    return _DECODED[a]
 
 
 def space_to_index(space: int, decider: int, num_players: int) -> int:
