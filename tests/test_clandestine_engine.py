@@ -420,6 +420,18 @@ def test_initiation_trade_puts_a_new_society_leader():
     st.energy[0] = 4
     refresh(st)
     assert (3, 0) not in st.legal_trades(0)
+    # every cutout empty: still offered, gated by the 4th cutout's Level (ruling 13), and the
+    # Universal Follower returns to the supply for 4 Intrigue
+    st.cutouts[0] = 0
+    st.level[0] = 3
+    st.panel_tokens[0] = [0] * 7
+    assert not st.can_initiate(0)
+    st.level[0] = 4
+    refresh(st)
+    assert st.can_initiate(0) and (3, 0) in st.legal_trades(0)
+    intrigue, ufs = st.intrigue[0], st.pawns.totals()[P.UF]
+    act(st, "TRADE", 9)  # the only Universal Follower left (on C3): picked at once
+    assert st.intrigue[0] == intrigue + 4 and st.pawns.totals()[P.UF] == ufs - 1
 
 
 def give_secrets(st, seat, ids):

@@ -1178,9 +1178,9 @@ class ClandestineState(GameState):
         path = list(self.city.society_path(seat))
         if not self.pawns.counts[path, P.UF].any():
             return False
-        if self.cutouts[seat] == 0:
-            return True
-        cut = self.society(seat)["leaders"]["cutouts"][4 - self.cutouts[seat]]
+        cuts = self.society(seat)["leaders"]["cutouts"]
+        # with every cutout empty the trade stays, gated by the 4th cutout's Level (ruling 13)
+        cut = cuts[4 - self.cutouts[seat]] if self.cutouts[seat] else cuts[3]
         return self.level[seat] >= cut["min_level"]
 
     def initiate_leader(self, seat: int, space: int) -> None:
