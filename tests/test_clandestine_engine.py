@@ -79,20 +79,20 @@ def test_basic_preset_and_flag_defaults_come_from_the_json():
 
 
 @pytest.mark.parametrize("kwargs, msg", [
-    (dict(num_players=1), "num_players"),
-    (dict(num_players=6), "num_players"),
-    (dict(num_players=True), "num_players"),
-    (dict(societies=["mariners", "garden"]), "expected 3"),
-    (dict(societies=["mariners", "mariners", "blue"]), "once"),
-    (dict(societies=["mariners", "garden", "nobody"]), "not a Society"),
-    (dict(max_rounds=0), "max_rounds"),
-    (dict(margin_weight=-1.0), "margin_weight"),
-    (dict(margin_scale=0), "margin_scale"),
-    (dict(nemesis=True), "not implemented yet"),
-    (dict(society_powers=True), "not implemented yet"),
-    (dict(basic_preset=False), "not implemented yet"),
-    (dict(chaos="yes"), "True or False"),
-    (dict(basic_preset=False), "society_powers=True is not implemented yet"),
+    ({"num_players": 1}, "num_players"),
+    ({"num_players": 6}, "num_players"),
+    ({"num_players": True}, "num_players"),
+    ({"societies": ["mariners", "garden"]}, "expected 3"),
+    ({"societies": ["mariners", "mariners", "blue"]}, "once"),
+    ({"societies": ["mariners", "garden", "nobody"]}, "not a Society"),
+    ({"max_rounds": 0}, "max_rounds"),
+    ({"margin_weight": -1.0}, "margin_weight"),
+    ({"margin_scale": 0}, "margin_scale"),
+    ({"nemesis": True}, "not implemented yet"),
+    ({"society_powers": True}, "not implemented yet"),
+    ({"basic_preset": False}, "not implemented yet"),
+    ({"chaos": "yes"}, "True or False"),
+    ({"basic_preset": False}, "society_powers=True is not implemented yet"),
 ])
 def test_config_errors_name_the_keyword(kwargs, msg):
     with pytest.raises(ConfigError, match=msg):
@@ -153,7 +153,8 @@ def test_setup_takes_starts_with(socs):
     on_map = [r for r in st.relic_map if r >= 0]
     assert len(on_map) == 13 and st.relic_map[13:] == [-1] * 4
     assert len(st.relic_deck) == 108 - 13 - given
-    assert sorted(st.relic_deck + on_map + sum(st.relic_hand, [])) == list(range(108))
+    hands = [r for h in st.relic_hand for r in h]
+    assert sorted(st.relic_deck + on_map + hands) == list(range(108))
     # pawns: design §2.3 per seat, Blue Army's extra UF on its S1
     n = len(socs)
     blue = int("blue" in socs)
@@ -653,7 +654,7 @@ def test_joan_discover_through_the_engine():
     for rid, sp in (("R055", "R1.0"), ("R088", "R1.1"), ("R028", "R2.1")):
         place_relic(st, rid, sp)
     chaos, hand = st.chaos[0], list(st.relic_hand[0])
-    discover_seat0(st, dict(pl=2, pf=2))
+    discover_seat0(st, {"pl": 2, "pf": 2})
     assert st.kind == "discover_pick" and st.acts[-1].purchase.budget == 6
     mask = st.legal_action_mask()
     assert mask[A.PASS] == 1
@@ -677,7 +678,7 @@ def test_joan_discover_through_the_engine():
 def test_harbor_choice_and_relic_deck_trigger():
     st = new(6, num_players=3, societies=["garden", "mariners", "blue"])
     harbor = st.relic_map[0]
-    discover_seat0(st, dict(pl=1))  # Strength 2: take the Harbor card (cost = its value)
+    discover_seat0(st, {"pl": 1})  # Strength 2: take the Harbor card (cost = its value)
     costs = st.acts[-1].purchase.costs
     if costs[0] > 2:
         pytest.skip("the Harbor card costs more than 2 in this deal")
@@ -1000,14 +1001,14 @@ def test_ascend_reducing_gold_needs_all_three_cards():
 
 
 def test_ascend_decline_and_unpayable_are_still_asked():
-    st, r037, sword = tam(gold=4)  # 4 Gold < 8 - 3: only the Suit reduction... not payable
+    st, r037, _sword = tam(gold=4)  # 4 Gold < 8 - 3: only the Suit reduction... not payable
     assert st.kind == "ascend_suit" and st.legal_actions() == [A.PASS]
     act(st, "PASS", 0)
     assert st.level[0] == 1 and not st.acts and st.relic_hand[0] == [r037]
 
 
 def test_reaching_level_v_triggers_the_end():
-    st, r037, sword = tam(gold=30, level=4)
+    st, _r037, _sword = tam(gold=30, level=4)
     f = st.acts[-1]
     dial = C["societies"]["mariners"]["dial"][3]
     assert tuple(f.cost) == (dial["next_gold"], dial["next_suits"]) == (17, 7)
@@ -1154,12 +1155,12 @@ def test_random_games_play_to_the_end(n):
         play_random(100 * n + seed, n, check_every=37)
 
 
-@pytest.mark.parametrize("kw", [dict(secret_options_b=True), dict(chaos=False, hand_limits=False),
-                                dict(offturn_alchemy=True),
-                                dict(conjunctions=True, offturn_alchemy=True,
-                                     deep_alchemy=True, secret_options_b=True,
-                                     relic_effects=True, finite_pawns=True,
-                                     map_extension=True, ascension_tiles=True)])
+@pytest.mark.parametrize("kw", [{"secret_options_b": True}, {"chaos": False, "hand_limits": False},
+                                {"offturn_alchemy": True},
+                                {"conjunctions": True, "offturn_alchemy": True,
+                                     "deep_alchemy": True, "secret_options_b": True,
+                                     "relic_effects": True, "finite_pawns": True,
+                                     "map_extension": True, "ascension_tiles": True}])
 def test_random_games_with_other_flags(kw):
     for n in (2, 3, 4, 5):
         play_random(500 + n, n, check_every=53, **kw)

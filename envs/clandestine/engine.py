@@ -28,8 +28,9 @@ is the playable configuration):
   window: trades;
 * END: Map refill with the Harbor choice, 1 Energy, hand-limit discards (Relics then Secrets),
   the Chalice; with ``offturn_alchemy`` the REACT round after every turn and the FINAL round
-  before scoring (any-timing trades, offered only to seats with a legal one); end triggers (Level V, empty Relic deck: final turns until just before the
-  trigger seat's next turn) and the round limit (``end_reason``);
+  before scoring (any-timing trades, offered only to seats with a legal one); end triggers
+  (Level V, empty Relic deck: final turns until just before the trigger seat's next turn) and
+  the round limit (``end_reason``);
 * Conjunctions (``conjunctions``): the row at setup (chance event ``"conjunctions"``), the
   claim at Level II (``conjunction_pick``, claim effect), the goal check at every assignment
   (the Conjunction Secret to hand, public), the Conjunction's panel (TRADE panel 6; a Relic or
@@ -67,17 +68,16 @@ from typing import Any
 
 import numpy as np
 
-from ..core import GameState
+from ..core import GameState, Layout
 from . import ascend as AS
 from . import ops as OPS
+from . import pawns as P
 from . import phases as PH
 from . import relic_map as RM
 from . import scoring as SC
-from . import pawns as P
-from .actions import ACTIONS, NUM_ACTIONS, decode
+from .actions import NUM_ACTIONS, decode
 from .city import build_city, load_content
 from .content import load_content as load_cards
-from ..core import Layout
 from .spec import SOCIETIES, make_spec
 
 _C = load_content()
@@ -159,12 +159,13 @@ class ClandestineState(GameState):
                  offturn_alchemy: bool | None = None, finite_pawns: bool | None = None,
                  nemesis: bool | None = None, max_rounds: int = 40, margin_weight: float = 0.0,
                  margin_scale: float = 40) -> None:
-        flags = dict(conjunctions=conjunctions, society_powers=society_powers,
-                     secret_options_b=secret_options_b, relic_effects=relic_effects,
-                     deep_alchemy=deep_alchemy, ascension_tiles=ascension_tiles,
-                     first_to_level_effects=first_to_level_effects, chaos=chaos,
-                     map_extension=map_extension, hand_limits=hand_limits,
-                     offturn_alchemy=offturn_alchemy, finite_pawns=finite_pawns, nemesis=nemesis)
+        flags = {"conjunctions": conjunctions, "society_powers": society_powers,
+                 "secret_options_b": secret_options_b, "relic_effects": relic_effects,
+                 "deep_alchemy": deep_alchemy, "ascension_tiles": ascension_tiles,
+                 "first_to_level_effects": first_to_level_effects, "chaos": chaos,
+                 "map_extension": map_extension, "hand_limits": hand_limits,
+                 "offturn_alchemy": offturn_alchemy, "finite_pawns": finite_pawns,
+                 "nemesis": nemesis}
         spec = make_spec(num_players=num_players, societies=societies, basic_preset=basic_preset,
                          max_rounds=max_rounds, margin_weight=margin_weight,
                          margin_scale=margin_scale, **flags)
@@ -1434,8 +1435,8 @@ def encode_observation(st: ClandestineState, seat: int) -> np.ndarray:
     n = st.num_players
     lay = observation_layout(n)
     obs = lay.zeros()
-    v = lambda name: lay.view(obs, name)  # noqa: E731
-    rel_seat = lambda s: (s - seat) % n  # noqa: E731
+    v = lambda name: lay.view(obs, name)
+    rel_seat = lambda s: (s - seat) % n
     perm = np.array([PH.space_to_index(s, seat, n) for s in range(9 * n)])
     v("phase")[PHASES.index(st.phase)] = 1
     if st.kind is not None:

@@ -20,8 +20,9 @@ counted in ``frame.moved`` so that a pawn moved by the current step cannot be pi
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 

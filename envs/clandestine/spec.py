@@ -19,9 +19,10 @@ Variant flags (design §11; every flag is also a keyword of the engine):
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -106,10 +107,10 @@ class ClandestineSpec:
             raise ValueError(f"unknown Clandestine variant flag {name!r}; flags: {FLAG_NAMES}")
         return self.flags[name]
 
-    def __copy__(self) -> "ClandestineSpec":
+    def __copy__(self) -> ClandestineSpec:
         return self
 
-    def __deepcopy__(self, memo) -> "ClandestineSpec":
+    def __deepcopy__(self, memo) -> ClandestineSpec:
         return self
 
     def __reduce__(self):
