@@ -1323,6 +1323,14 @@ class ClandestineState(GameState):
             return f"{self.kind}: PASS (done/stop)"
         return f"{self.kind}: {blk.block} {blk.index}"
 
+    def illegal_reason(self, action: int) -> str:
+        """Why ``action`` is not legal now: the decision due and the blocks it accepts."""
+        blk = decode(action)
+        legal = sorted({decode(a).block for a in self.legal_actions()})
+        return (f"the decision due is {self.kind!r} (phase {self.phase}, seat {self.decider}); "
+                f"{blk.block} {blk.index} is not one of its options (legal blocks: "
+                f"{', '.join(legal)})")
+
     def render_text(self, seat: int | None = None) -> str:
         return render_state(self, seat)
 
@@ -1546,6 +1554,16 @@ def render_state(st: ClandestineState, seat: int | None = None) -> str:
         if seat is None or seat == s:
             line += f" | hand R{st.relic_hand[s]} S{st.secret_hand[s]}"
         lines.append(line)
+    for s in range(st.num_players):
+        slots = [RELIC_IDS[r] if r >= 0 else "-" for r in st.slots[s]]
+        tiles = [TILE_IDS[t] + ("*" if t in st.tiles_spent[s] else "") for t in st.tiles[s]]
+        lines.append(f"  seat {s} slots {' '.join(slots)}"
+                     + (f" tiles {' '.join(tiles)}" if tiles else "")
+                     + (f" Conjunction {_C['conjunctions'][st.conj[s]]['id']}"
+                        if st.conj[s] >= 0 else ""))
+    lines.append("  Map " + " ".join(f"{m}:{RELIC_IDS[r] if r >= 0 else '-'}"
+                                     for m, r in zip(MAP_ORDER, st.relic_map))
+                 + f" | deck {len(st.relic_deck)}")
     for sid, codes in st.pawns.as_lists(st.city).items():
         if codes:
             lines.append(f"  {sid:5s} {st.city.action(sid) or '-':9s} {' '.join(codes)}")
