@@ -1202,6 +1202,34 @@ def test_records_replay_exactly_and_copies_behave_alike():
         ClandestineState.from_record(bad)
 
 
+def test_copies_mid_effect_behave_alike():
+    """Pickles and deep copies taken while an effect or an Action is paused continue exactly
+    like the original (all supported flags on)."""
+    st = new(12, num_players=3, conjunctions=True, relic_effects=True, deep_alchemy=True,
+             ascension_tiles=True, secret_options_b=True, offturn_alchemy=True)
+    rng = np.random.default_rng(12)
+    checked = 0
+    while not st.is_over and checked < 8:
+        if st.runners or st.kind in ("either_timing", "ascend_suit", "effect"):
+            checked += 1
+            twins = [pickle.loads(pickle.dumps(st)), copy.deepcopy(st), st.clone()]
+            script = []
+            probe = st.clone()
+            for _ in range(6):
+                if probe.is_over:
+                    break
+                a = int(rng.choice(probe.legal_actions()))
+                probe.apply_action(a)
+                script.append(a)
+            for tw in twins:
+                for a in script:
+                    tw.apply_action(a)
+                assert np.array_equal(tw.observation_tensor(0), probe.observation_tensor(0))
+                assert tw.current_player == probe.current_player
+        st.apply_action(int(rng.choice(st.legal_actions())))
+    assert checked == 8
+
+
 def test_resample_keeps_the_observation_and_replays():
     for n in (2, 4):
         st = new(7 + n, num_players=n)
