@@ -89,10 +89,11 @@ def test_basic_preset_and_flag_defaults_come_from_the_json():
     ({"margin_weight": -1.0}, "margin_weight"),
     ({"margin_scale": 0}, "margin_scale"),
     ({"nemesis": True}, "not implemented yet"),
-    ({"society_powers": True}, "not implemented yet"),
-    ({"basic_preset": False}, "not implemented yet"),
     ({"chaos": "yes"}, "True or False"),
-    ({"basic_preset": False}, "society_powers=True is not implemented yet"),
+    ({"basic_preset": False}, "society_powers=True is implemented only for"),
+    ({"society_powers": True}, "implemented only for"),
+    ({"society_powers": True, "societies": ["mariners", "blue", "twilight"]},
+     "implemented only for"),
 ])
 def test_config_errors_name_the_keyword(kwargs, msg):
     with pytest.raises(ConfigError, match=msg):
@@ -967,6 +968,76 @@ def test_ascension_tiles_starting_flip_board_and_flag():
     assert st.score_categories(0)[7] == before + 2
 
 
+def powers_game(**kw):
+    return new(4, num_players=2, societies=["blue", "mariners"], society_powers=True,
+                map_extension=True, **kw)
+
+
+def test_blue_army_revolt_and_extra_action():
+    """Revolt (``societies.blue.abilities.revolt``): EITHER one Public Leader OR up to X
+    Followers on Public-path spaces move 0..X forward; 1 Chaos; then an extra Action with a
+    Public Leader (step 8), the phase staying ACTION."""
+    st = powers_game()
+    assert st.city.action("P0C1") == "Revolt"
+    clear_pawns(st, "P0C1")
+    set_pawns(st, "P0C1", sl=1)
+    refresh(st)
+    if st.kind == "window_pre":
+        act(st, "PASS", 0)
+    chaos = st.chaos[0]
+    act(st, "SPACE", space(st, "P0C1"))  # Strength 2
+    f = st.acts[-1]
+    assert f.name == "revolt" and st.kind == "pawn_pick" and f.picks_left == 2
+    src = st.city.space("P1S1")
+    act(st, "SPACE", space(st, "P1S1"))
+    assert set(st.legal_actions()) == {A.encode("PAWN", P.PL), A.encode("PAWN", P.PF)}
+    act(st, "PAWN", P.PL)
+    assert st.legal_actions() == [A.encode("DIST", d) for d in range(3)]
+    act(st, "DIST", 2)  # P1S1 -> P1S2 -> P1S3; a Leader ends the step
+    assert st.pawns.count(st.city.space("P1S3"), P.PL) == 1 and st.pawns.count(src, P.PL) == 0
+    assert st.chaos[0] == chaos + 1 and st.kind == "select_leader" and st.extra_select
+    assert all(A.decode(a).block == "SPACE" for a in st.legal_actions())
+    gold = st.gold[0]
+    act(st, "SPACE", space(st, "P1S3"))  # Fundraise with that Public Leader (2) + the PF
+    while st.kind in ("placement_type", "uf_route"):
+        st.apply_action(st.legal_actions()[0])
+    assert st.gold[0] == gold + 3 and not st.acts and st.phase == "POST"
+
+
+def test_mariners_charter_extension_and_port_dues():
+    """Mariners' Union: Charter (2 Energy -> extend: the deck's top Relic into an Extension
+    slot), Extension pricing (value - 1 for the Mariners, + 3 for others), port dues (1 Gold
+    whenever anybody Discovers, + 1 Energy when an Extension Relic was taken)."""
+    st = powers_game()
+    while st.turn != 1:
+        legal = st.legal_actions()
+        st.apply_action(A.PASS if A.PASS in legal else legal[0])
+    st.energy[1] = 2
+    refresh(st)
+    panel = [p["id"] for p in st.society(1)["panels"]].index("charter")
+    top = st.relic_deck[-1]
+    act(st, "TRADE", 3 * panel)
+    assert st.kind == "effect" and set(st.legal_actions()) == {
+        A.encode("MAP", RM.MAP_INDEX[e]) for e in ("E1", "E2", "E3", "E4")}
+    act(st, "MAP", RM.MAP_INDEX["E2"])
+    assert st.relic_map[RM.MAP_INDEX["E2"]] == top and st.energy[1] == 0
+    value = C["relics"][top]["value"]
+    mine = RM.map_costs(st.map_state(), {r["id"]: r["value"] for r in C["relics"]},
+                        buyer_mariners=True)[RM.MAP_INDEX["E2"]]
+    theirs = RM.map_costs(st.map_state(), {r["id"]: r["value"] for r in C["relics"]}
+                          )[RM.MAP_INDEX["E2"]]
+    assert (mine, theirs) == (max(0, value - 1), value + 3)
+    # seat 0 (Blue) Discovers: the Mariners collect port dues
+    while st.turn != 0:
+        legal = st.legal_actions()
+        st.apply_action(A.PASS if A.PASS in legal else legal[0])
+    gold = st.gold[1]
+    discover_seat0(st, {"pl": 1})
+    while st.acts:
+        act(st, "PASS", 0)
+    assert st.gold[1] == gold + 1
+
+
 def test_military_sweep():
     """``military_sweep``: Followers on Public spaces without a Public Leader move forward to the
     next Public space holding one; Chambers and Society Leaders stay."""
@@ -1164,6 +1235,12 @@ def test_random_games_play_to_the_end(n):
 def test_random_games_with_other_flags(kw):
     for n in (2, 3, 4, 5):
         play_random(500 + n, n, check_every=53, **kw)
+
+
+def test_random_games_with_society_powers():
+    for seed, socs in ((1, ["mariners", "blue"]), (2, ["blue", "mariners"])):
+        play_random(seed, 2, check_every=41, societies=socs, society_powers=True,
+                    map_extension=True, relic_effects=True, offturn_alchemy=True)
 
 
 @pytest.mark.slow

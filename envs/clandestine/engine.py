@@ -58,8 +58,15 @@ Also: ``finite_pawns`` (55 Universal Followers, placements as far as the supply 
 ``map_extension`` (the Extension slots exist; only the Mariners' ``extend``, a society power,
 fills them).
 
-Not yet: society powers (panels, abilities, Revolt, traps, investments, Initiation markers,
-Extension), the Nemesis (Agents, Tithes, Cells, Choir).
+Society powers (``society_powers=True``, only with ``societies`` from
+``spec.SOCIETY_POWERS_IMPLEMENTED``): the Mariners' Union (Charter panel, ``extend`` into the
+Extension slots, Extension pricing, chartered routes, port dues at step 9) and the Blue Army
+(Revolt Chamber and ``act revolt``: EITHER one Public Leader OR Followers on the Public path,
+1 Chaos, the extra Action at step 8; Muster panel).
+
+Not yet: the Garden Club's, Twilight Masks' and Serpent Keepers' powers (investments and
+payouts, Masks' Chaos on spaces/Relics/panels and purge score, Initiation markers, primed
+Secrets and traps), the Nemesis (Agents, Tithes, Cells, Choir).
 """
 
 from __future__ import annotations
@@ -110,8 +117,9 @@ SUIT_COLUMN = dict(_C["ascension"]["suit_map"])
 SUIT_EFFECTS = dict(_C["ascension"]["suit_effects"])
 PHASES: tuple[str, ...] = ("START", "PRE", "SELECT_LEADER", "ACTION", "POST", "END", "REACT",
                            "FINAL", "OVER")
-#: Alchemy panels offered (the society panels are off with ``society_powers=False``).
+#: Alchemy panels offered (the society panels only with ``society_powers=True``).
 IMPLEMENTED_PANELS = ("any_time", "assign", "regroup", "leader")
+SOCIETY_PANELS = ("charter", "muster")
 END_REASONS = ("level_v", "relic_deck", "round_limit")
 #: Decision kinds whose options depend on the decider's hidden cards: always asked, even with a
 #: single legal action, so that whether a seat decides never reveals its hand (CONVENTIONS.md).
@@ -502,13 +510,14 @@ class ClandestineState(GameState):
         name = self.city.action(space).lower()
         if name == "revolt" and not self.spec.flags["society_powers"]:
             name = "fundraise"  # ruling 36: the Revolt Chamber is a Fundraise Chamber
+        extra = self.extra_select
         mv = P.start_movement(self.city, self.pawns, space, leader, seat)
         # step 1: pending Strength from Secrets is consumed by the next Leader Action (ruling 22)
         strength = mv.strength + self.pending_strength[seat]
         self.pending_strength[seat] = 0
         self.acts.append(PH.ActionFrame(name, seat, space, leader, strength, PH.MOVE, mv,
                                         moved=np.zeros_like(self.pawns.counts)))
-        if self.extra_select:  # an extra Action from an effect: the phase does not change
+        if extra:  # an extra Action (effect, Revolt): the phase does not change
             self.extra_select = False
         else:
             self.phase = "ACTION"
@@ -558,11 +567,19 @@ class ClandestineState(GameState):
                 self.kind = "pawn_pick"
             else:
                 f.stage = PH.DONE
+        elif f.name == "revolt" and f.revolt_step == 0 and self.spec.flags["society_powers"]:
+            f.revolt_step = 1  # the Revolt formula ends: gain 1 Chaos
+            self.gain_chaos(f.actor, 1)
         elif not f.after_done and f.name in PH.ACTION_NAMES and self.spec.flags["relic_effects"]:
             f.after_done = True
             f.queue = self._effect_queue(f, "after")
             f.stage = PH.AFTER
+        elif f.name == "revolt" and f.revolt_step == 1:
+            f.revolt_step = 2  # step 8: an extra Action with a Public Leader
+            self.extra_select = True
+            self.kind = "select_leader"
         else:
+            self._payouts(f)
             self.acts.pop()
 
     # ------------------------------------------------------------------------ Relic effects
@@ -660,8 +677,11 @@ class ClandestineState(GameState):
             f.picks_left, f.stage = s // 2, PH.PICK
         elif f.name == "regroup":
             f.picks_left, f.stage = s, PH.PICK
+        elif f.name == "revolt" and self.spec.flags["society_powers"]:
+            f.picks_left, f.stage = s, PH.PICK  # then 1 Chaos and the extra Action
         elif f.name == "discover":
-            costs = RM.map_costs(self.map_state(), RELIC_VALUES)
+            costs = RM.map_costs(self.map_state(), RELIC_VALUES,
+                                 buyer_mariners=self.has_power(seat, "mariners"))
             f.purchase = RM.DiscoverPurchase(s, costs)
             f.stage = PH.PICK_MAP
         elif f.name == "ascend":
@@ -688,8 +708,29 @@ class ClandestineState(GameState):
         """End of the picks: route Chaos (1 per Route beyond the first; the Mariners' chartered
         routes are an ability, off with ``society_powers=False``)."""
         self.gain_chaos(f.actor, f.purchase.chaos(
+            buyer_mariners=self.has_power(f.actor, "mariners"),
             free_routes=self.relic_mods(f.actor).get("free_routes", 0)))
         f.stage = PH.DONE
+
+    def has_power(self, seat: int, society: str) -> bool:
+        """Whether ``seat`` is ``society`` and society powers are on."""
+        return self.spec.flags["society_powers"] and self.societies[seat] == society
+
+    def extend_map(self, slot: str) -> None:
+        """The Mariners' ``extend``: the deck's top Relic into Extension ``slot`` (face up)."""
+        self._set_map(RM.reveal_to_extension(self.map_state(), self._deck_ids(), slot))
+
+    def _payouts(self, f: PH.ActionFrame) -> None:
+        """Step 9 of §1.3: the Mariners' port dues on every Discover Action (ruling 28): 1 Gold,
+        and 1 Energy if a Relic came from an Extension slot."""
+        if f.name != "discover" or f.purchase is None:
+            return
+        for k in range(self.num_players):
+            seat = (f.actor + k) % self.num_players
+            if self.has_power(seat, "mariners"):
+                self.gold[seat] += 1
+                if f.purchase.took_extension():
+                    self.energy[seat] += 1
 
     # ------------------------------------------------------------------------ Secrets
     def relic_id(self, relic: int) -> str:
@@ -1040,7 +1081,8 @@ class ClandestineState(GameState):
                      for p in range(7)]
         out = []
         for p, panel in enumerate(soc["panels"]):
-            if panel["id"] not in IMPLEMENTED_PANELS or not placeable[p]:
+            society_panel = panel["id"] in SOCIETY_PANELS and self.spec.flags["society_powers"]
+            if (panel["id"] not in IMPLEMENTED_PANELS and not society_panel) or not placeable[p]:
                 continue
             if off_turn and panel["timing"] != "any":
                 continue
@@ -1084,6 +1126,10 @@ class ClandestineState(GameState):
         tr = self.society(seat)["panels"][panel]["trades"][trade]
         self.gold[seat] -= tr["in"].get("gold", 0)
         self.energy[seat] -= self._trade_energy(seat, tr["in"])
+        if self.society(seat)["panels"][panel]["id"] in SOCIETY_PANELS:  # effect language
+            soc = self.cards.societies[self.societies[seat]]
+            self.run_trade_effect(seat, soc.panels[panel].trades[trade].out)
+            return
         for op in tr["out"]:
             if op["op"] == "gain":
                 res = op["res"]

@@ -29,6 +29,7 @@ import numpy as np
 from . import ascend as AS
 from . import ops as OPS
 from . import pawns as P
+from . import relic_map as RM
 from .actions import OFFSET, index_to_space, space_to_index
 
 #: Action names, index = the observation's action-kind one-hot (``actions`` keys of the JSON).
@@ -94,6 +95,7 @@ class ActionFrame:
     later: list | None = None
     asking: int = -1
     after_done: bool = False
+    revolt_step: int = 0
 
 
 def _on(mask: np.ndarray, block: str, index: int) -> None:
@@ -202,12 +204,14 @@ def pick_candidates(state, frame: ActionFrame) -> list[tuple[int, int]]:
     elif frame.name == "new_leader":
         cands = [(s, t) for s, t in P.regroup_candidates(city, store, seat, leader=False)
                  if t == P.UF]
-    elif frame.name == "regroup":
+    elif frame.name in ("regroup", "revolt"):
+        find = (P.regroup_candidates if frame.name == "regroup"
+                else lambda c, s_, _seat, leader: P.revolt_candidates(c, s_, leader))
         cands = []
         if frame.mode in (None, "leader"):
-            cands += P.regroup_candidates(city, store, seat, leader=True)
+            cands += find(city, store, seat, leader=True)
         if frame.mode in (None, "followers"):
-            cands += P.regroup_candidates(city, store, seat, leader=False)
+            cands += find(city, store, seat, leader=False)
     else:  # pragma: no cover - guarded by the engine
         raise RuntimeError(f"no pawn picks in a {frame.name} Action")
     return [(s, t) for s, t in cands if store.counts[s, t] > frame.moved[s, t]]
@@ -252,9 +256,9 @@ def apply_pawn_pick(state, block: str, index: int) -> None:
         state.initiate_leader(frame.actor, space)
         frame.pending, frame.stage = None, DONE
         state.kind = None
-    elif frame.name == "regroup":
+    elif frame.name in ("regroup", "revolt"):
         if frame.mode is None:
-            frame.mode = "leader" if ptype == P.SL else "followers"
+            frame.mode = "leader" if ptype in (P.SL, P.PL) else "followers"
         if frame.mode == "leader":
             frame.picks_left = 0  # one Society Leader, then the step ends
         state.kind = "distance"
@@ -291,15 +295,19 @@ def distance_route(ptype: int) -> int:
 def mask_distance(state, mask: np.ndarray) -> None:
     """DIST 0..min(Strength, path length - 1) (design §1.7)."""
     frame = state.acts[-1]
-    top = P.distance_limit(state.city, distance_route(frame.pending[1]), frame.strength)
+    route = P.PUBLIC if frame.name == "revolt" else distance_route(frame.pending[1])
+    top = P.distance_limit(state.city, route, frame.strength)
     mask[OFFSET["DIST"]:OFFSET["DIST"] + top + 1] = 1
 
 
 def apply_distance(state, block: str, index: int) -> None:
     frame = state.acts[-1]
     space, ptype = frame.pending
-    dest = P.regroup_move(state.city, state.pawns, frame.actor, space, ptype, index,
-                          frame.strength)
+    if frame.name == "revolt":
+        dest = P.revolt_move(state.city, state.pawns, space, ptype, index, frame.strength)
+    else:
+        dest = P.regroup_move(state.city, state.pawns, frame.actor, space, ptype, index,
+                              frame.strength)
     frame.moved[dest, ptype] += 1
     frame.pending = None
     state.kind = None
@@ -528,7 +536,10 @@ def mask_effect(state, mask: np.ndarray) -> None:
     req, pick = _request(state), state.effect_pick
     if req.kind == "target":
         for s in req.options:
-            _on(mask, "SPACE", _rel(state, s))
+            if isinstance(s, str):  # an Extension slot (extend): MAP block
+                _on(mask, "MAP", RM.MAP_INDEX[s])
+            else:
+                _on(mask, "SPACE", _rel(state, s))
     elif req.kind == "pawn_pick":
         if pick is None:
             if req.can_pass:
@@ -568,7 +579,7 @@ def apply_effect(state, block: str, index: int) -> None:
     if block == "PASS":
         answer = None
     elif req.kind == "target":
-        answer = _abs(state, index)
+        answer = RM.MAP_ORDER[index] if block == "MAP" else _abs(state, index)
     elif req.kind == "pawn_pick":
         if block == "SPACE":
             space = _abs(state, index)
@@ -734,7 +745,9 @@ class EngineContext:
         return ()
 
     def empty_extension_slots(self):
-        return ()
+        if not self.st.spec.flags["map_extension"]:
+            return ()
+        return RM.extension_targets(self.st.map_state())
 
     # ----- changes
     def gain(self, seat: int, res: str, n: int) -> None:
@@ -794,7 +807,10 @@ class EngineContext:
     def _power(self, *args):  # pragma: no cover - society_powers=False never calls these
         raise RuntimeError("society powers are not implemented (society_powers=False)")
 
-    invest = put_chaos = initiate_space = prime_secret = extend = _power
+    invest = put_chaos = initiate_space = prime_secret = _power
+
+    def extend(self, seat: int, slot: str) -> None:
+        self.st.extend_map(slot)
 
     def decide(self, request) -> Any:
         raise OPS.Suspend()
