@@ -1038,6 +1038,45 @@ def test_mariners_charter_extension_and_port_dues():
     assert st.gold[1] == gold + 1
 
 
+def test_garden_club_investments_and_payouts():
+    """Garden Club (``societies.garden``): Endowment (1 Energy -> invest 1 of your Gold on a City
+    space or a Route: ``target`` over SPACE and ROUTE), space payout when anybody acts there,
+    Route payout once per Discover that takes a Relic from it (step 9)."""
+    st = new(4, num_players=2, societies=["garden", "blue"], society_powers=True)
+    st.energy[0], st.gold[0] = 2, 5
+    refresh(st)
+    panel = [p["id"] for p in st.society(0)["panels"]].index("endowment")
+    act(st, "TRADE", 3 * panel)
+    legal = set(st.legal_actions())
+    assert {A.encode("ROUTE", k) for k in range(4)} <= legal
+    assert A.encode("SPACE", space(st, "K1a")) in legal
+    act(st, "SPACE", space(st, "K1a"))
+    assert st.invest_space[st.city.space("K1a")] == 1 and st.gold[0] == 4
+    # next round's token: invest on Route R1 too
+    st.panel_tokens[0] = [0] * 7
+    refresh(st)
+    act(st, "TRADE", 3 * panel)
+    act(st, "ROUTE", 0)
+    assert st.invest_route == [1, 0, 0, 0]
+    assert st.score_categories(0)[0] == 1
+    # the Blue Army (seat 1) Discovers from R1: the Garden Club is paid 1 Gold
+    while st.turn != 1:
+        legal = st.legal_actions()
+        st.apply_action(A.PASS if A.PASS in legal else legal[0])
+    gold = st.gold[0]
+    sid = next(f"P1S{k}" for k in (1, 2, 3) if st.city.action(f"P1S{k}") == "Discover")
+    clear_pawns(st, sid)
+    set_pawns(st, sid, pl=3)
+    refresh(st)
+    if st.kind == "window_pre":
+        act(st, "PASS", 0)
+    act(st, "SPACE", space(st, sid))
+    act(st, "MAP", RM.MAP_INDEX["R1.0"])
+    while st.acts:
+        act(st, "PASS", 0)
+    assert st.gold[0] == gold + 1
+
+
 def test_military_sweep():
     """``military_sweep``: Followers on Public spaces without a Public Leader move forward to the
     next Public space holding one; Chambers and Society Leaders stay."""

@@ -60,13 +60,15 @@ fills them).
 
 Society powers (``society_powers=True``, only with ``societies`` from
 ``spec.SOCIETY_POWERS_IMPLEMENTED``): the Mariners' Union (Charter panel, ``extend`` into the
-Extension slots, Extension pricing, chartered routes, port dues at step 9) and the Blue Army
+Extension slots, Extension pricing, chartered routes, port dues at step 9), the Garden Club
+(``invest`` on spaces and Routes, Endowment and Patronage panels, the 5 Gold Assignment
+trade, space and Route payouts at step 9) and the Blue Army
 (Revolt Chamber and ``act revolt``: EITHER one Public Leader OR Followers on the Public path,
 1 Chaos, the extra Action at step 8; Muster panel).
 
-Not yet: the Garden Club's, Twilight Masks' and Serpent Keepers' powers (investments and
-payouts, Masks' Chaos on spaces/Relics/panels and purge score, Initiation markers, primed
-Secrets and traps), the Nemesis (Agents, Tithes, Cells, Choir).
+Not yet: the Twilight Masks' and Serpent Keepers' powers (Masks' Chaos on spaces, Relics and
+panels, purge score; Initiation markers, primed Secrets and traps), the Nemesis (Agents,
+Tithes, Cells, Choir).
 """
 
 from __future__ import annotations
@@ -119,7 +121,7 @@ PHASES: tuple[str, ...] = ("START", "PRE", "SELECT_LEADER", "ACTION", "POST", "E
                            "FINAL", "OVER")
 #: Alchemy panels offered (the society panels only with ``society_powers=True``).
 IMPLEMENTED_PANELS = ("any_time", "assign", "regroup", "leader")
-SOCIETY_PANELS = ("charter", "muster")
+SOCIETY_PANELS = ("charter", "muster", "endowment", "patronage")
 END_REASONS = ("level_v", "relic_deck", "round_limit")
 #: Decision kinds whose options depend on the decider's hidden cards: always asked, even with a
 #: single legal action, so that whether a seat decides never reveals its hand (CONVENTIONS.md).
@@ -212,6 +214,9 @@ class ClandestineState(GameState):
         self.conj = [-1] * n  # claimed Conjunction (index in ``conjunctions``)
         self.conj_secret = [False] * n  # the Conjunction Secret has entered the hand (once)
         self.conj_row: list[int] = []
+        # the Garden Club's investments (society powers): Gold per City space and per Route
+        self.invest_space = [0] * (9 * n)
+        self.invest_route = [0, 0, 0, 0]
         # Ascension tiles (``ascension_tiles``): on each board slot (-1 none), held per seat
         # (kept sorted by tile id: the order of tile effects), hood tiles flipped
         self.board_tile = [-1] * len(BOARD_SLOTS)
@@ -721,16 +726,23 @@ class ClandestineState(GameState):
         self._set_map(RM.reveal_to_extension(self.map_state(), self._deck_ids(), slot))
 
     def _payouts(self, f: PH.ActionFrame) -> None:
-        """Step 9 of §1.3: the Mariners' port dues on every Discover Action (ruling 28): 1 Gold,
-        and 1 Energy if a Relic came from an Extension slot."""
-        if f.name != "discover" or f.purchase is None:
-            return
+        """Step 9 of §1.3, seats clockwise from the actor: the Mariners' port dues on every
+        Discover Action (ruling 28: 1 Gold, and 1 Energy if a Relic came from an Extension
+        slot); the Garden Club's payouts (the Gold invested on the used space, and on each Route
+        a Discover took a Relic from)."""
+        discover = f.name == "discover" and f.purchase is not None
         for k in range(self.num_players):
             seat = (f.actor + k) % self.num_players
-            if self.has_power(seat, "mariners"):
+            if self.has_power(seat, "mariners") and discover:
                 self.gold[seat] += 1
                 if f.purchase.took_extension():
                     self.energy[seat] += 1
+            if self.has_power(seat, "garden"):
+                if f.space >= 0:  # space payout (not act Actions)
+                    self.gold[seat] += self.invest_space[f.space]
+                if discover:  # route payout, once per Route used (the Harbor never pays)
+                    for r in f.purchase.routes():
+                        self.gold[seat] += self.invest_route[int(r[1:]) - 1]
 
     # ------------------------------------------------------------------------ Secrets
     def relic_id(self, relic: int) -> str:
@@ -1442,6 +1454,8 @@ def observation_layout(num_players: int) -> Layout:
     lay.add("deep_tokens", (n, 8), "Deep Alchemy tokens held / 12, then placed on each panel "
             "this round, per relative seat")
     lay.add("conjunction_row", NUM_CONJUNCTIONS, "1 per Conjunction in the row")
+    lay.add("investments", ns + 4, "the Garden Club's Gold invested on each relative space / 4, "
+            "then on Routes R1-R4 / 2")
     lay.add("tiles_board", NUM_TILES, "1 per Ascension tile still on the board (its slot is "
             "its start slot)")
     lay.add("tiles_held", (n, NUM_TILES), "Ascension and Starting tiles held by each relative "
@@ -1543,6 +1557,8 @@ def encode_observation(st: ClandestineState, seat: int) -> np.ndarray:
     v("relic_discard")[st.relic_discard] = 1
     v("relic_deck")[0] = len(st.relic_deck) / NUM_RELICS
     v("conjunction_row")[st.conj_row] = 1
+    v("investments")[perm] = np.array(st.invest_space) / 4
+    v("investments")[9 * n:] = np.array(st.invest_route) / 2
     v("tiles_board")[[t for t in st.board_tile if t >= 0]] = 1
     for s in range(n):
         v("tiles_held")[rel_seat(s), st.tiles[s]] = 1

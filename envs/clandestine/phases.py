@@ -536,7 +536,9 @@ def mask_effect(state, mask: np.ndarray) -> None:
     req, pick = _request(state), state.effect_pick
     if req.kind == "target":
         for s in req.options:
-            if isinstance(s, str):  # an Extension slot (extend): MAP block
+            if isinstance(s, str) and s[0] == "R":  # a Route (invest): ROUTE block
+                _on(mask, "ROUTE", int(s[1:]) - 1)
+            elif isinstance(s, str):  # an Extension slot (extend): MAP block
                 _on(mask, "MAP", RM.MAP_INDEX[s])
             else:
                 _on(mask, "SPACE", _rel(state, s))
@@ -579,7 +581,8 @@ def apply_effect(state, block: str, index: int) -> None:
     if block == "PASS":
         answer = None
     elif req.kind == "target":
-        answer = RM.MAP_ORDER[index] if block == "MAP" else _abs(state, index)
+        answer = (RM.MAP_ORDER[index] if block == "MAP" else f"R{index + 1}"
+                  if block == "ROUTE" else _abs(state, index))
     elif req.kind == "pawn_pick":
         if block == "SPACE":
             space = _abs(state, index)
@@ -683,7 +686,8 @@ class EngineContext:
             "relics_in_hand": lambda: len(st.relic_hand[seat]),
             "secrets_in_hand": lambda: len(st.secret_hand[seat]),
             "ascend_relics": lambda: len(st.tucked[seat]),
-            "invested_objects": lambda: 0, "invested_gold": lambda: 0,
+            "invested_objects": lambda: sum(1 for g in st.invest_space + st.invest_route if g),
+            "invested_gold": lambda: sum(st.invest_space) + sum(st.invest_route),
             "initiated_spaces": lambda: 0, "deep_alchemy_tokens": lambda: st.deep_held[seat],
         }
         return int(table[countable]())
@@ -733,7 +737,12 @@ class EngineContext:
         return [self.st.secret_id(seat, i) for i in self.st.secret_hand[seat]]
 
     def invest_room(self, seat, target):
-        return {}
+        st, out = self.st, {}
+        if target in ("space", "any"):
+            out.update({s: 4 - g for s, g in enumerate(st.invest_space)})
+        if target in ("route", "any"):
+            out.update({f"R{k + 1}": 2 - g for k, g in enumerate(st.invest_route)})
+        return out
 
     def chaos_targets(self, seat, target):
         return ()
@@ -807,7 +816,15 @@ class EngineContext:
     def _power(self, *args):  # pragma: no cover - society_powers=False never calls these
         raise RuntimeError("society powers are not implemented (society_powers=False)")
 
-    invest = put_chaos = initiate_space = prime_secret = _power
+    put_chaos = initiate_space = prime_secret = _power
+
+    def invest(self, seat: int, obj, n: int, src: str) -> None:
+        if src == "own":
+            self.st.gold[seat] -= n
+        if isinstance(obj, str):
+            self.st.invest_route[int(obj[1:]) - 1] += n
+        else:
+            self.st.invest_space[obj] += n
 
     def extend(self, seat: int, slot: str) -> None:
         self.st.extend_map(slot)
