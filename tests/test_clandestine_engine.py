@@ -92,7 +92,7 @@ def test_basic_preset_and_flag_defaults_come_from_the_json():
     ({"chaos": "yes"}, "True or False"),
     ({"basic_preset": False}, "society_powers=True is implemented only for"),
     ({"society_powers": True}, "implemented only for"),
-    ({"society_powers": True, "societies": ["mariners", "blue", "twilight"]},
+    ({"society_powers": True, "societies": ["mariners", "blue", "serpent"]},
      "implemented only for"),
 ])
 def test_config_errors_name_the_keyword(kwargs, msg):
@@ -1077,6 +1077,58 @@ def test_garden_club_investments_and_payouts():
     assert st.gold[0] == gold + 1
 
 
+def test_twilight_masks_chaos_on_spaces_relics_and_panels():
+    """Twilight Masks (``societies.twilight``): Terror places supply Chaos on a space or a Map
+    Relic (``target``: SPACE / MAP); a space's Chaos gives the Masks +X Strength and others -X,
+    then moves to the actor's meter; a Relic's Chaos changes its cost by X and goes to the
+    acquirer; panel Chaos (PANEL block) blocks that panel until its owner's Purge removes it
+    first; the Masks score 3 Intrigue per 2 Chaos they purge."""
+    st = new(5, num_players=2, societies=["twilight", "garden"], society_powers=True)
+    st.energy[0] = 1
+    refresh(st)
+    panel = [p["id"] for p in st.society(0)["panels"]].index("terror")
+    act(st, "TRADE", 3 * panel)
+    legal = set(st.legal_actions())
+    assert A.encode("SPACE", space(st, "P1S1")) in legal and A.encode("MAP", 0) in legal
+    act(st, "SPACE", space(st, "P1S1"))
+    assert st.masks_space[st.city.space("P1S1")] == 1
+    # Garden (seat 1) acts on P1S1 with its Public Leader: Strength -1, 1 Chaos to it
+    while st.turn != 1:
+        legal = st.legal_actions()
+        st.apply_action(A.PASS if A.PASS in legal else legal[0])
+    refresh(st)
+    if st.kind == "window_pre":
+        act(st, "PASS", 0)
+    pawn_strength = st.pawns.strength(st.city.space("P1S1"))
+    chaos, gold = st.chaos[1], st.gold[1]
+    act(st, "SPACE", space(st, "P1S1"))
+    if st.acts:  # a Discover waits for its picks
+        assert st.acts[-1].strength == pawn_strength - 1
+    else:
+        assert st.city.action("P1S1") == "Fundraise"
+        assert st.gold[1] == gold + pawn_strength - 1
+    assert st.chaos[1] == chaos + 1
+    assert st.masks_space[st.city.space("P1S1")] == 0
+    # a panel of the Garden Club blocked by Masks' Chaos, removed first by its Purge
+    st.masks_panel[1][0] = 1
+    assert all(p != 0 for p, _t in st.legal_trades(1))
+    st.chaos[1] = 2
+    st.lose_chaos_purge(1, 2)
+    assert st.masks_panel[1][0] == 0 and st.chaos[1] == 1 and st.purged[1] == 0
+    st.chaos[0] = 5
+    st.lose_chaos_purge(0, 4)
+    assert st.purged[0] == 4 and st.score_categories(0)[9] == 6
+    # Relic Chaos: costs the Masks X less, others X more; the acquirer takes the Chaos
+    r = st.relic_map[0]
+    st.masks_relic[r] = 2
+    values = {x["id"]: x["value"] for x in C["relics"]}
+    chaos_map = {RELIC_IDS[r]: 2}
+    base = RM.map_costs(st.map_state(), values)[0]
+    assert RM.map_costs(st.map_state(), values, masks_chaos=chaos_map, buyer_masks=True)[0] \
+        == max(0, base - 2)
+    assert RM.map_costs(st.map_state(), values, masks_chaos=chaos_map)[0] == base + 2
+
+
 def test_military_sweep():
     """``military_sweep``: Followers on Public spaces without a Public Leader move forward to the
     next Public space holding one; Chambers and Society Leaders stay."""
@@ -1277,8 +1329,9 @@ def test_random_games_with_other_flags(kw):
 
 
 def test_random_games_with_society_powers():
-    for seed, socs in ((1, ["mariners", "blue"]), (2, ["blue", "mariners"])):
-        play_random(seed, 2, check_every=41, societies=socs, society_powers=True,
+    for seed, socs in ((1, ["mariners", "blue"]), (2, ["blue", "twilight", "garden"]),
+                       (3, ["garden", "mariners", "twilight", "blue"])):
+        play_random(seed, len(socs), check_every=41, societies=socs, society_powers=True,
                     map_extension=True, relic_effects=True, offturn_alchemy=True)
 
 

@@ -62,13 +62,15 @@ Society powers (``society_powers=True``, only with ``societies`` from
 ``spec.SOCIETY_POWERS_IMPLEMENTED``): the Mariners' Union (Charter panel, ``extend`` into the
 Extension slots, Extension pricing, chartered routes, port dues at step 9), the Garden Club
 (``invest`` on spaces and Routes, Endowment and Patronage panels, the 5 Gold Assignment
-trade, space and Route payouts at step 9) and the Blue Army
+trade, space and Route payouts at step 9), the Twilight Masks (Terror panel, ``place_chaos``
+on spaces, Map Relics and opponents' panels; step 2 Strength +X / -X and the Chaos to the
+actor; Relic costs -X / +X and the Chaos to the acquirer; panel Chaos blocking trades and
+purged first; purge score) and the Blue Army
 (Revolt Chamber and ``act revolt``: EITHER one Public Leader OR Followers on the Public path,
 1 Chaos, the extra Action at step 8; Muster panel).
 
-Not yet: the Twilight Masks' and Serpent Keepers' powers (Masks' Chaos on spaces, Relics and
-panels, purge score; Initiation markers, primed Secrets and traps), the Nemesis (Agents,
-Tithes, Cells, Choir).
+Not yet: the Serpent Keepers' powers (Initiation markers, primed Secrets, traps at step 2),
+the Nemesis (Agents, Tithes, Cells, Choir).
 """
 
 from __future__ import annotations
@@ -121,7 +123,8 @@ PHASES: tuple[str, ...] = ("START", "PRE", "SELECT_LEADER", "ACTION", "POST", "E
                            "FINAL", "OVER")
 #: Alchemy panels offered (the society panels only with ``society_powers=True``).
 IMPLEMENTED_PANELS = ("any_time", "assign", "regroup", "leader")
-SOCIETY_PANELS = ("charter", "muster", "endowment", "patronage")
+SOCIETY_PANELS = ("charter", "muster", "endowment", "patronage", "terror")
+MASKS_CAP = 3  # Masks' Chaos per object (space, Relic, panel)
 END_REASONS = ("level_v", "relic_deck", "round_limit")
 #: Decision kinds whose options depend on the decider's hidden cards: always asked, even with a
 #: single legal action, so that whether a seat decides never reveals its hand (CONVENTIONS.md).
@@ -217,6 +220,12 @@ class ClandestineState(GameState):
         # the Garden Club's investments (society powers): Gold per City space and per Route
         self.invest_space = [0] * (9 * n)
         self.invest_route = [0, 0, 0, 0]
+        # the Twilight Masks' Chaos: per City space, per Map Relic (it stays on its card), per
+        # seat and panel; and the Chaos each seat removed by Purge Actions (purge score)
+        self.masks_space = [0] * (9 * n)
+        self.masks_relic: dict[int, int] = {}
+        self.masks_panel = [[0] * 7 for _ in range(n)]
+        self.purged = [0] * n
         # Ascension tiles (``ascension_tiles``): on each board slot (-1 none), held per seat
         # (kept sorted by tile id: the order of tile effects), hood tiles flipped
         self.board_tile = [-1] * len(BOARD_SLOTS)
@@ -520,6 +529,11 @@ class ClandestineState(GameState):
         # step 1: pending Strength from Secrets is consumed by the next Leader Action (ruling 22)
         strength = mv.strength + self.pending_strength[seat]
         self.pending_strength[seat] = 0
+        x = self.masks_space[space]  # step 2: Masks' Chaos on the space
+        if x:
+            strength += x if self.has_power(seat, "twilight") else -x
+            self.masks_space[space] = 0
+            self.gain_chaos(seat, x)
         self.acts.append(PH.ActionFrame(name, seat, space, leader, strength, PH.MOVE, mv,
                                         moved=np.zeros_like(self.pawns.counts)))
         if extra:  # an extra Action (effect, Revolt): the phase does not change
@@ -686,6 +700,8 @@ class ClandestineState(GameState):
             f.picks_left, f.stage = s, PH.PICK  # then 1 Chaos and the extra Action
         elif f.name == "discover":
             costs = RM.map_costs(self.map_state(), RELIC_VALUES,
+                                 masks_chaos={RELIC_IDS[r]: x for r, x in self.masks_relic.items()},
+                                 buyer_masks=self.has_power(seat, "twilight"),
                                  buyer_mariners=self.has_power(seat, "mariners"))
             f.purchase = RM.DiscoverPurchase(s, costs)
             f.stage = PH.PICK_MAP
@@ -708,6 +724,7 @@ class ClandestineState(GameState):
         self.relic_map[map_index] = -1
         self.relic_hand[f.actor].append(relic)
         self.relic_known[f.actor].append(relic)
+        self.gain_chaos(f.actor, self.masks_relic.pop(relic, 0))  # Masks' Chaos on the card
 
     def finish_discover(self, f: PH.ActionFrame) -> None:
         """End of the picks: route Chaos (1 per Route beyond the first; the Mariners' chartered
@@ -1027,8 +1044,17 @@ class ClandestineState(GameState):
             self.chaos[seat] += n
 
     def lose_chaos_purge(self, seat: int, n: int) -> None:
-        """Purge's Chaos removal: overflow, then meter top-down (no panel Chaos yet)."""
-        self.chaos[seat] = max(0, self.chaos[seat] - n)
+        """Purge's Chaos removal (ruling 6): Masks' Chaos on the seat's panels first (lowest
+        panel first), then overflow and meter top-down; the Masks count what they remove
+        (purge score, ruling 11)."""
+        for p in range(7):
+            k = min(n, self.masks_panel[seat][p])
+            self.masks_panel[seat][p] -= k
+            n -= k
+        k = min(n, self.chaos[seat])
+        self.chaos[seat] -= k
+        if self.has_power(seat, "twilight"):
+            self.purged[seat] += k
 
     def black_slots_filled(self, seat: int) -> bool:
         """Whether a black (top) Chaos slot is filled: no alchemy then (design §1.2)."""
@@ -1088,8 +1114,9 @@ class ClandestineState(GameState):
             return []
         off_turn = self.phase in ("REACT", "FINAL")
         # a regular token on a panel without one, or a Deep token on a panel that holds one
-        placeable = [(regular and not self.panel_tokens[seat][p] and not self.panel_deep[seat][p])
-                     or (deep and (self.panel_tokens[seat][p] or self.panel_deep[seat][p]) > 0)
+        placeable = [((regular and not self.panel_tokens[seat][p] and not self.panel_deep[seat][p])
+                      or (deep and (self.panel_tokens[seat][p] or self.panel_deep[seat][p]) > 0))
+                     and not self.masks_panel[seat][p]  # Masks' Chaos blocks the panel
                      for p in range(7)]
         out = []
         for p, panel in enumerate(soc["panels"]):
@@ -1276,6 +1303,7 @@ class ClandestineState(GameState):
             universal_followers=int(self.pawns.counts[soc_path, P.UF].sum()),
             intrigue_tokens=self.intrigue[seat],
             flag_tiles=sum(SC.ftl_intrigue(lv) for lv in self.ftl[seat]) + self.flag_tiles(seat),
+            purged_chaos=self.purged[seat] if self.has_power(seat, "twilight") else 0,
             chaos=self.chaos[seat], first_to_level=tuple(sorted(self.ftl[seat])))
         return SC.score(sheet)
 
@@ -1454,6 +1482,9 @@ def observation_layout(num_players: int) -> Layout:
     lay.add("deep_tokens", (n, 8), "Deep Alchemy tokens held / 12, then placed on each panel "
             "this round, per relative seat")
     lay.add("conjunction_row", NUM_CONJUNCTIONS, "1 per Conjunction in the row")
+    lay.add("masks_chaos", ns + len(MAP_ORDER) + 7 * n + n, "the Twilight Masks' Chaos on each "
+            "relative space, on the Relic of each Map space, on each panel of each relative "
+            "seat (/ 3), then Chaos purged by each relative seat / 10")
     lay.add("investments", ns + 4, "the Garden Club's Gold invested on each relative space / 4, "
             "then on Routes R1-R4 / 2")
     lay.add("tiles_board", NUM_TILES, "1 per Ascension tile still on the board (its slot is "
@@ -1557,6 +1588,15 @@ def encode_observation(st: ClandestineState, seat: int) -> np.ndarray:
     v("relic_discard")[st.relic_discard] = 1
     v("relic_deck")[0] = len(st.relic_deck) / NUM_RELICS
     v("conjunction_row")[st.conj_row] = 1
+    mc = v("masks_chaos")
+    mc[perm] = np.array(st.masks_space) / MASKS_CAP
+    for k, r in enumerate(st.relic_map):
+        if r >= 0:
+            mc[9 * n + k] = st.masks_relic.get(r, 0) / MASKS_CAP
+    for s in range(n):
+        base = 9 * n + len(MAP_ORDER) + 7 * rel_seat(s)
+        mc[base:base + 7] = np.array(st.masks_panel[s]) / MASKS_CAP
+        mc[9 * n + len(MAP_ORDER) + 7 * n + rel_seat(s)] = st.purged[s] / 10
     v("investments")[perm] = np.array(st.invest_space) / 4
     v("investments")[9 * n:] = np.array(st.invest_route) / 2
     v("tiles_board")[[t for t in st.board_tile if t >= 0]] = 1

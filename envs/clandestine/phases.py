@@ -32,6 +32,8 @@ from . import pawns as P
 from . import relic_map as RM
 from .actions import OFFSET, index_to_space, space_to_index
 
+MASKS_CAP = 3  # Masks' Chaos per object (``societies.twilight.abilities``)
+
 #: Action names, index = the observation's action-kind one-hot (``actions`` keys of the JSON).
 ACTION_NAMES: tuple[str, ...] = ("fundraise", "discover", "reveal", "ascend", "purge", "regroup",
                                  "revolt")
@@ -536,7 +538,10 @@ def mask_effect(state, mask: np.ndarray) -> None:
     req, pick = _request(state), state.effect_pick
     if req.kind == "target":
         for s in req.options:
-            if isinstance(s, str) and s[0] == "R":  # a Route (invest): ROUTE block
+            if isinstance(s, tuple):  # an opponent's panel (place_chaos): PANEL block
+                off = (s[0] - state.decider) % state.num_players
+                _on(mask, "PANEL", 7 * (off - 1) + s[1])
+            elif isinstance(s, str) and s[0] == "R" and "." not in s:  # a Route: ROUTE block
                 _on(mask, "ROUTE", int(s[1:]) - 1)
             elif isinstance(s, str):  # an Extension slot (extend): MAP block
                 _on(mask, "MAP", RM.MAP_INDEX[s])
@@ -581,8 +586,12 @@ def apply_effect(state, block: str, index: int) -> None:
     if block == "PASS":
         answer = None
     elif req.kind == "target":
-        answer = (RM.MAP_ORDER[index] if block == "MAP" else f"R{index + 1}"
-                  if block == "ROUTE" else _abs(state, index))
+        if block == "PANEL":
+            off, panel = divmod(index, 7)
+            answer = ((state.decider + off + 1) % state.num_players, panel)
+        else:
+            answer = (RM.MAP_ORDER[index] if block == "MAP" else f"R{index + 1}"
+                      if block == "ROUTE" else _abs(state, index))
     elif req.kind == "pawn_pick":
         if block == "SPACE":
             space = _abs(state, index)
@@ -745,7 +754,14 @@ class EngineContext:
         return out
 
     def chaos_targets(self, seat, target):
-        return ()
+        st = self.st
+        if target == "alchemy_panel":  # an opponent's panels (0-5 and its Conjunction's)
+            return tuple((j, p) for j in self.opponents(seat) for p in range(7)
+                         if st.masks_panel[j][p] < MASKS_CAP)
+        spaces = tuple(s for s, x in enumerate(st.masks_space) if x < MASKS_CAP)
+        relics = tuple(RM.MAP_ORDER[k] for k, r in enumerate(st.relic_map)
+                       if r >= 0 and st.masks_relic.get(r, 0) < MASKS_CAP)
+        return spaces + relics
 
     def initiate_targets(self, seat):
         return ()
@@ -816,7 +832,17 @@ class EngineContext:
     def _power(self, *args):  # pragma: no cover - society_powers=False never calls these
         raise RuntimeError("society powers are not implemented (society_powers=False)")
 
-    put_chaos = initiate_space = prime_secret = _power
+    initiate_space = prime_secret = _power
+
+    def put_chaos(self, seat: int, obj) -> None:
+        st = self.st
+        if isinstance(obj, tuple):
+            st.masks_panel[obj[0]][obj[1]] += 1
+        elif isinstance(obj, str):
+            r = st.relic_map[RM.MAP_INDEX[obj]]
+            st.masks_relic[r] = st.masks_relic.get(r, 0) + 1
+        else:
+            st.masks_space[obj] += 1
 
     def invest(self, seat: int, obj, n: int, src: str) -> None:
         if src == "own":

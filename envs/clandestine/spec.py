@@ -47,7 +47,7 @@ NUM_ACTIONS = int(_CONTENT["decisions"]["num_actions"])
 
 #: Societies whose powers (panels, abilities, Revolt) are implemented: ``society_powers=True``
 #: needs ``societies`` given and all of them in this list.
-SOCIETY_POWERS_IMPLEMENTED: tuple[str, ...] = ("mariners", "garden", "blue")
+SOCIETY_POWERS_IMPLEMENTED: tuple[str, ...] = ("mariners", "garden", "twilight", "blue")
 
 #: Flag values the engine implements now (the others raise ConfigError at construction).
 SUPPORTED_FLAG_VALUES: Mapping[str, tuple[bool, ...]] = MappingProxyType({
