@@ -155,7 +155,15 @@ class ClandestineState(GameState):
     ``secret_draws`` ((4,) draws per epoch I-IV), ``panel_tokens`` (tokens per panel this
     round); ``relic_deck`` (top = last), ``relic_map`` (17 Map spaces, -1 empty),
     ``relic_discard``; ``city``, ``pawns``; ``turn`` (active seat), ``rounds_done``, ``phase``,
-    ``kind`` (decision due), ``acts`` (Actions being resolved), ``end_trigger``, ``end_reason``.
+    ``kind`` (decision due), ``acts`` (Actions being resolved), ``runners`` (effects being
+    run), ``end_trigger``, ``end_reason``; ``slots`` (6 per seat, -1 empty), ``tucked``,
+    ``cutouts``, ``tokens_free``, ``panel_deep`` / ``deep_held``, ``ftl``, ``tiles`` /
+    ``tiles_spent`` / ``board_tile``, ``conj`` / ``conj_row`` / ``conj_secret``,
+    ``invest_space`` / ``invest_route``, ``masks_space`` / ``masks_relic`` / ``masks_panel`` /
+    ``purged``; ``uf_added`` (Universal Followers from the supply, for :meth:`pawn_totals`).
+
+    Queries for tests and agents: :meth:`pawn_totals`, :meth:`all_relics`, :meth:`legal_trades`,
+    :meth:`score_categories`, :meth:`final_scores`, :meth:`winners`, :meth:`relic_mods`.
     """
 
     game_name = "clandestine"
