@@ -19,7 +19,7 @@ from envs.clandestine import relic_map as RM
 from envs.clandestine import scoring as SC
 from envs.clandestine import spec as S
 from envs.clandestine.city import load_content
-from envs.clandestine.engine import RELIC_IDS, ClandestineState, observation_layout
+from envs.clandestine.engine import END_REASONS, RELIC_IDS, ClandestineState, observation_layout
 from envs.core.errors import ConfigError, IllegalActionError, RecordError
 
 C = load_content()
@@ -90,10 +90,8 @@ def test_basic_preset_and_flag_defaults_come_from_the_json():
     ({"margin_scale": 0}, "margin_scale"),
     ({"nemesis": True}, "not implemented yet"),
     ({"chaos": "yes"}, "True or False"),
-    ({"basic_preset": False}, "society_powers=True is implemented only for"),
-    ({"society_powers": True}, "implemented only for"),
-    ({"society_powers": True, "societies": ["mariners", "blue", "serpent"]},
-     "implemented only for"),
+    ({"basic_preset": False, "nemesis": True}, "nemesis=True is not implemented yet"),
+
 ])
 def test_config_errors_name_the_keyword(kwargs, msg):
     with pytest.raises(ConfigError, match=msg):
@@ -1129,6 +1127,75 @@ def test_twilight_masks_chaos_on_spaces_relics_and_panels():
     assert RM.map_costs(st.map_state(), values, masks_chaos=chaos_map)[0] == base + 2
 
 
+def test_serpent_keepers_initiate_prime_and_trap():
+    """Serpent Keepers (``societies.serpent``): Cult panel: Initiate a space (Intrigue marker,
+    ``target``), prime a Secret face down by an Initiated space (``prime``: SECRET then SPACE;
+    at most Level Secrets per space); when another player uses the space, step 2 flips it:
+    'rival' for the actor, then 'reward' for the Keepers; the card goes face up."""
+    st = new(6, num_players=2, societies=["serpent", "garden"], society_powers=True)
+    give_secrets(st, 0, ["serpent-1-10"])  # trap_* line of a Level I Secret
+    st.energy[0] = 3
+    refresh(st)
+    panel = [p["id"] for p in st.society(0)["panels"]].index("cult")
+    act(st, "TRADE", 3 * panel)  # 1 Energy: Initiate
+    target = st.city.space("P1S1")
+    assert A.encode("SPACE", space(st, "P1S1")) in st.legal_actions()
+    assert A.encode("SPACE", space(st, "P1C1")) not in st.legal_actions()  # others' Chambers
+    act(st, "SPACE", space(st, "P1S1"))
+    assert st.initiated[target]
+    st.panel_tokens[0][panel] = 0  # the next round's token
+    refresh(st)
+    act(st, "TRADE", 3 * panel + 1)  # 2 Energy: prime
+    card = st.secret_index(0, "serpent-1-10")
+    assert A.encode("SECRET", card) in st.legal_actions() and A.PASS in st.legal_actions()
+    act(st, "SECRET", card)
+    if st.kind == "effect":
+        act(st, "SPACE", space(st, "P1S1"))
+    assert st.primed == {target: [card]} and card not in st.secret_hand[0]
+    trap = st.cards.secrets["serpent"][card].trap
+    # the Garden Club (seat 1) acts with the Public Leader on P1S1: the trap flips
+    while st.turn != 1:
+        legal = st.legal_actions()
+        st.apply_action(A.PASS if A.PASS in legal else legal[0])
+    refresh(st)
+    if st.kind == "window_pre":
+        act(st, "PASS", 0)
+    before = (st.gold[:], st.chaos[:], st.intrigue[:])
+    act(st, "SPACE", space(st, "P1S1"))
+    while st.kind == "effect" or st.kind in ("placement_type", "uf_route"):
+        st.apply_action(st.legal_actions()[0])
+    assert st.primed == {} and card in st.secret_discard[0]
+    ops = [op.name for op in trap.rival] + [op.name for op in trap.reward]
+    assert ops  # the trap's lines ran (their effects are the op tests' business)
+    assert (st.gold[:], st.chaos[:], st.intrigue[:]) != before or "strength" in ops
+
+
+def test_resample_hides_primed_identities_and_shown_assign_relics():
+    primed_seen = assign_seen = 0
+    for seed in range(12):
+        if primed_seen >= 3 and assign_seen >= 3:
+            break
+        st = new(seed, num_players=3, societies=["serpent", "mariners", "garden"],
+                 society_powers=True, offturn_alchemy=True)
+        rng = np.random.default_rng(seed)
+        while not st.is_over:
+            if st.primed and st.current_player != 0 and primed_seen < 3:
+                primed_seen += 1
+                r = st.resample_from_infostate(st.current_player, rng)
+                assert {k: len(v) for k, v in r.primed.items()} == \
+                    {k: len(v) for k, v in st.primed.items()}
+                assert np.array_equal(r.observation_tensor(st.current_player),
+                                      st.observation_tensor(st.current_player))
+            if st.assigning is not None and st.assigning[1] >= 0 and assign_seen < 3 \
+                    and st.assigning[1] not in st.relic_known[st.current_player]:  # blind
+                assign_seen += 1
+                other = (st.current_player + 1) % 3
+                r = st.resample_from_infostate(other, rng)
+                assert st.assigning[1] in r.relic_hand[st.current_player]
+            st.apply_action(int(rng.choice(st.legal_actions())))
+    assert primed_seen and assign_seen
+
+
 def test_military_sweep():
     """``military_sweep``: Followers on Public spaces without a Public Leader move forward to the
     next Public space holding one; Chambers and Society Leaders stay."""
@@ -1328,9 +1395,25 @@ def test_random_games_with_other_flags(kw):
         play_random(500 + n, n, check_every=53, **kw)
 
 
+def test_default_configuration_plays_the_full_game():
+    """With every flag at its default (all but the Nemesis) random games reach the end."""
+    for n in (2, 3, 4, 5):
+        st = ClandestineState(seed=70 + n, num_players=n)
+        assert st.spec.flags["society_powers"] and st.spec.flags["offturn_alchemy"]
+        rng = np.random.default_rng(n)
+        tot = st.pawn_totals()
+        while not st.is_over:
+            mask = st.legal_action_mask()
+            assert mask.sum() > 0
+            st.apply_action(int(rng.choice(np.flatnonzero(mask))))
+            assert (st.pawn_totals() == tot).all()
+        assert st.all_relics() == list(range(108)) and st.end_reason in END_REASONS
+
+
 def test_random_games_with_society_powers():
     for seed, socs in ((1, ["mariners", "blue"]), (2, ["blue", "twilight", "garden"]),
-                       (3, ["garden", "mariners", "twilight", "blue"])):
+                       (3, ["garden", "mariners", "twilight", "blue"]),
+                       (4, ["serpent", "twilight", "garden", "blue", "mariners"])):
         play_random(seed, len(socs), check_every=41, societies=socs, society_powers=True,
                     map_extension=True, relic_effects=True, offturn_alchemy=True)
 

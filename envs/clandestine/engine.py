@@ -7,8 +7,8 @@ costs, Discover picks, refill), ``ascend`` (cost, reduction, minimal payment, bo
 language that plays Secrets; :class:`~envs.clandestine.phases.EngineContext` is the engine side).
 Decision kinds are one mask and one apply function each, in :mod:`envs.clandestine.phases`.
 
-Implemented (every variant flag value in ``spec.SUPPORTED_FLAG_VALUES``; ``basic_preset=True``
-is the playable configuration):
+Implemented: every rule of the human game, for every variant flag value but ``nemesis=True``
+(``spec.SUPPORTED_FLAG_VALUES``); the default configuration plays the full game:
 
 * setup in rulebook order (§1.1): Relic deck shuffled; Societies given or drawn (chance event
   ``"societies"``); per seat in reverse turn order its Level I Secret deck (``"secret_deck"``)
@@ -58,8 +58,7 @@ Also: ``finite_pawns`` (55 Universal Followers, placements as far as the supply 
 ``map_extension`` (the Extension slots exist; only the Mariners' ``extend``, a society power,
 fills them).
 
-Society powers (``society_powers=True``, only with ``societies`` from
-``spec.SOCIETY_POWERS_IMPLEMENTED``): the Mariners' Union (Charter panel, ``extend`` into the
+Society powers (``society_powers``): the Mariners' Union (Charter panel, ``extend`` into the
 Extension slots, Extension pricing, chartered routes, port dues at step 9), the Garden Club
 (``invest`` on spaces and Routes, Endowment and Patronage panels, the 5 Gold Assignment
 trade, space and Route payouts at step 9), the Twilight Masks (Terror panel, ``place_chaos``
@@ -67,10 +66,15 @@ on spaces, Map Relics and opponents' panels; step 2 Strength +X / -X and the Cha
 actor; Relic costs -X / +X and the Chaos to the acquirer; panel Chaos blocking trades and
 purged first; purge score) and the Blue Army
 (Revolt Chamber and ``act revolt``: EITHER one Public Leader OR Followers on the Public path,
-1 Chaos, the extra Action at step 8; Muster panel).
+1 Chaos, the extra Action at step 8; Muster panel), the Serpent Keepers (Cult panel, Initiation
+markers, Secrets primed face down by Initiated spaces, traps flipped at step 2: 'self', or
+'rival' then 'reward').
 
-Not yet: the Serpent Keepers' powers (Initiation markers, primed Secrets, traps at step 2),
-the Nemesis (Agents, Tithes, Cells, Choir).
+Not yet: the Nemesis (solo play: Agents, Tithes, Cells, Choir; ``nemesis=True`` is refused).
+Known simplifications (documented where they live): Deep tokens of ``mods.deep_alchemy`` are
+not re-served when tokens return to the box (ruling 32); traps resolve after the pawns are
+picked up (their effects never move pawns); the resampler keeps each hidden Secret's Level and
+each hidden Relic's tone.
 """
 
 from __future__ import annotations
@@ -86,7 +90,7 @@ from . import pawns as P
 from . import phases as PH
 from . import relic_map as RM
 from . import scoring as SC
-from .actions import NUM_ACTIONS, decode
+from .actions import NUM_ACTIONS, OFFSET, decode
 from .city import build_city, load_content
 from .content import load_content as load_cards
 from .spec import SOCIETIES, make_spec
@@ -123,7 +127,7 @@ PHASES: tuple[str, ...] = ("START", "PRE", "SELECT_LEADER", "ACTION", "POST", "E
                            "FINAL", "OVER")
 #: Alchemy panels offered (the society panels only with ``society_powers=True``).
 IMPLEMENTED_PANELS = ("any_time", "assign", "regroup", "leader")
-SOCIETY_PANELS = ("charter", "muster", "endowment", "patronage", "terror")
+SOCIETY_PANELS = ("charter", "muster", "endowment", "patronage", "terror", "cult")
 MASKS_CAP = 3  # Masks' Chaos per object (space, Relic, panel)
 END_REASONS = ("level_v", "relic_deck", "round_limit")
 #: Decision kinds whose options depend on the decider's hidden cards: always asked, even with a
@@ -234,6 +238,11 @@ class ClandestineState(GameState):
         self.masks_relic: dict[int, int] = {}
         self.masks_panel = [[0] * 7 for _ in range(n)]
         self.purged = [0] * n
+        # the Serpent Keepers: Initiated spaces; primed Secrets (Keepers' Secret indices) per
+        # space in priming order; history positions of prime picks (rewritten by resampling)
+        self.initiated = [False] * (9 * n)
+        self.primed: dict[int, list[int]] = {}
+        self.prime_steps: list[int] = []
         # Ascension tiles (``ascension_tiles``): on each board slot (-1 none), held per seat
         # (kept sorted by tile id: the order of tile effects), hood tiles flipped
         self.board_tile = [-1] * len(BOARD_SLOTS)
@@ -357,6 +366,9 @@ class ClandestineState(GameState):
 
     def _apply(self, action: int) -> None:
         blk = decode(action)
+        if self.kind == "effect" and blk.block == "SECRET" \
+                and self.runners[-1]["runner"].pending.kind == "prime":
+            self.prime_steps.append(len(self.history))  # (auto-applied ones are not recorded)
         self._mask = None
         PH.KINDS[self.kind][1](self, blk.block, blk.index)
         self._mask = None
@@ -542,8 +554,11 @@ class ClandestineState(GameState):
             strength += x if self.has_power(seat, "twilight") else -x
             self.masks_space[space] = 0
             self.gain_chaos(seat, x)
+        traps = self._flip_traps(space, seat)
         self.acts.append(PH.ActionFrame(name, seat, space, leader, strength, PH.MOVE, mv,
                                         moved=np.zeros_like(self.pawns.counts)))
+        if traps:  # step 2: the traps resolve before the placement goes on
+            self.acts[-1].stage, self.acts[-1].queue = PH.TRAPS, traps
         if extra:  # an extra Action (effect, Revolt): the phase does not change
             self.extra_select = False
         else:
@@ -559,7 +574,12 @@ class ClandestineState(GameState):
                                         moved=np.zeros_like(self.pawns.counts)))
 
     def _step_action(self, f: PH.ActionFrame) -> None:
-        if f.stage == PH.MOVE:
+        if f.stage == PH.TRAPS:
+            if f.queue:
+                self._next_queued(f)
+            else:
+                f.stage, f.queue = PH.MOVE, None
+        elif f.stage == PH.MOVE:
             dec = f.movement.pending()
             if dec is not None:
                 self.kind = dec.kind
@@ -674,8 +694,10 @@ class ClandestineState(GameState):
         return out + self._tile_triggers(seat, events, timing)
 
     def _next_queued(self, f: PH.ActionFrame) -> None:
-        what, item = f.queue.pop(0)
-        if what == "ask":
+        what, item, *rest = f.queue.pop(0)
+        if what == "run_for":
+            self.run_trade_effect(rest[0], item)
+        elif what == "ask":
             f.asking = item
             self.kind = "either_timing"
         else:
@@ -742,6 +764,24 @@ class ClandestineState(GameState):
             free_routes=self.relic_mods(f.actor).get("free_routes", 0)))
         f.stage = PH.DONE
 
+    def _flip_traps(self, space: int, actor: int) -> list:
+        """Step 2: the primed Secrets of ``space`` flip in priming order (face up to the
+        Keepers' discard pile); each resolves 'self' for the Keepers acting, else 'rival' for
+        the actor then 'reward' for the Keepers. Returns ``("run_for", effect, seat)`` items."""
+        cards = self.primed.pop(space, [])
+        if not cards:
+            return []
+        keepers = next(j for j in range(self.num_players) if self.has_power(j, "serpent"))
+        out = []
+        for idx in cards:
+            self.secret_discard[keepers].append(idx)
+            trap = self.cards.secrets["serpent"][idx].trap
+            if actor == keepers:
+                out.append(("run_for", trap.self, keepers))
+            else:
+                out += [("run_for", trap.rival, actor), ("run_for", trap.reward, keepers)]
+        return out
+
     def has_power(self, seat: int, society: str) -> bool:
         """Whether ``seat`` is ``society`` and society powers are on."""
         return self.spec.flags["society_powers"] and self.societies[seat] == society
@@ -781,6 +821,10 @@ class ClandestineState(GameState):
     def secret_id(self, seat: int, index: int) -> str:
         """Text id of ``seat``'s Secret ``index`` (SECRET block order)."""
         return SECRET_IDS[self.societies[seat]][index]
+
+    def secret_index(self, seat: int, secret_id: str) -> int:
+        """SECRET-block index of ``seat``'s Secret ``secret_id``."""
+        return SECRET_INDEX[self.societies[seat]][secret_id]
 
     def secret_options(self, seat: int, index: int) -> list[int]:
         """Options (0 = A, 1 = B) of ``seat``'s Secret ``index`` it may choose now
@@ -1429,7 +1473,8 @@ class ClandestineState(GameState):
         return render_state(self, seat)
 
     def hidden_truth(self) -> dict[str, Any]:
-        return {"relic_hands": [list(h) for h in self.relic_hand],
+        return {"primed": {int(k): list(v) for k, v in self.primed.items()},
+                "relic_hands": [list(h) for h in self.relic_hand],
                 "secret_hands": [list(h) for h in self.secret_hand],
                 "relic_deck": list(self.relic_deck),
                 "secret_decks": [list(d) for d in self.secret_deck]}
@@ -1493,6 +1538,8 @@ def observation_layout(num_players: int) -> Layout:
     lay.add("masks_chaos", ns + len(MAP_ORDER) + 7 * n + n, "the Twilight Masks' Chaos on each "
             "relative space, on the Relic of each Map space, on each panel of each relative "
             "seat (/ 3), then Chaos purged by each relative seat / 10")
+    lay.add("serpent", (ns, 2), "per relative space: 1 if Initiated, primed Secrets / 4")
+    lay.add("own_primed", _SECRETS_PER_SOCIETY, "1 per Secret the observer primed (Keepers)")
     lay.add("investments", ns + 4, "the Garden Club's Gold invested on each relative space / 4, "
             "then on Routes R1-R4 / 2")
     lay.add("tiles_board", NUM_TILES, "1 per Ascension tile still on the board (its slot is "
@@ -1605,6 +1652,12 @@ def encode_observation(st: ClandestineState, seat: int) -> np.ndarray:
         base = 9 * n + len(MAP_ORDER) + 7 * rel_seat(s)
         mc[base:base + 7] = np.array(st.masks_panel[s]) / MASKS_CAP
         mc[9 * n + len(MAP_ORDER) + 7 * n + rel_seat(s)] = st.purged[s] / 10
+    sp = v("serpent")
+    sp[perm, 0] = np.array(st.initiated, dtype=np.float32)
+    for space_, cards in st.primed.items():
+        sp[perm[space_], 1] = len(cards) / 4
+        if st.has_power(seat, "serpent"):
+            v("own_primed")[cards] = 1
     v("investments")[perm] = np.array(st.invest_space) / 4
     v("investments")[9 * n:] = np.array(st.invest_route) / 2
     v("tiles_board")[[t for t in st.board_tile if t >= 0]] = 1
@@ -1617,8 +1670,11 @@ def encode_observation(st: ClandestineState, seat: int) -> np.ndarray:
     ep = st.effect_pick
     if isinstance(ep, str) and ep in ("forward", "backward"):
         v("effect_pick")[9 * n + (ep == "backward")] = 1
-    elif isinstance(ep, str):
+    elif isinstance(ep, str) and ep in RELIC_INDEX:
         v("assign_relic")[RELIC_INDEX[ep]] = 1
+    elif isinstance(ep, str):  # the Secret picked to prime: its owner's private item
+        if seat == st.decider:
+            v("own_primed")[st.secret_index(seat, ep)] = 0.5
     elif ep is not None:
         v("effect_pick")[perm[ep]] = 1
     if st.assigning is not None and st.assigning[1] >= 0:
@@ -1714,6 +1770,11 @@ def resample(st: ClandestineState, seat: int, rng: np.random.Generator) -> Cland
         if j != seat:
             hidden_relics |= set(st.relic_hand[j]) - set(st.relic_known[j])
     hidden_relics -= {i for b, i, _j in picked if b == "RELIC"}
+    # a Relic shown by the first stage of an assign (its slot not yet chosen) is public
+    if st.assigning is not None and st.assigning[1] >= 0:
+        hidden_relics.discard(st.assigning[1])
+    if isinstance(st.effect_pick, str) and st.effect_pick in RELIC_INDEX:
+        hidden_relics.discard(RELIC_INDEX[st.effect_pick])
     # Bright and Dark kept apart: which slots an assign may use depends on the tone, and the
     # effect language answers a single-option assign by itself (ops.OpState.ask)
     sig_r = _relabel([[r for r in hidden_relics if RELIC_DARK[r] == dark]
@@ -1722,6 +1783,9 @@ def resample(st: ClandestineState, seat: int, rng: np.random.Generator) -> Cland
     for j in range(n):
         soc = _C["secrets"][st.societies[j]]
         hidden = set(st.secret_deck[j]) | (set(st.secret_hand[j]) if j != seat else set())
+        if j != seat:  # primed Secrets: location public, identity the Keepers' own
+            hidden |= {c for cards in st.primed.values() for c in cards} \
+                if st.has_power(j, "serpent") else set()
         hidden.discard(CONJ_SECRET)  # public once in hand
         if j == st.turn and st.kind == "secret_option":
             hidden.discard(st.playing)  # shown by the SECRET action, option not yet chosen
@@ -1748,6 +1812,11 @@ def resample(st: ClandestineState, seat: int, rng: np.random.Generator) -> Cland
     record = st.to_record()
     record.pop("returns", None)
     record["chance"] = log
+    keepers = [j for j in range(n) if j != seat and st.has_power(j, "serpent")]
+    for i in st.prime_steps:  # a prime pick names a hidden Secret: relabel it too
+        if keepers:
+            k = record["actions"][i] - OFFSET["SECRET"]
+            record["actions"][i] = OFFSET["SECRET"] + sig_s[keepers[0]].get(k, k)
     new = ClandestineState.from_record(record)
     new.set_chance_log(new.chance_log, int(rng.integers(2**63)))
     return new

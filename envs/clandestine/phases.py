@@ -40,8 +40,8 @@ ACTION_NAMES: tuple[str, ...] = ("fundraise", "discover", "reveal", "ascend", "p
 #: Frames that are not Actions: the ``new_leader`` op's pawn pick (observation one-hot index 7).
 FRAME_NAMES: tuple[str, ...] = ACTION_NAMES + ("new_leader",)
 #: Steps of an Action frame.
-MOVE, BEFORE, FORMULA, PICK, PICK_MAP, ASCEND, AFTER, DONE = (
-    "move", "before", "formula", "pick", "pick_map", "ascend", "after", "done")
+TRAPS, MOVE, BEFORE, FORMULA, PICK, PICK_MAP, ASCEND, AFTER, DONE = (
+    "traps", "move", "before", "formula", "pick", "pick_map", "ascend", "after", "done")
 
 
 @dataclass
@@ -569,6 +569,15 @@ def mask_effect(state, mask: np.ndarray) -> None:
     elif req.kind == "choose":
         for k in req.options:
             _on(mask, "OPT", k)
+    elif req.kind == "prime":  # SECRET, then SPACE; PASS at the first stage ('up to')
+        if pick is None:
+            if req.can_pass:
+                mask[OFFSET["PASS"]] = 1
+            for sid, _sp in req.options:
+                _on(mask, "SECRET", state.secret_index(req.seat, sid))
+        else:
+            for _sid, sp in _stage_one(req, pick):
+                _on(mask, "SPACE", _rel(state, sp))
     elif req.kind == "assign":
         if pick is None:
             for rid, _slot in req.options:
@@ -610,6 +619,11 @@ def apply_effect(state, block: str, index: int) -> None:
         answer = (pick if pick is not None else next(iter(dirs)), index)
     elif req.kind == "choose":
         answer = index
+    elif req.kind == "prime":
+        if block == "SECRET":
+            state.effect_pick = state.secret_id(req.seat, index)
+            return
+        answer = (pick, _abs(state, index))
     else:  # assign
         if block == "RELIC":
             state.effect_pick = state.relic_id(index)
@@ -764,10 +778,14 @@ class EngineContext:
         return spaces + relics
 
     def initiate_targets(self, seat):
-        return ()
+        st = self.st
+        cands = [int(s) for s in st.city.public_loop] + list(st.city.chambers(seat))
+        return tuple(s for s in cands if not st.initiated[s])
 
     def prime_spaces(self, seat):
-        return ()
+        st = self.st
+        return tuple(s for s in range(9 * st.num_players)
+                     if st.initiated[s] and len(st.primed.get(s, ())) < st.level[seat])
 
     def empty_extension_slots(self):
         if not self.st.spec.flags["map_extension"]:
@@ -832,7 +850,13 @@ class EngineContext:
     def _power(self, *args):  # pragma: no cover - society_powers=False never calls these
         raise RuntimeError("society powers are not implemented (society_powers=False)")
 
-    initiate_space = prime_secret = _power
+    def initiate_space(self, seat: int, space) -> None:
+        self.st.initiated[space] = True
+
+    def prime_secret(self, seat: int, secret: str, space) -> None:
+        idx = [self.st.secret_id(seat, i) for i in range(32)].index(secret)
+        self.st.secret_hand[seat].remove(idx)
+        self.st.primed.setdefault(space, []).append(idx)
 
     def put_chaos(self, seat: int, obj) -> None:
         st = self.st

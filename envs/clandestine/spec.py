@@ -13,9 +13,7 @@ Variant flags (design §11; every flag is also a keyword of the engine):
 * ``basic_preset=True`` starts from the JSON ``variants.basic_preset`` values instead of the
   defaults; a flag given explicitly overrides either.
 * The engine refuses (``ConfigError``) any flag value whose rules are not implemented yet; the
-  allowed values are :data:`SUPPORTED_FLAG_VALUES` (now: everything but ``nemesis=True``;
-  ``society_powers=True`` only with ``societies`` given from :data:`SOCIETY_POWERS_IMPLEMENTED`,
-  so the default configuration is refused and ``basic_preset=True`` plays).
+  allowed values are :data:`SUPPORTED_FLAG_VALUES` (now: everything but ``nemesis=True``).
 """
 
 from __future__ import annotations
@@ -45,14 +43,10 @@ DEFAULT_MARGIN_WEIGHT = float(_PARAMS["margin_weight"]["default"])
 DEFAULT_MARGIN_SCALE = float(_PARAMS["margin_scale"]["default"])
 NUM_ACTIONS = int(_CONTENT["decisions"]["num_actions"])
 
-#: Societies whose powers (panels, abilities, Revolt) are implemented: ``society_powers=True``
-#: needs ``societies`` given and all of them in this list.
-SOCIETY_POWERS_IMPLEMENTED: tuple[str, ...] = ("mariners", "garden", "twilight", "blue")
-
 #: Flag values the engine implements now (the others raise ConfigError at construction).
 SUPPORTED_FLAG_VALUES: Mapping[str, tuple[bool, ...]] = MappingProxyType({
     "conjunctions": (False, True),
-    "society_powers": (False, True),  # True only with SOCIETY_POWERS_IMPLEMENTED seated
+    "society_powers": (False, True),
     "secret_options_b": (False, True),   # only matters once Secrets are played
     "relic_effects": (False, True),
     "deep_alchemy": (False, True),
@@ -191,12 +185,6 @@ def make_spec(num_players: int = 3, societies: Sequence[str] | None = None,
             raise ConfigError(
                 f"{name}={values[name]} is not implemented yet; allowed now: "
                 f"{list(SUPPORTED_FLAG_VALUES[name])} (basic_preset=True gives a playable set)")
-    if values["society_powers"] and (
-            societies is None or any(s not in SOCIETY_POWERS_IMPLEMENTED for s in societies)):
-        raise ConfigError(
-            f"society_powers=True is implemented only for {list(SOCIETY_POWERS_IMPLEMENTED)}"
-            f" yet: pass societies=[...] from them (got {societies!r}), or "
-            "society_powers=False")
     if isinstance(max_rounds, (bool, np.bool_)) or not isinstance(max_rounds, (int, np.integer)) \
             or max_rounds < 1:
         raise ConfigError(f"max_rounds must be an integer >= 1, got {max_rounds!r}")
