@@ -1,0 +1,205 @@
+"""Per-configuration facts of a Clandestine game, fixed at construction and shared (frozen).
+
+Rule sources: design ``clandestine_content.md`` §11 and the JSON ``variants`` (flags,
+``basic_preset``, ``parameters``), §1.1 (Societies chosen per seat), ruling 2 (2-5 paths).
+
+A :class:`ClandestineSpec` is what OpenSpiel calls the Game: the state, the observer and the
+agents read their tables from it and never from a state. Build one with :func:`make_spec`, which
+validates every keyword and raises :class:`~envs.core.errors.ConfigError` naming the keyword and
+its allowed values.
+
+Variant flags (design §11; every flag is also a keyword of the engine):
+
+* ``basic_preset=True`` starts from the JSON ``variants.basic_preset`` values instead of the
+  defaults; a flag given explicitly overrides either.
+* The engine refuses (``ConfigError``) any flag value whose rules are not implemented yet; the
+  allowed values are :data:`SUPPORTED_FLAG_VALUES` (now: everything but ``nemesis=True``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+import numpy as np
+
+from envs.core.errors import ConfigError
+
+from .city import MAX_PATHS, MIN_PATHS, load_content
+
+_CONTENT = load_content()
+#: Society ids in the JSON's order (``societies`` keys): mariners, garden, twilight, serpent, blue.
+SOCIETIES: tuple[str, ...] = tuple(_CONTENT["societies"])
+#: Variant flags in the JSON's order, and their default values.
+FLAG_NAMES: tuple[str, ...] = tuple(f["flag"] for f in _CONTENT["variants"]["flags"])
+FLAG_DEFAULTS: Mapping[str, bool] = MappingProxyType(
+    {f["flag"]: bool(f["default"]) for f in _CONTENT["variants"]["flags"]})
+BASIC_PRESET: Mapping[str, bool] = MappingProxyType(dict(_CONTENT["variants"]["basic_preset"]))
+_PARAMS = _CONTENT["variants"]["parameters"]
+DEFAULT_MAX_ROUNDS = int(_PARAMS["max_rounds"]["default"])
+DEFAULT_MARGIN_WEIGHT = float(_PARAMS["margin_weight"]["default"])
+DEFAULT_MARGIN_SCALE = float(_PARAMS["margin_scale"]["default"])
+NUM_ACTIONS = int(_CONTENT["decisions"]["num_actions"])
+
+#: Flag values the engine implements now (the others raise ConfigError at construction).
+SUPPORTED_FLAG_VALUES: Mapping[str, tuple[bool, ...]] = MappingProxyType({
+    "conjunctions": (False, True),
+    "society_powers": (False, True),
+    "secret_options_b": (False, True),   # only matters once Secrets are played
+    "relic_effects": (False, True),
+    "deep_alchemy": (False, True),
+    "ascension_tiles": (False, True),
+    "first_to_level_effects": (False, True),  # only matters once Ascend gains Levels
+    "chaos": (False, True),
+    "map_extension": (False, True),      # only the Mariners' extend (a society power) fills it
+    "hand_limits": (False, True),
+    "offturn_alchemy": (False, True),
+    "finite_pawns": (False, True),
+    "nemesis": (False,),
+})
+
+@dataclass(frozen=True)
+class ClandestineSpec:
+    """Frozen configuration of one game (shared by states, observers and agents).
+
+    Attributes:
+        num_players: N seats = N City paths (2..5; design ruling 2; no Nemesis yet).
+        societies: the Society of each seat (First Player first, clockwise), or ``None`` when
+            they are drawn at setup from the seed (chance event ``"societies"``).
+        flags: every variant flag's value (read-only mapping, JSON order).
+        basic_preset: whether the flags started from ``variants.basic_preset``.
+        max_rounds: round limit (design §1.6); margin_weight, margin_scale: returns' margin term.
+    """
+
+    num_players: int
+    societies: tuple[str, ...] | None
+    flags: Mapping[str, bool]
+    basic_preset: bool
+    max_rounds: int
+    margin_weight: float
+    margin_scale: float
+
+    @property
+    def num_actions(self) -> int:
+        """Size of the action space (design §1.7): 401 for every configuration."""
+        return NUM_ACTIONS
+
+    @property
+    def num_spaces(self) -> int:
+        """City spaces, ``9 N``."""
+        return 9 * self.num_players
+
+    @property
+    def public_length(self) -> int:
+        """Length of the Public loop, ``5 N``."""
+        return 5 * self.num_players
+
+    def flag(self, name: str) -> bool:
+        """Value of variant flag ``name``.
+
+        Raises:
+            ValueError: unknown flag.
+        """
+        if name not in self.flags:
+            raise ValueError(f"unknown Clandestine variant flag {name!r}; flags: {FLAG_NAMES}")
+        return self.flags[name]
+
+    def __copy__(self) -> ClandestineSpec:
+        return self
+
+    def __deepcopy__(self, memo) -> ClandestineSpec:
+        return self
+
+    def __reduce__(self):
+        # rebuilt from its keywords (a mapping proxy cannot be pickled)
+        return _spec_from_config, (self.config(),)
+
+    def config(self) -> dict[str, Any]:
+        """The JSON-serialisable keywords that rebuild this spec (for game records)."""
+        out: dict[str, Any] = {"num_players": self.num_players,
+                               "societies": list(self.societies) if self.societies else None,
+                               "basic_preset": self.basic_preset}
+        out.update(self.flags)
+        out.update(max_rounds=self.max_rounds, margin_weight=self.margin_weight,
+                   margin_scale=self.margin_scale)
+        return out
+
+
+def _check_bool(name: str, value: Any) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise ConfigError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
+
+
+def make_spec(num_players: int = 3, societies: Sequence[str] | None = None,
+              basic_preset: bool = False, max_rounds: int = DEFAULT_MAX_ROUNDS,
+              margin_weight: float = DEFAULT_MARGIN_WEIGHT,
+              margin_scale: float = DEFAULT_MARGIN_SCALE, **flags: Any) -> ClandestineSpec:
+    """Validate a configuration and return its :class:`ClandestineSpec`.
+
+    Args:
+        num_players: 2..5.
+        societies: ``None`` (drawn at setup) or one distinct Society id per seat, from
+            :data:`SOCIETIES`.
+        basic_preset: start the flags from ``variants.basic_preset``.
+        max_rounds: integer >= 1. margin_weight: float >= 0. margin_scale: number > 0.
+        flags: variant flags (:data:`FLAG_NAMES`) as ``True``/``False``, or ``None`` for the
+            preset's value.
+
+    Raises:
+        ConfigError: any keyword outside its allowed values (the message names both), a flag
+            value the engine does not implement yet.
+    """
+    if isinstance(num_players, (bool, np.bool_)) or not isinstance(num_players, (int, np.integer)) \
+            or not MIN_PATHS <= num_players <= MAX_PATHS:
+        raise ConfigError(f"num_players must be an integer in {MIN_PATHS}..{MAX_PATHS}, "
+                          f"got {num_players!r}")
+    n = int(num_players)
+    if societies is not None:
+        if isinstance(societies, str) or not isinstance(societies, (list, tuple)):
+            raise ConfigError(f"societies must be None or a list of {n} Society ids, "
+                              f"got {societies!r}")
+        societies = tuple(societies)
+        if len(societies) != n:
+            raise ConfigError(f"societies: expected {n} entries (one per seat), got "
+                              f"{len(societies)}")
+        for i, s in enumerate(societies):
+            if s not in SOCIETIES:
+                raise ConfigError(f"societies[{i}] = {s!r} is not a Society; allowed: "
+                                  f"{', '.join(SOCIETIES)}")
+        if len(set(societies)) != n:
+            raise ConfigError(f"societies {list(societies)}: each Society can be chosen once")
+    preset = _check_bool("basic_preset", basic_preset)
+    unknown = sorted(set(flags) - set(FLAG_NAMES))
+    if unknown:
+        raise ConfigError(f"unknown Clandestine keyword(s) {unknown}; variant flags are "
+                          f"{list(FLAG_NAMES)}")
+    values = dict(BASIC_PRESET if preset else FLAG_DEFAULTS)
+    for name, v in flags.items():
+        if v is not None:
+            values[name] = _check_bool(name, v)
+    for name in FLAG_NAMES:
+        if values[name] not in SUPPORTED_FLAG_VALUES[name]:
+            raise ConfigError(
+                f"{name}={values[name]} is not implemented yet; allowed now: "
+                f"{list(SUPPORTED_FLAG_VALUES[name])} (basic_preset=True gives a playable set)")
+    if isinstance(max_rounds, (bool, np.bool_)) or not isinstance(max_rounds, (int, np.integer)) \
+            or max_rounds < 1:
+        raise ConfigError(f"max_rounds must be an integer >= 1, got {max_rounds!r}")
+    if isinstance(margin_weight, bool) or not isinstance(margin_weight, (int, float, np.number)) \
+            or not margin_weight >= 0:
+        raise ConfigError(f"margin_weight must be a number >= 0, got {margin_weight!r}")
+    if isinstance(margin_scale, bool) or not isinstance(margin_scale, (int, float, np.number)) \
+            or not margin_scale > 0:
+        raise ConfigError(f"margin_scale must be a number > 0, got {margin_scale!r}")
+    return ClandestineSpec(num_players=n, societies=societies,
+                           flags=MappingProxyType({k: values[k] for k in FLAG_NAMES}),
+                           basic_preset=preset, max_rounds=int(max_rounds),
+                           margin_weight=float(margin_weight), margin_scale=float(margin_scale))
+
+
+def _spec_from_config(config: dict[str, Any]) -> ClandestineSpec:
+    """:func:`make_spec` from :meth:`ClandestineSpec.config` (used by pickling)."""
+    return make_spec(**config)
