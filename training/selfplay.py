@@ -28,11 +28,9 @@ import csv
 import json
 import sys
 import time
-import zlib
 from pathlib import Path
 from typing import Any, Sequence
 
-import gymnasium as gym
 import numpy as np
 
 from agents import make_agent
@@ -40,6 +38,7 @@ from agents.base import Agent
 from agents.learned import PolicyAgent
 from envs import GAMES, env_module
 from envs.core import GameState
+from envs.core.single_agent import SingleAgentEnv
 
 # --------------------------------------------------------------------------------------------
 # opponents
@@ -96,6 +95,32 @@ class OpponentPool:
         self.snapshots.append((label, PolicyAgent(frozen, deterministic=False, name=label)))
         del self.snapshots[:-self.max_snapshots]
 
+    def set_snapshots(self, paths: Sequence[str | Path]) -> list[str]:
+        """Make the snapshots exactly those saved at ``paths`` (``MaskablePPO.save`` files,
+        oldest first; a snapshot's label is its file's stem), loading only the new ones and
+        keeping the newest ``max_snapshots``. Returns the labels now held.
+
+        How the pools of worker processes follow the trainer's pool (``--vec-env subproc``).
+
+        Raises:
+            FileNotFoundError: a path has no saved model.
+        """
+        from sb3_contrib import MaskablePPO
+
+        held = dict(self.snapshots)
+        snapshots = []
+        for path in list(paths)[-self.max_snapshots:]:
+            path = Path(path)
+            label = path.name.removesuffix(".zip")
+            if label not in held:
+                if not path.is_file() and not Path(f"{path}.zip").is_file():
+                    raise FileNotFoundError(f"no saved snapshot at {str(path)!r}")
+                policy = MaskablePPO.load(path, device="cpu").policy
+                held[label] = PolicyAgent(policy, deterministic=False, name=label)
+            snapshots.append((label, held[label]))
+        self.snapshots = snapshots
+        return [label for label, _ in snapshots]
+
     def labels(self) -> list[str]:
         """The opponents :meth:`make` can build now: the baselines' kinds, the snapshots' labels."""
         return list(self.baselines) + [label for label, _ in self.snapshots]
@@ -136,96 +161,61 @@ class OpponentPool:
 # single-agent view of a game for the learner
 
 
-class LearnerEnv(gym.Env):
-    """Gymnasium env: one learning seat, the other seats played by pool opponents.
+class LearnerEnv(SingleAgentEnv):
+    """The single-agent env (:class:`envs.core.single_agent.SingleAgentEnv`) with pool opponents.
 
     Observation: float32 (D,) — the learner seat's ``observation_tensor``; action: Discrete(A);
     ``action_masks()`` → bool (A,) for MaskablePPO. Reward: 0 until the end, then the learner's
     own return. ``terminated`` at the game's end, ``truncated`` when the engine truncates.
-    The learner's seat rotates 0, 1, …, n−1 over successive episodes. Each opponent seat plays
-    this env's own instance of the opponent drawn for it (:meth:`opponent_instance`), so no agent
-    memory is shared between seats or envs.
-    """
+    The learner's seat rotates ``first_seat``, ``first_seat + 1``, … over successive episodes.
+    Every episode each opponent seat draws an opponent from ``pool`` (in seat order) and plays
+    this env's own instance of it (:meth:`opponent_instance`, made by :meth:`OpponentPool.make`),
+    so no agent memory is shared between seats or envs. At the end ``info["outcome"]`` sums the
+    episode up for the episode log. Illegal learner actions raise (MaskablePPO never takes one).
 
-    metadata = {"render_modes": []}
+    Args:
+        state_class: the game's state class (must be ``pool.game``'s).
+        config: the game's resolved configuration.
+        pool: the opponent pool (shared by the envs of one process).
+        seed, first_seat: as for :class:`SingleAgentEnv`.
+
+    Raises:
+        ValueError: ``state_class`` is not the state class of ``pool.game``.
+    """
 
     def __init__(self, state_class: type[GameState], config: dict[str, Any], pool: OpponentPool,
                  seed: int = 0, first_seat: int = 0) -> None:
-        super().__init__()
-        self.state_class = state_class
-        self.config = config
         self.pool = pool
-        probe = state_class(seed=0, **config)
-        self.n = probe.num_players
-        self.observation_space = gym.spaces.Box(0.0, 1.0, (probe.observation_size,), np.float32)
-        self.action_space = gym.spaces.Discrete(probe.num_actions)
-        self._rng = np.random.default_rng(seed)
-        self._seed = int(seed)
-        self._next_seat = first_seat % self.n
-        self.state: GameState = probe
-        self.seat = 0
-        self.opponents: dict[int, tuple[str, Agent]] = {}
-        # this env's own opponent instances, one per (seat, opponent label), kept across
-        # episodes (reset before each game) and never shared with another seat or env
-        self._instances: dict[tuple[int, str], Agent] = {}
+        super().__init__(pool.game, opponents=None, seat="rotate",
+                         first_seat=first_seat % state_class(seed=0, **config).num_players,
+                         seed=seed, **config)
+        if self.state_class is not state_class:
+            raise ValueError(f"state class {state_class.__name__} is not the one of game "
+                             f"{pool.game!r} ({self.state_class.__name__})")
 
-    def opponent_instance(self, seat: int, label: str) -> Agent:
-        """This env's instance of opponent ``label`` for ``seat`` (made on first use, seeded
-        from the env's seed, the seat and the label)."""
-        key = (seat, label)
-        agent = self._instances.get(key)
-        if agent is None:
-            ss = np.random.SeedSequence([self._seed, seat, zlib.crc32(label.encode())])
-            agent = self.pool.make(label, seed=int(ss.generate_state(1)[0]))
-            self._instances[key] = agent
-        return agent
+    def _draw_opponents(self) -> dict[int, tuple[str, str]]:
+        """Each opponent seat, in seat order, draws ``(kind, label)`` from the pool."""
+        return {p: self.pool.sample() for p in range(self.n) if p != self.seat}
 
-    def _advance(self) -> None:
-        """Let opponents act until the learner must decide or the game is over."""
-        s = self.state
-        while not s.is_over and s.current_player != self.seat:
-            p = s.current_player
-            kind, agent = self.opponents[p]
-            obs = {"observation": s.observation_tensor(p), "action_mask": s.legal_action_mask()}
-            s.apply_action(agent.act(obs, f"player_{p}"))
+    def _live_labels(self) -> set[str]:
+        """The pool's current labels: instances of dropped snapshots are forgotten."""
+        return set(self.pool.labels())
 
-    def reset(self, *, seed: int | None = None, options: dict | None = None):
-        super().reset(seed=seed)
-        if seed is not None:
-            self._rng = np.random.default_rng(seed)
-        while True:
-            self.seat = self._next_seat
-            self._next_seat = (self._next_seat + 1) % self.n
-            self.state = self.state_class(seed=int(self._rng.integers(2**62)), **self.config)
-            live = set(self.pool.labels())    # forget instances of dropped snapshots
-            self._instances = {k: a for k, a in self._instances.items() if k[1] in live}
-            self.opponents = {}
-            for p in range(self.n):
-                if p != self.seat:
-                    kind, label = self.pool.sample()
-                    agent = self.opponent_instance(p, label)
-                    agent.reset()
-                    self.opponents[p] = (kind, agent)
-            self._advance()
-            if not self.state.is_over:
-                return self.state.observation_tensor(self.seat), {}
+    def _make_opponent(self, label: str, seed: int | None) -> Agent:
+        return self.pool.make(label, seed=seed)
 
-    def action_masks(self) -> np.ndarray:
-        """Bool (A,): the learner's legal actions now."""
-        return self.state.legal_action_mask().astype(bool)
+    def set_snapshots(self, paths: Sequence[str | Path]) -> list[str]:
+        """Make the pool's snapshots those saved at ``paths`` (see
+        :meth:`OpponentPool.set_snapshots`); how worker processes receive new snapshots."""
+        return self.pool.set_snapshots(paths)
 
-    def step(self, action: int):
-        s = self.state
-        s.apply_action(int(action))
-        self._advance()
-        obs = s.observation_tensor(self.seat)
-        if not s.is_over:
-            return obs, 0.0, False, False, {}
-        ret = float(s.returns()[self.seat]) if s.is_terminal else 0.0
-        info = {"outcome": {"seat": self.seat, "return": ret, "win": ret > 0,
-                            "truncated": s.is_truncated,
-                            "opponents": "+".join(sorted(k for k, _ in self.opponents.values()))}}
-        return obs, ret, s.is_terminal, s.is_truncated, info
+    def _end(self, reward: float, terminated: bool, truncated: bool, extra: dict[str, Any]):
+        obs, reward, terminated, truncated, info = super()._end(reward, terminated, truncated,
+                                                                extra)
+        info["outcome"] = {"seat": self.seat, "return": reward, "win": reward > 0,
+                           "truncated": truncated,
+                           "opponents": "+".join(sorted(k for k, _ in self.opponents.values()))}
+        return obs, reward, terminated, truncated, info
 
 
 # --------------------------------------------------------------------------------------------
