@@ -185,13 +185,14 @@ class LearnerEnv(SingleAgentEnv):
 
     def __init__(self, state_class: type[GameState], config: dict[str, Any], pool: OpponentPool,
                  seed: int = 0, first_seat: int = 0) -> None:
-        self.pool = pool
-        super().__init__(pool.game, opponents=None, seat="rotate",
-                         first_seat=first_seat % state_class(seed=0, **config).num_players,
-                         seed=seed, **config)
-        if self.state_class is not state_class:
+        game_class = env_module(pool.game).raw_env.state_class
+        if game_class is not state_class:
             raise ValueError(f"state class {state_class.__name__} is not the one of game "
-                             f"{pool.game!r} ({self.state_class.__name__})")
+                             f"{pool.game!r} ({game_class.__name__})")
+        self.pool = pool
+        n = state_class.from_config(0, **config).num_players
+        super().__init__(pool.game, opponents=None, seat="rotate", first_seat=first_seat % n,
+                         seed=seed, **config)
 
     def _draw_opponents(self) -> dict[int, tuple[str, str]]:
         """Each opponent seat, in seat order, draws ``(kind, label)`` from the pool."""
@@ -256,6 +257,7 @@ def _callbacks(run_dir: Path, pool: OpponentPool, args: argparse.Namespace, stat
                 label = f"snapshot_{self.num_timesteps}"
                 self.model.save(run_dir / "snapshots" / label)
                 pool.add_snapshot(self.model.policy, label)
+                sync_snapshots(self.training_env, run_dir, pool)
                 state["last_snapshot"] = self.num_timesteps
             if self.num_timesteps - self._last_ckpt >= args.checkpoint_every:
                 self._last_ckpt = self.num_timesteps
@@ -308,7 +310,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--run-dir", type=Path, default=None, help="default runs/<game>")
     p.add_argument("--fresh", action="store_true", help="ignore an existing checkpoint")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--n-envs", type=int, default=8)
+    p.add_argument("--n-envs", type=int, default=8,
+                   help="parallel environments (default 8); each one a worker process with "
+                        "--vec-env subproc")
+    p.add_argument("--vec-env", choices=("dummy", "subproc"), default="dummy",
+                   help="dummy (default): every env in this process, sharing one opponent "
+                        "pool; subproc: one worker process per env (SB3 SubprocVecEnv), each "
+                        "with its own pool that loads every new snapshot from snapshots/")
     p.add_argument("--n-steps", type=int, default=256, help="rollout steps per env")
     p.add_argument("--batch-size", type=int, default=512)
     p.add_argument("--n-epochs", type=int, default=5)
@@ -377,7 +385,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     import torch
     from sb3_contrib import MaskablePPO
-    from stable_baselines3.common.vec_env import DummyVecEnv
 
     run_dir = args.run_dir or Path("runs") / args.game
     if run_dir.exists() and not run_dir.is_dir():
@@ -407,15 +414,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     pool = OpponentPool(args.game, config, weights, max_snapshots=args.pool_size,
                         seed=args.seed)
     n_players = int(config["num_players"])
-    vec = DummyVecEnv([
-        (lambda i=i: LearnerEnv(state_class, config, pool, seed=args.seed * 100 + i,
-                                first_seat=i)) for i in range(args.n_envs)])
+    vec = make_vec_env(args, state_class, config, weights, pool)
     if resume:
         model = MaskablePPO.load(ckpt, env=vec, device="cpu", tensorboard_log=str(run_dir / "tb"))
         for label in state.get("snapshots", []):
             snap = run_dir / "snapshots" / f"{label}.zip"
             if snap.exists():
                 pool.add_snapshot(MaskablePPO.load(snap, device="cpu").policy, label)
+        sync_snapshots(vec, run_dir, pool)
         print(f"resuming from {ckpt} at {model.num_timesteps} timesteps "
               f"({len(pool.snapshots)} snapshots in the pool)")
     else:
@@ -431,6 +437,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             state["imitation"] = warm_start(model, args, state_class, config)
         pool.add_snapshot(model.policy, "snapshot_0")
         model.save(run_dir / "snapshots" / "snapshot_0")
+        sync_snapshots(vec, run_dir, pool)
         save_checkpoint(model, run_dir, pool, state)
 
     remaining = max(0, args.timesteps - model.num_timesteps)
@@ -442,17 +449,74 @@ def main(argv: Sequence[str] | None = None) -> int:
                         progress_bar=not args.no_progress, tb_log_name="maskable_ppo")
         except KeyboardInterrupt:
             save_checkpoint(model, run_dir, pool, state)
+            vec.close()
             print(f"\ninterrupted: checkpoint saved at {model.num_timesteps} timesteps; run the "
                   "same command again to resume")
             return 130
         save_checkpoint(model, run_dir, pool, state)
     train_seconds = time.perf_counter() - t0
+    vec.close()
     model.save(run_dir / "final_model")
+    speed = f", {remaining / train_seconds:.0f} steps/s" if remaining else ""
     print(f"trained {model.num_timesteps} timesteps ({remaining} this run, "
-          f"{train_seconds:.0f} s); model: {run_dir / 'final_model.zip'}")
+          f"{train_seconds:.0f} s{speed}); model: {run_dir / 'final_model.zip'}")
     if args.eval_games > 0:
         final_evaluation(args.game, config, run_dir, n_players, args.eval_games, args.seed)
     return 0
+
+
+def _worker_env(game: str, config: dict[str, Any], weights: dict[str, float], pool_size: int,
+                pool_seed: int, seed: int, first_seat: int) -> LearnerEnv:
+    """A :class:`LearnerEnv` with a pool of its own, built inside a worker process (one torch
+    thread: the worker only acts with snapshots, on the numpy path)."""
+    import torch
+
+    torch.set_num_threads(1)
+    pool = OpponentPool(game, config, weights, max_snapshots=pool_size, seed=pool_seed)
+    return LearnerEnv(env_module(game).raw_env.state_class, config, pool, seed=seed,
+                      first_seat=first_seat)
+
+
+def worker_env_fns(args: argparse.Namespace, config: dict[str, Any],
+                   weights: dict[str, float]) -> list[Any]:
+    """The ``--n-envs`` picklable env factories of ``--vec-env subproc``: env ``i`` is a
+    :class:`LearnerEnv` with a pool of its own, seeded from ``--seed`` and ``i`` (so workers
+    draw different opponents), env seed ``100 * --seed + i``, first seat ``i``."""
+    from functools import partial
+
+    return [partial(_worker_env, args.game, config, weights, args.pool_size,
+                    int(np.random.SeedSequence([args.seed, i]).generate_state(1)[0]),
+                    args.seed * 100 + i, i) for i in range(args.n_envs)]
+
+
+def make_vec_env(args: argparse.Namespace, state_class: type[GameState], config: dict[str, Any],
+                 weights: dict[str, float], pool: OpponentPool):
+    """The ``--n-envs`` learner envs as an SB3 VecEnv.
+
+    ``--vec-env dummy``: a ``DummyVecEnv`` in this process whose envs share ``pool`` (and its
+    generator); env ``i`` has seed ``100 * --seed + i`` and starts the seat rotation at seat
+    ``i``. ``--vec-env subproc``: a ``SubprocVecEnv``, one worker process per env
+    (:func:`worker_env_fns`), each with a pool of its own that :func:`sync_snapshots` keeps
+    equal to ``pool``'s snapshots.
+    """
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+
+    if args.vec_env == "subproc":
+        return SubprocVecEnv(worker_env_fns(args, config, weights))
+    return DummyVecEnv([
+        (lambda i=i: LearnerEnv(state_class, config, pool, seed=args.seed * 100 + i,
+                                first_seat=i)) for i in range(args.n_envs)])
+
+
+def sync_snapshots(vec: Any, run_dir: Path, pool: OpponentPool) -> None:
+    """Send the pool's snapshots (as paths under ``run_dir/snapshots``) to every worker
+    process of a ``SubprocVecEnv``, which loads the new ones (``LearnerEnv.set_snapshots``).
+    Nothing to do for envs in this process: they share ``pool``."""
+    from stable_baselines3.common.vec_env import SubprocVecEnv
+
+    if isinstance(vec, SubprocVecEnv):
+        paths = [str(run_dir / "snapshots" / f"{label}.zip") for label, _ in pool.snapshots]
+        vec.env_method("set_snapshots", paths)
 
 
 def warm_start(model: Any, args: argparse.Namespace, state_class: type[GameState],
