@@ -288,3 +288,14 @@ def test_worker_envs_have_pools_of_their_own():
     assert [e._first_seat for e in pair] == [0, 1]
     draws = [[e.pool.sample() for _ in range(20)] for e in pair]
     assert draws[0] != draws[1]
+
+
+def test_readme_example_runs(capsys):
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    section = readme.split("### Single-agent Gymnasium env", 1)[1]
+    code = section.split("```python", 1)[1].split("```", 1)[0]
+    exec(compile(code, "README.md", "exec"), {})
+    seat, reward, *returns = capsys.readouterr().out.replace("[", " ").replace("]", " ").split()
+    assert float(reward) == float(returns[int(seat)]) and len(returns) == 4

@@ -5,6 +5,13 @@ One learning seat plays against a pool of opponents: frozen snapshots of itself 
 game's scripted heuristic agents. Each episode the learner takes the next seat in rotation and
 every other seat draws an opponent from the pool (weights ``--opponents``). The learner is
 trained on its *own* return (+1 win, −1 loss, 0 no winner by default), never an opponent's.
+The learner's env (:class:`LearnerEnv`) is the public single-agent Gymnasium env
+(:class:`envs.core.single_agent.SingleAgentEnv`) with its opponents drawn from the pool.
+
+``--n-envs`` envs are stepped together: all in this process sharing one pool (``--vec-env
+dummy``, the default), or one worker process each (``--vec-env subproc``, SB3's
+``SubprocVecEnv``; every worker holds its own opponents and pool and loads each new snapshot
+from ``snapshots/``), which puts both cores of a two-core machine to work.
 
 Outputs, all under ``--run-dir`` (default ``runs/<game>``):
 
@@ -494,8 +501,9 @@ def make_vec_env(args: argparse.Namespace, state_class: type[GameState], config:
     """The ``--n-envs`` learner envs as an SB3 VecEnv.
 
     ``--vec-env dummy``: a ``DummyVecEnv`` in this process whose envs share ``pool`` (and its
-    generator); env ``i`` has seed ``100 * --seed + i`` and starts the seat rotation at seat
-    ``i``. ``--vec-env subproc``: a ``SubprocVecEnv``, one worker process per env
+    generator); env ``i`` is built with seed ``100 * --seed + i`` (MaskablePPO then reseeds it
+    with ``--seed + i`` at its first reset) and starts the seat rotation at seat ``i``.
+    ``--vec-env subproc``: a ``SubprocVecEnv``, one worker process per env
     (:func:`worker_env_fns`), each with a pool of its own that :func:`sync_snapshots` keeps
     equal to ``pool``'s snapshots.
     """
