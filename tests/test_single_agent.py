@@ -299,3 +299,29 @@ def test_readme_example_runs(capsys):
     exec(compile(code, "README.md", "exec"), {})
     seat, reward, *returns = capsys.readouterr().out.replace("[", " ").replace("]", " ").split()
     assert float(reward) == float(returns[int(seat)]) and len(returns) == 4
+
+
+def test_masks_read_from_infos_equal_the_envs_own():
+    """The mask cache of ``--vec-env subproc`` answers ``action_masks`` as the envs would,
+    across episode ends (auto-reset), for every env."""
+    from sb3_contrib.common.maskable.utils import get_action_masks
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from tests.toy_game import ToyState
+    from training.selfplay import LearnerEnv, OpponentPool, masks_from_infos
+
+    cfg = {"num_players": 3, "target": 10}
+    pool = OpponentPool("toy", cfg, {"random": 1.0, "heuristic": 1.0})
+    inner = DummyVecEnv([lambda i=i: LearnerEnv(ToyState, cfg, pool, seed=i, first_seat=i)
+                         for i in range(3)])
+    vec = masks_from_infos(inner)
+    vec.reset()
+    rng = np.random.default_rng(0)
+    dones = partial = 0
+    for _ in range(150):
+        masks = get_action_masks(vec)
+        partial += int((~masks.all(axis=1)).sum())
+        np.testing.assert_array_equal(masks, np.stack(inner.env_method("action_masks")))
+        actions = np.array([random_action(m, rng) for m in masks])
+        dones += int(vec.step(actions)[2].sum())
+    assert dones > 20 and partial > 10

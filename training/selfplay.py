@@ -484,6 +484,42 @@ def _worker_env(game: str, config: dict[str, Any], weights: dict[str, float], po
                       first_seat=first_seat)
 
 
+def masks_from_infos(venv: Any) -> Any:
+    """``venv`` (an SB3 VecEnv of :class:`SingleAgentEnv`) wrapped so that MaskablePPO's
+    ``env_method("action_masks")`` is answered from the masks the envs already returned in
+    ``info["action_mask"]`` (``reset_infos`` for an env that just started a new episode), not
+    by asking every worker again: one round trip to the worker processes per step instead of
+    two. Any other ``env_method`` call goes through.
+    """
+    from stable_baselines3.common.vec_env import VecEnvWrapper
+
+    class MasksFromInfos(VecEnvWrapper):
+        def __init__(self, venv: Any) -> None:
+            super().__init__(venv)
+            self._masks: list[np.ndarray] | None = None
+
+        def reset(self) -> Any:
+            obs = self.venv.reset()
+            self.reset_infos = self.venv.reset_infos
+            self._masks = [info["action_mask"].astype(bool) for info in self.reset_infos]
+            return obs
+
+        def step_wait(self) -> Any:
+            obs, rewards, dones, infos = self.venv.step_wait()
+            self.reset_infos = self.venv.reset_infos
+            self._masks = [(self.reset_infos[i] if done else info)["action_mask"].astype(bool)
+                           for i, (done, info) in enumerate(zip(dones, infos))]
+            return obs, rewards, dones, infos
+
+        def env_method(self, method_name: str, *args: Any, indices: Any = None,
+                       **kwargs: Any) -> list[Any]:
+            if method_name == "action_masks" and not args and not kwargs and self._masks:
+                return [self._masks[i] for i in self._get_indices(indices)]
+            return self.venv.env_method(method_name, *args, indices=indices, **kwargs)
+
+    return MasksFromInfos(venv)
+
+
 def worker_env_fns(args: argparse.Namespace, config: dict[str, Any],
                    weights: dict[str, float]) -> list[Any]:
     """The ``--n-envs`` picklable env factories of ``--vec-env subproc``: env ``i`` is a
@@ -510,7 +546,7 @@ def make_vec_env(args: argparse.Namespace, state_class: type[GameState], config:
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
     if args.vec_env == "subproc":
-        return SubprocVecEnv(worker_env_fns(args, config, weights))
+        return masks_from_infos(SubprocVecEnv(worker_env_fns(args, config, weights)))
     return DummyVecEnv([
         (lambda i=i: LearnerEnv(state_class, config, pool, seed=args.seed * 100 + i,
                                 first_seat=i)) for i in range(args.n_envs)])
@@ -520,8 +556,10 @@ def sync_snapshots(vec: Any, run_dir: Path, pool: OpponentPool) -> None:
     """Send the pool's snapshots (as paths under ``run_dir/snapshots``) to every worker
     process of a ``SubprocVecEnv``, which loads the new ones (``LearnerEnv.set_snapshots``).
     Nothing to do for envs in this process: they share ``pool``."""
-    from stable_baselines3.common.vec_env import SubprocVecEnv
+    from stable_baselines3.common.vec_env import SubprocVecEnv, VecEnvWrapper
 
+    while isinstance(vec, VecEnvWrapper):
+        vec = vec.venv
     if isinstance(vec, SubprocVecEnv):
         paths = [str(run_dir / "snapshots" / f"{label}.zip") for label, _ in pool.snapshots]
         vec.env_method("set_snapshots", paths)
