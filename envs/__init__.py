@@ -11,6 +11,12 @@ Importing ``envs`` also registers every game in PettingZoo's registry as ``cunni
 
     import envs, pettingzoo
     e = pettingzoo.make("aec", "cunning/prowl-v0", num_players=4)
+
+and with Gymnasium as the single-agent env ``cunning/<Game>-v0`` (one learning seat, the other
+seats played by agents; :class:`envs.core.single_agent.SingleAgentEnv`)::
+
+    import envs, gymnasium
+    e = gymnasium.make("cunning/Prowl-v0", num_players=4, opponents=["heuristic"])
 """
 
 from __future__ import annotations
@@ -58,4 +64,12 @@ def _register_with_pettingzoo() -> None:
             pettingzoo.register("aec", env_id, entry_point=f"{module}:env")
 
 
+def _register_with_gymnasium() -> None:
+    """Register each game as ``cunning/<Game>-v0`` in Gymnasium's registry (single-agent env)."""
+    from envs.core.single_agent import register_gymnasium_envs
+
+    register_gymnasium_envs()
+
+
 _register_with_pettingzoo()
+_register_with_gymnasium()

@@ -5,6 +5,13 @@ One learning seat plays against a pool of opponents: frozen snapshots of itself 
 game's scripted heuristic agents. Each episode the learner takes the next seat in rotation and
 every other seat draws an opponent from the pool (weights ``--opponents``). The learner is
 trained on its *own* return (+1 win, −1 loss, 0 no winner by default), never an opponent's.
+The learner's env (:class:`LearnerEnv`) is the public single-agent Gymnasium env
+(:class:`envs.core.single_agent.SingleAgentEnv`) with its opponents drawn from the pool.
+
+``--n-envs`` envs are stepped together: all in this process sharing one pool (``--vec-env
+dummy``, the default), or one worker process each (``--vec-env subproc``, SB3's
+``SubprocVecEnv``; every worker holds its own opponents and pool and loads each new snapshot
+from ``snapshots/``), which puts both cores of a two-core machine to work.
 
 Outputs, all under ``--run-dir`` (default ``runs/<game>``):
 
@@ -28,11 +35,9 @@ import csv
 import json
 import sys
 import time
-import zlib
 from pathlib import Path
 from typing import Any, Sequence
 
-import gymnasium as gym
 import numpy as np
 
 from agents import make_agent
@@ -40,6 +45,7 @@ from agents.base import Agent
 from agents.learned import PolicyAgent
 from envs import GAMES, env_module
 from envs.core import GameState
+from envs.core.single_agent import SingleAgentEnv
 
 # --------------------------------------------------------------------------------------------
 # opponents
@@ -96,6 +102,32 @@ class OpponentPool:
         self.snapshots.append((label, PolicyAgent(frozen, deterministic=False, name=label)))
         del self.snapshots[:-self.max_snapshots]
 
+    def set_snapshots(self, paths: Sequence[str | Path]) -> list[str]:
+        """Make the snapshots exactly those saved at ``paths`` (``MaskablePPO.save`` files,
+        oldest first; a snapshot's label is its file's stem), loading only the new ones and
+        keeping the newest ``max_snapshots``. Returns the labels now held.
+
+        How the pools of worker processes follow the trainer's pool (``--vec-env subproc``).
+
+        Raises:
+            FileNotFoundError: a path has no saved model.
+        """
+        from sb3_contrib import MaskablePPO
+
+        held = dict(self.snapshots)
+        snapshots = []
+        for path in list(paths)[-self.max_snapshots:]:
+            path = Path(path)
+            label = path.name.removesuffix(".zip")
+            if label not in held:
+                if not path.is_file() and not Path(f"{path}.zip").is_file():
+                    raise FileNotFoundError(f"no saved snapshot at {str(path)!r}")
+                policy = MaskablePPO.load(path, device="cpu").policy
+                held[label] = PolicyAgent(policy, deterministic=False, name=label)
+            snapshots.append((label, held[label]))
+        self.snapshots = snapshots
+        return [label for label, _ in snapshots]
+
     def labels(self) -> list[str]:
         """The opponents :meth:`make` can build now: the baselines' kinds, the snapshots' labels."""
         return list(self.baselines) + [label for label, _ in self.snapshots]
@@ -136,96 +168,62 @@ class OpponentPool:
 # single-agent view of a game for the learner
 
 
-class LearnerEnv(gym.Env):
-    """Gymnasium env: one learning seat, the other seats played by pool opponents.
+class LearnerEnv(SingleAgentEnv):
+    """The single-agent env (:class:`envs.core.single_agent.SingleAgentEnv`) with pool opponents.
 
     Observation: float32 (D,) — the learner seat's ``observation_tensor``; action: Discrete(A);
     ``action_masks()`` → bool (A,) for MaskablePPO. Reward: 0 until the end, then the learner's
     own return. ``terminated`` at the game's end, ``truncated`` when the engine truncates.
-    The learner's seat rotates 0, 1, …, n−1 over successive episodes. Each opponent seat plays
-    this env's own instance of the opponent drawn for it (:meth:`opponent_instance`), so no agent
-    memory is shared between seats or envs.
-    """
+    The learner's seat rotates ``first_seat``, ``first_seat + 1``, … over successive episodes.
+    Every episode each opponent seat draws an opponent from ``pool`` (in seat order) and plays
+    this env's own instance of it (:meth:`opponent_instance`, made by :meth:`OpponentPool.make`),
+    so no agent memory is shared between seats or envs. At the end ``info["outcome"]`` sums the
+    episode up for the episode log. Illegal learner actions raise (MaskablePPO never takes one).
 
-    metadata = {"render_modes": []}
+    Args:
+        state_class: the game's state class (must be ``pool.game``'s).
+        config: the game's resolved configuration.
+        pool: the opponent pool (shared by the envs of one process).
+        seed, first_seat: as for :class:`SingleAgentEnv`.
+
+    Raises:
+        ValueError: ``state_class`` is not the state class of ``pool.game``.
+    """
 
     def __init__(self, state_class: type[GameState], config: dict[str, Any], pool: OpponentPool,
                  seed: int = 0, first_seat: int = 0) -> None:
-        super().__init__()
-        self.state_class = state_class
-        self.config = config
+        game_class = env_module(pool.game).raw_env.state_class
+        if game_class is not state_class:
+            raise ValueError(f"state class {state_class.__name__} is not the one of game "
+                             f"{pool.game!r} ({game_class.__name__})")
         self.pool = pool
-        probe = state_class(seed=0, **config)
-        self.n = probe.num_players
-        self.observation_space = gym.spaces.Box(0.0, 1.0, (probe.observation_size,), np.float32)
-        self.action_space = gym.spaces.Discrete(probe.num_actions)
-        self._rng = np.random.default_rng(seed)
-        self._seed = int(seed)
-        self._next_seat = first_seat % self.n
-        self.state: GameState = probe
-        self.seat = 0
-        self.opponents: dict[int, tuple[str, Agent]] = {}
-        # this env's own opponent instances, one per (seat, opponent label), kept across
-        # episodes (reset before each game) and never shared with another seat or env
-        self._instances: dict[tuple[int, str], Agent] = {}
+        n = state_class.from_config(0, **config).num_players
+        super().__init__(pool.game, opponents=None, seat="rotate", first_seat=first_seat % n,
+                         seed=seed, **config)
 
-    def opponent_instance(self, seat: int, label: str) -> Agent:
-        """This env's instance of opponent ``label`` for ``seat`` (made on first use, seeded
-        from the env's seed, the seat and the label)."""
-        key = (seat, label)
-        agent = self._instances.get(key)
-        if agent is None:
-            ss = np.random.SeedSequence([self._seed, seat, zlib.crc32(label.encode())])
-            agent = self.pool.make(label, seed=int(ss.generate_state(1)[0]))
-            self._instances[key] = agent
-        return agent
+    def _draw_opponents(self) -> dict[int, tuple[str, str]]:
+        """Each opponent seat, in seat order, draws ``(kind, label)`` from the pool."""
+        return {p: self.pool.sample() for p in range(self.n) if p != self.seat}
 
-    def _advance(self) -> None:
-        """Let opponents act until the learner must decide or the game is over."""
-        s = self.state
-        while not s.is_over and s.current_player != self.seat:
-            p = s.current_player
-            kind, agent = self.opponents[p]
-            obs = {"observation": s.observation_tensor(p), "action_mask": s.legal_action_mask()}
-            s.apply_action(agent.act(obs, f"player_{p}"))
+    def _live_labels(self) -> set[str]:
+        """The pool's current labels: instances of dropped snapshots are forgotten."""
+        return set(self.pool.labels())
 
-    def reset(self, *, seed: int | None = None, options: dict | None = None):
-        super().reset(seed=seed)
-        if seed is not None:
-            self._rng = np.random.default_rng(seed)
-        while True:
-            self.seat = self._next_seat
-            self._next_seat = (self._next_seat + 1) % self.n
-            self.state = self.state_class(seed=int(self._rng.integers(2**62)), **self.config)
-            live = set(self.pool.labels())    # forget instances of dropped snapshots
-            self._instances = {k: a for k, a in self._instances.items() if k[1] in live}
-            self.opponents = {}
-            for p in range(self.n):
-                if p != self.seat:
-                    kind, label = self.pool.sample()
-                    agent = self.opponent_instance(p, label)
-                    agent.reset()
-                    self.opponents[p] = (kind, agent)
-            self._advance()
-            if not self.state.is_over:
-                return self.state.observation_tensor(self.seat), {}
+    def _make_opponent(self, label: str, seed: int | None) -> Agent:
+        return self.pool.make(label, seed=seed)
 
-    def action_masks(self) -> np.ndarray:
-        """Bool (A,): the learner's legal actions now."""
-        return self.state.legal_action_mask().astype(bool)
+    def set_snapshots(self, paths: Sequence[str | Path]) -> list[str]:
+        """Make the pool's snapshots those saved at ``paths`` (see
+        :meth:`OpponentPool.set_snapshots`); how worker processes receive new snapshots."""
+        return self.pool.set_snapshots(paths)
 
-    def step(self, action: int):
-        s = self.state
-        s.apply_action(int(action))
-        self._advance()
-        obs = s.observation_tensor(self.seat)
-        if not s.is_over:
-            return obs, 0.0, False, False, {}
-        ret = float(s.returns()[self.seat]) if s.is_terminal else 0.0
-        info = {"outcome": {"seat": self.seat, "return": ret, "win": ret > 0,
-                            "truncated": s.is_truncated,
-                            "opponents": "+".join(sorted(k for k, _ in self.opponents.values()))}}
-        return obs, ret, s.is_terminal, s.is_truncated, info
+    def _end(self, reward: float, terminated: bool, truncated: bool, extra: dict[str, Any]):
+        obs, reward, terminated, truncated, info = super()._end(reward, terminated, truncated,
+                                                                extra)
+        info["outcome"] = {"seat": self.seat, "return": reward, "win": reward > 0,
+                           "truncated": truncated,
+                           "opponents": "+".join(sorted(k for k, _ in self.opponents.values()))}
+        return obs, reward, terminated, truncated, info
 
 
 # --------------------------------------------------------------------------------------------
@@ -266,6 +264,7 @@ def _callbacks(run_dir: Path, pool: OpponentPool, args: argparse.Namespace, stat
                 label = f"snapshot_{self.num_timesteps}"
                 self.model.save(run_dir / "snapshots" / label)
                 pool.add_snapshot(self.model.policy, label)
+                sync_snapshots(self.training_env, run_dir, pool)
                 state["last_snapshot"] = self.num_timesteps
             if self.num_timesteps - self._last_ckpt >= args.checkpoint_every:
                 self._last_ckpt = self.num_timesteps
@@ -318,7 +317,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--run-dir", type=Path, default=None, help="default runs/<game>")
     p.add_argument("--fresh", action="store_true", help="ignore an existing checkpoint")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--n-envs", type=int, default=8)
+    p.add_argument("--n-envs", type=int, default=8,
+                   help="parallel environments (default 8); each one a worker process with "
+                        "--vec-env subproc")
+    p.add_argument("--vec-env", choices=("dummy", "subproc"), default="dummy",
+                   help="dummy (default): every env in this process, sharing one opponent "
+                        "pool; subproc: one worker process per env (SB3 SubprocVecEnv), each "
+                        "with its own pool that loads every new snapshot from snapshots/")
     p.add_argument("--n-steps", type=int, default=256, help="rollout steps per env")
     p.add_argument("--batch-size", type=int, default=512)
     p.add_argument("--n-epochs", type=int, default=5)
@@ -387,7 +392,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     import torch
     from sb3_contrib import MaskablePPO
-    from stable_baselines3.common.vec_env import DummyVecEnv
 
     run_dir = args.run_dir or Path("runs") / args.game
     if run_dir.exists() and not run_dir.is_dir():
@@ -417,15 +421,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     pool = OpponentPool(args.game, config, weights, max_snapshots=args.pool_size,
                         seed=args.seed)
     n_players = int(config["num_players"])
-    vec = DummyVecEnv([
-        (lambda i=i: LearnerEnv(state_class, config, pool, seed=args.seed * 100 + i,
-                                first_seat=i)) for i in range(args.n_envs)])
+    vec = make_vec_env(args, state_class, config, weights, pool)
     if resume:
         model = MaskablePPO.load(ckpt, env=vec, device="cpu", tensorboard_log=str(run_dir / "tb"))
         for label in state.get("snapshots", []):
             snap = run_dir / "snapshots" / f"{label}.zip"
             if snap.exists():
                 pool.add_snapshot(MaskablePPO.load(snap, device="cpu").policy, label)
+        sync_snapshots(vec, run_dir, pool)
         print(f"resuming from {ckpt} at {model.num_timesteps} timesteps "
               f"({len(pool.snapshots)} snapshots in the pool)")
     else:
@@ -441,6 +444,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             state["imitation"] = warm_start(model, args, state_class, config)
         pool.add_snapshot(model.policy, "snapshot_0")
         model.save(run_dir / "snapshots" / "snapshot_0")
+        sync_snapshots(vec, run_dir, pool)
         save_checkpoint(model, run_dir, pool, state)
 
     remaining = max(0, args.timesteps - model.num_timesteps)
@@ -452,17 +456,113 @@ def main(argv: Sequence[str] | None = None) -> int:
                         progress_bar=not args.no_progress, tb_log_name="maskable_ppo")
         except KeyboardInterrupt:
             save_checkpoint(model, run_dir, pool, state)
+            vec.close()
             print(f"\ninterrupted: checkpoint saved at {model.num_timesteps} timesteps; run the "
                   "same command again to resume")
             return 130
         save_checkpoint(model, run_dir, pool, state)
     train_seconds = time.perf_counter() - t0
+    vec.close()
     model.save(run_dir / "final_model")
+    speed = f", {remaining / train_seconds:.0f} steps/s" if remaining else ""
     print(f"trained {model.num_timesteps} timesteps ({remaining} this run, "
-          f"{train_seconds:.0f} s); model: {run_dir / 'final_model.zip'}")
+          f"{train_seconds:.0f} s{speed}); model: {run_dir / 'final_model.zip'}")
     if args.eval_games > 0:
         final_evaluation(args.game, config, run_dir, n_players, args.eval_games, args.seed)
     return 0
+
+
+def _worker_env(game: str, config: dict[str, Any], weights: dict[str, float], pool_size: int,
+                pool_seed: int, seed: int, first_seat: int) -> LearnerEnv:
+    """A :class:`LearnerEnv` with a pool of its own, built inside a worker process (one torch
+    thread: the worker only acts with snapshots, on the numpy path)."""
+    import torch
+
+    torch.set_num_threads(1)
+    pool = OpponentPool(game, config, weights, max_snapshots=pool_size, seed=pool_seed)
+    return LearnerEnv(env_module(game).raw_env.state_class, config, pool, seed=seed,
+                      first_seat=first_seat)
+
+
+def masks_from_infos(venv: Any) -> Any:
+    """``venv`` (an SB3 VecEnv of :class:`SingleAgentEnv`) wrapped so that MaskablePPO's
+    ``env_method("action_masks")`` is answered from the masks the envs already returned in
+    ``info["action_mask"]`` (``reset_infos`` for an env that just started a new episode), not
+    by asking every worker again: one round trip to the worker processes per step instead of
+    two. Any other ``env_method`` call goes through.
+    """
+    from stable_baselines3.common.vec_env import VecEnvWrapper
+
+    class MasksFromInfos(VecEnvWrapper):
+        def __init__(self, venv: Any) -> None:
+            super().__init__(venv)
+            self._masks: list[np.ndarray] | None = None
+
+        def reset(self) -> Any:
+            obs = self.venv.reset()
+            self.reset_infos = self.venv.reset_infos
+            self._masks = [info["action_mask"].astype(bool) for info in self.reset_infos]
+            return obs
+
+        def step_wait(self) -> Any:
+            obs, rewards, dones, infos = self.venv.step_wait()
+            self.reset_infos = self.venv.reset_infos
+            self._masks = [(self.reset_infos[i] if done else info)["action_mask"].astype(bool)
+                           for i, (done, info) in enumerate(zip(dones, infos))]
+            return obs, rewards, dones, infos
+
+        def env_method(self, method_name: str, *args: Any, indices: Any = None,
+                       **kwargs: Any) -> list[Any]:
+            if method_name == "action_masks" and not args and not kwargs and self._masks:
+                return [self._masks[i] for i in self._get_indices(indices)]
+            return self.venv.env_method(method_name, *args, indices=indices, **kwargs)
+
+    return MasksFromInfos(venv)
+
+
+def worker_env_fns(args: argparse.Namespace, config: dict[str, Any],
+                   weights: dict[str, float]) -> list[Any]:
+    """The ``--n-envs`` picklable env factories of ``--vec-env subproc``: env ``i`` is a
+    :class:`LearnerEnv` with a pool of its own, seeded from ``--seed`` and ``i`` (so workers
+    draw different opponents), env seed ``100 * --seed + i``, first seat ``i``."""
+    from functools import partial
+
+    return [partial(_worker_env, args.game, config, weights, args.pool_size,
+                    int(np.random.SeedSequence([args.seed, i]).generate_state(1)[0]),
+                    args.seed * 100 + i, i) for i in range(args.n_envs)]
+
+
+def make_vec_env(args: argparse.Namespace, state_class: type[GameState], config: dict[str, Any],
+                 weights: dict[str, float], pool: OpponentPool):
+    """The ``--n-envs`` learner envs as an SB3 VecEnv.
+
+    ``--vec-env dummy``: a ``DummyVecEnv`` in this process whose envs share ``pool`` (and its
+    generator); env ``i`` is built with seed ``100 * --seed + i`` (MaskablePPO then reseeds it
+    with ``--seed + i`` at its first reset) and starts the seat rotation at seat ``i``.
+    ``--vec-env subproc``: a ``SubprocVecEnv``, one worker process per env
+    (:func:`worker_env_fns`), each with a pool of its own that :func:`sync_snapshots` keeps
+    equal to ``pool``'s snapshots.
+    """
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+
+    if args.vec_env == "subproc":
+        return masks_from_infos(SubprocVecEnv(worker_env_fns(args, config, weights)))
+    return DummyVecEnv([
+        (lambda i=i: LearnerEnv(state_class, config, pool, seed=args.seed * 100 + i,
+                                first_seat=i)) for i in range(args.n_envs)])
+
+
+def sync_snapshots(vec: Any, run_dir: Path, pool: OpponentPool) -> None:
+    """Send the pool's snapshots (as paths under ``run_dir/snapshots``) to every worker
+    process of a ``SubprocVecEnv``, which loads the new ones (``LearnerEnv.set_snapshots``).
+    Nothing to do for envs in this process: they share ``pool``."""
+    from stable_baselines3.common.vec_env import SubprocVecEnv, VecEnvWrapper
+
+    while isinstance(vec, VecEnvWrapper):
+        vec = vec.venv
+    if isinstance(vec, SubprocVecEnv):
+        paths = [str(run_dir / "snapshots" / f"{label}.zip") for label, _ in pool.snapshots]
+        vec.env_method("set_snapshots", paths)
 
 
 def warm_start(model: Any, args: argparse.Namespace, state_class: type[GameState],
