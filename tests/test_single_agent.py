@@ -69,7 +69,7 @@ def test_the_documented_example():
     env = gymnasium.make("cunning/Prowl-v0", num_players=4, opponents=["heuristic"])
     env.reset(seed=0)
     u = env.unwrapped
-    assert u.n == 4 and env.action_space.n == 112 and env.observation_space.shape == (759,)
+    assert u.n == 4 and env.action_space.n == 112 and env.observation_space.shape == (u.state.observation_size,) == (1607,)
     assert sorted(u.opponents) == sorted(set(range(4)) - {u.seat})
     assert {kind for kind, _ in u.opponents.values()} == {"heuristic"}
 
