@@ -5,11 +5,12 @@ truth row ``y``:
 
 * categorical games (Prowl clan, Clans colour): ``y`` is one-hot; ``nll = -log max(p[y], 1e-6)``
   (natural log, floored so that a confident miss costs at most ``log 1e6 = 13.8``), ``brier =
-  sum_k (p_k - y_k)^2`` (0..2), ``top1 = 1`` if ``argmax p`` is the true category;
+  sum_k (p_k - y_k)^2`` (0..2), ``top1 = 1`` if ``argmax p`` is the true category (``1/m`` if ``m`` categories tie for
+  the maximum and the truth is one of them: the expected accuracy of breaking the tie at random);
 * counts (Badland Wolves hands): both rows are normalised to a composition of the hand; ``nll`` is
   the cross-entropy ``-sum_k y_k log max(p_k, 1e-6)`` (the mean NLL per card in the hand),
-  ``brier`` the squared distance of the compositions, ``top1 = 1`` if ``argmax p`` is one of the
-  hand's most common types. Empty hands are skipped.
+  ``brier`` the squared distance of the compositions, ``top1`` the share of the belief's tied maxima that are
+  among the hand's most common types. Empty hands are skipped.
 
 Per observing seat, a decision's score is the mean over the other seats whose truth is defined.
 
@@ -60,8 +61,9 @@ def row_scores(p: np.ndarray, y: np.ndarray, kind: str = "categorical") -> np.nd
         pr = p[r] / ps if ps > 0 else np.full_like(p[r], 1.0 / p.shape[1])
         out[r, 0] = -float(np.sum(yr * np.log(np.maximum(pr, NLL_FLOOR))))
         out[r, 1] = float(np.sum((pr - yr) ** 2))
-        best = np.flatnonzero(y[r] == y[r].max())
-        out[r, 2] = 1.0 if int(np.argmax(pr)) in best else 0.0
+        best = y[r] == y[r].max()
+        top = pr >= pr.max() - 1e-12
+        out[r, 2] = float((top & best).sum()) / float(top.sum())
     return out
 
 
