@@ -115,9 +115,10 @@ class BeliefAdapter:
         return np.ones(state.num_players)
 
     def public_action(self, state: GameState, action: int) -> bool:
-        """True if ``action`` (read from ``state``'s static action tables) is seen by every seat, so that no other legal
-        action leads any seat to the same observation. Default False (always safe: the policy
-        tracker then sums over every legal action that matches the observation)."""
+        """True if ``action`` (read from ``state``'s static action tables) is seen by every
+        seat, so that no other legal action leads any seat to the same observation. Default
+        False (always safe: the policy tracker then sums over every legal action that matches
+        the observation)."""
         return False
 
     def exact_consistent(self, state: GameState, seat: int) -> np.ndarray | None:
@@ -376,7 +377,8 @@ class EpsilonAgentPolicy:
     Used for the scripted heuristics: ``agent.act`` is asked ``samples`` times per distinct
     (seat, observation, mask) and the answers' frequencies cached, so the model is a fixed
     function of the observation; ``samples > 1`` estimates the agent's own randomness (the
-    Clans heuristic breaks near-ties at random: two instances agree on about half of its moves). One agent instance per seat is kept
+    Clans heuristic breaks near-ties at random: two instances agree on about half of its moves).
+    One agent instance per seat is kept
     (``agent_factory(seat)``), because the Clans heuristic remembers public moves between calls.
 
     Args:
@@ -708,7 +710,8 @@ class PolicyTracker(Tracker):
                 return 0.0, None
             q = p.clone()
             q.apply_action(action)
-            return (1.0, q) if np.array_equal(q.observation_tensor(seat), obs_after) else (0.0, None)
+            same = np.array_equal(q.observation_tensor(seat), obs_after)
+            return (1.0, q) if same else (0.0, None)
         probs = self.model.probs(p.observation_tensor(actor), mask, actor)
         cands = [action] if public else [int(a) for a in np.flatnonzero(mask)]
         like, outs, ws = 0.0, [], []

@@ -5,12 +5,13 @@ truth row ``y``:
 
 * categorical games (Prowl clan, Clans colour): ``y`` is one-hot; ``nll = -log max(p[y], 1e-6)``
   (natural log, floored so that a confident miss costs at most ``log 1e6 = 13.8``), ``brier =
-  sum_k (p_k - y_k)^2`` (0..2), ``top1 = 1`` if ``argmax p`` is the true category (``1/m`` if ``m`` categories tie for
-  the maximum and the truth is one of them: the expected accuracy of breaking the tie at random);
+  sum_k (p_k - y_k)^2`` (0..2), ``top1 = 1`` if ``argmax p`` is the true category (``1/m`` if
+  ``m`` categories tie for the maximum and the truth is one of them: the expected accuracy of
+  breaking the tie at random);
 * counts (Badland Wolves hands): both rows are normalised to a composition of the hand; ``nll`` is
   the cross-entropy ``-sum_k y_k log max(p_k, 1e-6)`` (the mean NLL per card in the hand),
-  ``brier`` the squared distance of the compositions, ``top1`` the share of the belief's tied maxima that are
-  among the hand's most common types. Empty hands are skipped.
+  ``brier`` the squared distance of the compositions, ``top1`` the share of the belief's tied
+  maxima that are among the hand's most common types. Empty hands are skipped.
 
 Per observing seat, a decision's score is the mean over the other seats whose truth is defined.
 
@@ -25,6 +26,7 @@ the last decision, before the game's final action). Across games: mean and a 95%
 from __future__ import annotations
 
 import math
+import warnings
 from typing import Any, Sequence
 
 import numpy as np
@@ -99,8 +101,9 @@ def binned(values: np.ndarray, bins: int = 10) -> np.ndarray:
     for b in range(bins):
         sel = values[idx == b]
         if sel.size:
-            with np.errstate(invalid="ignore"):
-                out[b] = np.nanmean(sel, axis=0) if not np.isnan(sel).all() else np.nan
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)   # all-NaN columns stay NaN
+                out[b] = np.nanmean(sel, axis=0)
     return out
 
 
@@ -119,7 +122,8 @@ def mean_ci(samples: np.ndarray, axis: int = 0) -> tuple[np.ndarray, np.ndarray]
     """
     a = np.asarray(samples, dtype=np.float64)
     m = np.sum(~np.isnan(a), axis=axis)
-    with np.errstate(invalid="ignore", divide="ignore"):
+    with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)   # all-NaN or single-sample slices
         mean = np.nanmean(a, axis=axis) if a.size else np.nan
         sd = np.nanstd(a, axis=axis, ddof=1)
         half = 1.96 * sd / np.sqrt(m)
