@@ -659,8 +659,8 @@ class PolicyTracker(Tracker):
     fresh world's record does not replay to it (a resampler without history consistency), its
     weight is unknown: that rebuild's fresh worlds are dropped (``stats["unreplayable"]``), as
     keeping only the replayable draws would be biased (with such a resampler the replayable
-    worlds are the real one). If every particle has died and no fresh world is usable, the
-    belief falls back to the consistent posterior.
+    worlds are the real one), and no fresh world is drawn again in that game. If every particle
+    has died and no fresh world is usable, the belief falls back to the consistent posterior.
 
     Args:
         game: game name.
@@ -692,6 +692,7 @@ class PolicyTracker(Tracker):
     def _reset(self, state0, seat):
         self.model.reset()
         self.stats = {"rejuvenations": 0, "fresh": 0, "unreplayable": 0}
+        self.replayable = True
         self.real_obs = [state0.observation_tensor(seat)]
         self.particles = [state0.resample_from_infostate(seat, self.rng) for _ in range(self.M)]
         self.logw = np.zeros(self.M)
@@ -796,13 +797,15 @@ class PolicyTracker(Tracker):
         M = self.M
         alive = np.isfinite(self.logw)
         fresh, flw = [], []
-        for _ in range(max(1, int(round(self.fresh_fraction * M))) if alive.any() else M):
+        n_fresh = max(1, int(round(self.fresh_fraction * M))) if alive.any() else M
+        for _ in range(n_fresh if self.replayable else 0):
             world = state.resample_from_infostate(self.seat, self.rng)
             ll = self.history_loglik(world)
             if ll is None:
                 # the resampler's world has no replayable history: its weight is unknown, and
                 # keeping only the replayable draws would favour worlds equal to the real one
                 self.stats["unreplayable"] += 1
+                self.replayable = False     # not tried again in this game
                 fresh, flw = [], []
                 break
             fresh.append(world)
