@@ -912,9 +912,10 @@ class ProbeTracker(Tracker):
 
 def make_tracker(spec: str, game: str, config: dict[str, Any], seed: int = 0,
                  particles: int = 100, samples: int = 200, epsilon: float = 0.1,
-                 probe_path: str | None = None) -> Tracker:
+                 probe_path: str | None = None, policy_samples: int | None = None) -> Tracker:
     """A tracker from a short spec: ``uniform``, ``consistent``, ``policy`` (heuristic with
-    ``epsilon``), ``policy-random``, ``policy-ppo:PATH`` or ``probe`` (needs ``probe_path``).
+    ``epsilon`` and ``policy_samples`` calls per observation, default HEURISTIC_SAMPLES),
+    ``policy-random``, ``policy-ppo:PATH`` or ``probe`` (needs ``probe_path``).
 
     Raises:
         ValueError: an unknown spec, or ``probe`` without a path.
@@ -924,7 +925,7 @@ def make_tracker(spec: str, game: str, config: dict[str, Any], seed: int = 0,
     if spec == "consistent":
         return ConsistentTracker(game, samples=samples, seed=seed)
     if spec == "policy":
-        return PolicyTracker(game, heuristic_policy(game, config, epsilon, seed),
+        return PolicyTracker(game, heuristic_policy(game, config, epsilon, seed, policy_samples),
                              particles=particles, seed=seed)
     if spec == "policy-random":
         t = PolicyTracker(game, RandomPolicy(), particles=particles, seed=seed)

@@ -5,7 +5,7 @@ Usage::
     python -m benchmarks.deduction --game prowl --players heuristic --observer-seat 0 \\
         --games 20 [--num-players 4] [--trackers uniform consistent policy probe] \\
         [--probe probes/prowl4.pt] [--particles 100] [--samples 200] [--epsilon 0.1] \\
-        [--seed 0] [--png deduction_prowl.png]
+        [--policy-samples 1] [--seed 0] [--png deduction_prowl.png] [--json out.json]
 
 Plays ``--games`` games (engine seeds ``seed + g``; ``--players`` one agent spec per seat or
 fewer, repeated), runs every tracker for the observing seat on the same games
@@ -38,7 +38,8 @@ from training.belief_metrics import CHECKPOINTS, METRICS, at_checkpoints, binned
 
 def run(game: str, config: dict[str, Any], players: Sequence[str], observer: int, games: int,
         trackers: Sequence[str], seed: int = 0, particles: int = 100, samples: int = 200,
-        epsilon: float = 0.1, probe: str | None = None, log=print) -> dict[str, Any]:
+        epsilon: float = 0.1, probe: str | None = None, policy_samples: int | None = None,
+        log=print) -> dict[str, Any]:
     """Run the benchmark; returns per tracker the binned and checkpoint means/intervals and the
     cost (``{"bins": (mean, half) (10, 3), "checkpoints": (mean, half) (4, 3), "ms_per_update",
     "games"}``)."""
@@ -55,7 +56,8 @@ def run(game: str, config: dict[str, Any], players: Sequence[str], observer: int
         agents = [make_agent(specs[s], game, state0.config, seed=(seed + g) * 64 + s)
                   for s in range(n)]
         trs = [make_tracker(t, game, state0.config, seed=seed + g, particles=particles,
-                            samples=samples, epsilon=epsilon, probe_path=probe) for t in trackers]
+                            samples=samples, epsilon=epsilon, probe_path=probe,
+                            policy_samples=policy_samples) for t in trackers]
         res = track_game(game, config, agents, trs, observer, seed + g)
         for tr in trs:
             r = res[tr.name]
@@ -132,6 +134,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--particles", type=int, default=100)
     ap.add_argument("--samples", type=int, default=200)
     ap.add_argument("--epsilon", type=float, default=0.1)
+    ap.add_argument("--policy-samples", type=int, default=None,
+                    help="heuristic calls per observation in the policy model (default: "
+                         "agents.belief.HEURISTIC_SAMPLES)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--png", default=None, help="output PNG (default deduction_<game>.png)")
     ap.add_argument("--json", default=None, help="also write the numbers as JSON")
@@ -144,7 +149,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("note: no --probe model given; the probe tracker is skipped")
         trackers.remove("probe")
     res = run(a.game, config, a.players, a.observer_seat, a.games, trackers, a.seed,
-              a.particles, a.samples, a.epsilon, a.probe, log=lambda s: print(s, file=sys.stderr))
+              a.particles, a.samples, a.epsilon, a.probe, a.policy_samples,
+              log=lambda s: print(s, file=sys.stderr))
     print(f"## {a.game} {config}, players {a.players}, observer seat {a.observer_seat}, "
           f"{a.games} games\n")
     print(markdown(res))

@@ -3,7 +3,8 @@
 Usage::
 
     python -m training.dataset --game prowl --num-players 4 --agents heuristic random \\
-        --games 1000 --out data/prowl4 [--seed 0] [--shard-size 4096] [--config '{"beginner": true}']
+        --games 1000 --out data/prowl4 [--seed 0] [--shard-size 4096] \\
+        [--config '{"beginner": true}']
 
 ``--agents`` gives one spec per seat (``random``, ``heuristic``, ``ppo:PATH``;
 :func:`agents.make_agent`), or fewer, repeated cyclically over the seats. Game ``g`` has engine
@@ -174,7 +175,8 @@ def read_index(path: str | Path) -> dict[str, Any]:
     return index
 
 
-def iter_shards(path: str | Path, fields: Sequence[str] = FIELDS) -> Iterator[dict[str, np.ndarray]]:
+def iter_shards(path: str | Path, fields: Sequence[str] = FIELDS
+                ) -> Iterator[dict[str, np.ndarray]]:
     """Stream the dataset shard by shard: dicts of the requested ``fields`` (schema above).
 
     Raises:

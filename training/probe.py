@@ -15,7 +15,8 @@ Badland Wolves); undefined rows (no clan yet, empty hand) are masked out.
 
 Network: ``D -> hidden -> hidden -> (n - 1) * C`` with ReLU; loss the mean soft-target cross-entropy
 of each row's softmax; Adam (lr 1e-3), batch 512. The last 10% of games are held out, the
-held-out loss printed per epoch, and the weights of the epoch with the lowest held-out loss kept. The ``.pt`` file holds ``{"meta": {...}, "state_dict": ...}``
+held-out loss printed per epoch, and the weights of the epoch with the lowest held-out loss kept.
+The ``.pt`` file holds ``{"meta": {...}, "state_dict": ...}``
 (``meta``: game, config, obs_size, num_players, columns, hidden, kind, train/val sizes and loss);
 :class:`agents.belief.ProbeTracker` loads it with :func:`load_probe`.
 """
@@ -76,6 +77,7 @@ def train(data: dict[str, np.ndarray], index: dict[str, Any], epochs: int = 8,
     import torch
 
     torch.manual_seed(seed)
+    torch.set_num_threads(1)   # small network: one thread is as fast and shares the machine
     x, y, ok, g = examples(data)
     games = int(index["games"])
     val = g >= int(games * 0.9) if games >= 10 else np.zeros(len(g), dtype=bool)
