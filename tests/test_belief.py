@@ -227,7 +227,7 @@ def _exact_clans_posterior(state, seat, model):
     while len(worlds) < 4:
         w = state.resample_from_infostate(seat, rng)
         worlds.setdefault(int(w.colours[1 - seat]), w)
-    post = np.zeros(5)
+    post = np.full(5, -np.inf)       # log posterior; the observer's own colour stays impossible
     for c, w in worlds.items():
         rec = w.to_record()
         ll = 0.0
@@ -239,9 +239,7 @@ def _exact_clans_posterior(state, seat, model):
                 ll += math.log(p[rec["actions"][i - 1]])
             prev = st.clone()
         post[c] = ll
-    live = post != 0
-    post[live] = np.exp(post[live] - post[live].max())
-    post[~live] = 0.0
+    post = np.exp(post - post.max())
     return post / post.sum()
 
 
@@ -341,3 +339,44 @@ def test_probe_trains_and_tracks(tmp_path):
     np.testing.assert_allclose(b[1].sum(), 1.0, rtol=1e-6)
     with pytest.raises(ValueError, match="observations of size"):
         ProbeTracker("prowl", str(path)).reset(new_game("prowl", 0, num_players=3), 0)
+
+
+def test_epsilon_agent_policy_probabilities():
+    from agents.belief import EpsilonAgentPolicy
+
+    class Fixed:
+        def __init__(self):
+            self.calls = 0
+
+        def act(self, observation, agent):
+            self.calls += 1
+            return 2 if self.calls % 2 else 4      # alternates: a tie broken two ways
+
+    mask = np.array([0, 1, 1, 0, 1], dtype=np.int8)
+    obs = np.zeros(3, dtype=np.float32)
+    p = EpsilonAgentPolicy(lambda seat: Fixed(), epsilon=0.3).probs(obs, mask, 0)
+    np.testing.assert_allclose(p, [0, 0.1, 0.8, 0, 0.1])
+    p = EpsilonAgentPolicy(lambda seat: Fixed(), epsilon=0.3, samples=2).probs(obs, mask, 0)
+    np.testing.assert_allclose(p, [0, 0.1, 0.45, 0, 0.45])
+    with pytest.raises(ValueError, match="epsilon"):
+        EpsilonAgentPolicy(lambda seat: Fixed(), epsilon=0.0)
+    np.testing.assert_allclose(RandomPolicy().probs(obs, mask, 0), [0, 1 / 3, 1 / 3, 0, 1 / 3])
+
+
+@pytest.mark.slow
+def test_policy_tracker_matches_exact_bayes_under_the_clans_heuristic():
+    """The epsilon-heuristic (0.2) as the known policy, 2-player Clans, 3000 particles."""
+    from agents.belief import heuristic_policy
+
+    st = new_game("clans", 21, num_players=2)
+    model = heuristic_policy("clans", st.config, epsilon=0.2, samples=1)
+    tr = PolicyTracker("clans", model, particles=3000, seed=2)
+    tr.reset(st, 1)
+    rng = np.random.default_rng(3)
+    for k in range(10):
+        actor = st.current_player
+        a = sample_action(model, st, rng)
+        st.apply_action(a)
+        tr.update(st, a, actor)
+    exact = _exact_clans_posterior(st, 1, model)
+    assert 0.5 * np.abs(tr.belief()[0] - exact).sum() < 0.02
