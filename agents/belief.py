@@ -883,6 +883,9 @@ class ProbeTracker(Tracker):
         super().__init__(game, seed)
         from training.probe import load_probe
 
+        import torch
+
+        torch.set_num_threads(1)   # one small forward pass per call: threads only cost here
         self.net, self.meta = load_probe(path)
         if self.meta["game"] != game:
             raise ValueError(f"probe {path!r} is for {self.meta['game']!r}, not {game!r}")
