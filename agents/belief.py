@@ -668,6 +668,11 @@ class PolicyTracker(Tracker):
         particles: number of particles ``M``.
         ess_fraction: rejuvenation threshold in (0, 1].
         fresh_fraction: share of fresh worlds at a rejuvenation, in (0, 1].
+        mix: weight ``lambda`` in [0, 1) of a defensive mixture: the belief is ``(1 - lambda)``
+            times the particle estimate plus ``lambda`` times the consistent posterior (exact
+            form, else the prior). 0 (default) is the plain Bayes estimate; a small ``lambda``
+            bounds the NLL when few distinct particles survive (a near-deterministic model
+            concentrates the particles on few worlds).
         seed: seed of the tracker's generator.
     """
 
@@ -675,7 +680,7 @@ class PolicyTracker(Tracker):
 
     def __init__(self, game: str, model: ActionModel, particles: int = 100,
                  ess_fraction: float = 0.3, fresh_fraction: float = 0.25,
-                 seed: int = 0) -> None:
+                 mix: float = 0.0, seed: int = 0) -> None:
         super().__init__(game, seed)
         if particles < 1:
             raise ValueError(f"particles must be positive, got {particles!r}")
@@ -687,6 +692,9 @@ class PolicyTracker(Tracker):
         if not 0 < fresh_fraction <= 1:
             raise ValueError(f"fresh_fraction must be in (0, 1], got {fresh_fraction!r}")
         self.fresh_fraction = float(fresh_fraction)
+        if not 0 <= mix < 1:
+            raise ValueError(f"mix must be in [0, 1), got {mix!r}")
+        self.mix = float(mix)
         self.stats = {"rejuvenations": 0, "fresh": 0, "unreplayable": 0}
 
     def _reset(self, state0, seat):
@@ -857,6 +865,9 @@ class PolicyTracker(Tracker):
         undefined = ~ts.any(axis=2).all(axis=0)
         if undefined.any():
             b[undefined] = self.adapter.prior(st, seat)[undefined]
+        if self.mix > 0:
+            c = self.adapter.exact_consistent(st, seat)
+            b = (1 - self.mix) * b + self.mix * (self.adapter.prior(st, seat) if c is None else c)
         return b
 
 
@@ -915,7 +926,8 @@ class ProbeTracker(Tracker):
 
 def make_tracker(spec: str, game: str, config: dict[str, Any], seed: int = 0,
                  particles: int = 100, samples: int = 200, epsilon: float = 0.1,
-                 probe_path: str | None = None, policy_samples: int | None = None) -> Tracker:
+                 probe_path: str | None = None, policy_samples: int | None = None,
+                 policy_mix: float = 0.0) -> Tracker:
     """A tracker from a short spec: ``uniform``, ``consistent``, ``policy`` (heuristic with
     ``epsilon`` and ``policy_samples`` calls per observation, default HEURISTIC_SAMPLES),
     ``policy-random``, ``policy-ppo:PATH`` or ``probe`` (needs ``probe_path``).
@@ -929,7 +941,7 @@ def make_tracker(spec: str, game: str, config: dict[str, Any], seed: int = 0,
         return ConsistentTracker(game, samples=samples, seed=seed)
     if spec == "policy":
         return PolicyTracker(game, heuristic_policy(game, config, epsilon, seed, policy_samples),
-                             particles=particles, seed=seed)
+                             particles=particles, mix=policy_mix, seed=seed)
     if spec == "policy-random":
         t = PolicyTracker(game, RandomPolicy(), particles=particles, seed=seed)
         t.name = "policy-random"

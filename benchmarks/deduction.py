@@ -39,7 +39,7 @@ from training.belief_metrics import CHECKPOINTS, METRICS, at_checkpoints, binned
 def run(game: str, config: dict[str, Any], players: Sequence[str], observer: int, games: int,
         trackers: Sequence[str], seed: int = 0, particles: int = 100, samples: int = 200,
         epsilon: float = 0.1, probe: str | None = None, policy_samples: int | None = None,
-        log=print) -> dict[str, Any]:
+        policy_mix: float = 0.0, log=print) -> dict[str, Any]:
     """Run the benchmark; returns per tracker the binned and checkpoint means/intervals and the
     cost (``{"bins": (mean, half) (10, 3), "checkpoints": (mean, half) (4, 3), "ms_per_update",
     "games"}``)."""
@@ -57,7 +57,8 @@ def run(game: str, config: dict[str, Any], players: Sequence[str], observer: int
                   for s in range(n)]
         trs = [make_tracker(t, game, state0.config, seed=seed + g, particles=particles,
                             samples=samples, epsilon=epsilon, probe_path=probe,
-                            policy_samples=policy_samples) for t in trackers]
+                            policy_samples=policy_samples, policy_mix=policy_mix)
+               for t in trackers]
         res = track_game(game, config, agents, trs, observer, seed + g)
         for tr in trs:
             r = res[tr.name]
@@ -134,6 +135,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--particles", type=int, default=100)
     ap.add_argument("--samples", type=int, default=200)
     ap.add_argument("--epsilon", type=float, default=0.1)
+    ap.add_argument("--policy-mix", type=float, default=0.0,
+                    help="defensive mixture weight of the consistent posterior in the policy "
+                         "tracker's belief (default 0: plain Bayes)")
     ap.add_argument("--policy-samples", type=int, default=None,
                     help="heuristic calls per observation in the policy model (default: "
                          "agents.belief.HEURISTIC_SAMPLES)")
@@ -149,7 +153,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("note: no --probe model given; the probe tracker is skipped")
         trackers.remove("probe")
     res = run(a.game, config, a.players, a.observer_seat, a.games, trackers, a.seed,
-              a.particles, a.samples, a.epsilon, a.probe, a.policy_samples,
+              a.particles, a.samples, a.epsilon, a.probe, a.policy_samples, a.policy_mix,
               log=lambda s: print(s, file=sys.stderr))
     print(f"## {a.game} {config}, players {a.players}, observer seat {a.observer_seat}, "
           f"{a.games} games\n")
