@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 from typing import Any
 
@@ -81,6 +82,14 @@ class PolicyAgent:
             raise FileNotFoundError(f"no saved policy file at {str(p)!r}")
         model = MaskablePPO.load(str(p), device="cpu")
         return cls(model.policy, deterministic=deterministic, name=f"ppo:{p.name}", seed=seed)
+
+    def spawn(self, seed: int | None = None) -> PolicyAgent:
+        """A new agent acting with the same policy (weights shared, not copied) and its own
+        generator seeded by ``seed``: one per seat when sampling (``deterministic=False``).
+        Policies off the numpy path sample with torch's global generator instead."""
+        new = copy.copy(self)
+        new.rng = np.random.default_rng(seed)
+        return new
 
     def reset(self) -> None:
         """The policy is memoryless: nothing to reset."""

@@ -18,14 +18,18 @@ def assert_history_consistent(real: GameState, seat: int, world: GameState) -> i
 
     Replays ``real.to_record()`` and ``world.to_record()`` side by side and checks at set-up and
     after every action: the same ``current_player``; the same ``observation_tensor(seat)``; the
-    same legal-action mask where ``seat`` decides. At the end the replayed world equals
+    same legal-action mask where ``seat`` decides; the same ``public_history()`` where the game
+    has one. The world's actions may differ from the real ones only where another seat acts (a
+    choice hidden from ``seat``, e.g. which card a player places face-down): the per-step checks
+    show that ``seat`` cannot see the difference. At the end the replayed world equals
     ``world`` (every seat's observation, the mask and ``hidden_truth``).
 
     Returns:
         the number of steps compared (actions + 1).
     """
     rec_real, rec_world = real.to_record(), world.to_record()
-    assert rec_world["actions"] == rec_real["actions"], "the world's actions differ from the real ones"
+    acts_real, acts_world = rec_real["actions"], rec_world["actions"]
+    assert len(acts_world) == len(acts_real), "the world's history has another length"
     steps = 0
     world_replay = type(world).replay_steps(rec_world)
     last = None
@@ -42,6 +46,14 @@ def assert_history_consistent(real: GameState, seat: int, world: GameState) -> i
         if a.current_player == seat:
             assert np.array_equal(a.legal_action_mask(), b.legal_action_mask()), \
                 f"{where}: seat {seat}'s mask differs"
+        if i < len(acts_real) and acts_real[i] != acts_world[i]:
+            assert a.current_player != seat, f"{where}: seat {seat}'s own action differs"
+        try:
+            ph_a = a.public_history()
+        except NotImplementedError:
+            ph_a = None
+        if ph_a is not None:
+            assert ph_a == b.public_history(), f"{where}: public history differs"
     assert steps == len(rec_real["actions"]) + 1, "the world's replay stopped early"
     assert last is not None
     for s in range(world.num_players):

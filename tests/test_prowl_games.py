@@ -327,11 +327,12 @@ def test_resample_respects_many_exclusions():
         for q in range(1, 5):
             assert r.type_clan[r.clan_card[q]] == s.type_clan[s.clan_card[q]]
     # the fallback deal used when rejection keeps failing obeys the exclusions too
-    slots, hands = s._hidden_slots(0)
+    from envs.prowl.resample import constrained_deal, hidden_slots
+    slots, hands = hidden_slots(s, 0)
     pool = np.array([s.clan_card[q] for q in slots] + [t for q in hands for t in range(s.T)
                                                        for _ in range(int(s.hand[q, t]))])
     for _ in range(20):
-        perm = s._constrained_deal(pool, slots, rng)
+        perm = constrained_deal(s, pool, slots, rng)
         assert sorted(perm.tolist()) == sorted(pool.tolist())
         assert all(not s.excl[q, s.type_clan[perm[i]]] for i, q in enumerate(slots))
 

@@ -132,7 +132,12 @@ def play_game(env: Any, seated: Sequence[Agent], seed: int, keep_record: bool = 
     """Play one game through the AEC API; ``seated[s]`` acts for seat ``s``.
 
     Returns ``(returns per seat, number of actions, truncated, record or None)``.
+
+    Raises:
+        ValueError: one agent object at two seats (an agent that remembers the game is one
+            instance per seat: CONVENTIONS.md, "Agents").
     """
+    _check_distinct(seated)
     env.reset(seed=seed)
     for agent in seated:
         agent.reset()
@@ -150,6 +155,17 @@ def play_game(env: Any, seated: Sequence[Agent], seed: int, keep_record: bool = 
     return [float(x) for x in returns], len(game.history), truncated, record
 
 
+def _check_distinct(agents: Sequence[Agent]) -> None:
+    """Raise ValueError when one agent object appears at two seats."""
+    seen: dict[int, int] = {}
+    for i, agent in enumerate(agents):
+        if id(agent) in seen:
+            raise ValueError(
+                f"the same agent object is given for seats {seen[id(agent)]} and {i}: give one "
+                "instance per seat (an agent that remembers the game must not play two seats)")
+        seen[id(agent)] = i
+
+
 def evaluate(game: str, lineup: Sequence[str], num_games: int, seed: int = 0,
              config: dict[str, Any] | None = None, keep_records: bool = False,
              progress: Callable[[int], None] | None = None,
@@ -160,12 +176,14 @@ def evaluate(game: str, lineup: Sequence[str], num_games: int, seed: int = 0,
     Args:
         game: registered game name. lineup: agent specs, ``len == num_players``.
         config: game keywords (``num_players`` is taken from ``len(lineup)`` when absent).
-        agents: ready-made agents matching ``lineup`` (used instead of building from the specs).
+        agents: ready-made agents matching ``lineup`` (used instead of building from the specs),
+            distinct objects: one instance per entry.
         labels: names of the lineup entries in the tables (default: the specs, ``#k`` on repeats).
         progress: called with 1 after each game (e.g. a progress bar's ``update``).
 
     Raises:
-        ValueError: lineup length differs from ``num_players``, ``num_games < 1``, bad spec.
+        ValueError: lineup length differs from ``num_players``, ``num_games < 1``, bad spec,
+            the same agent object given for two entries.
     """
     config = dict(config or {})
     config.setdefault("num_players", len(lineup))
@@ -180,6 +198,9 @@ def evaluate(game: str, lineup: Sequence[str], num_games: int, seed: int = 0,
     if agents is None:
         agents = [make_agent(spec, game, resolved, seed=seed * 1000 + i)
                   for i, spec in enumerate(lineup)]
+    if len(agents) != n:
+        raise ValueError(f"agents must hold one agent per lineup entry ({n}), got {len(agents)}")
+    _check_distinct(agents)
     if labels is not None and (len(labels) != n or len(set(labels)) != n):
         raise ValueError(f"labels must be {n} distinct names, got {list(labels)}")
     report = EvaluationReport(game, resolved, list(lineup),

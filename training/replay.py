@@ -4,6 +4,11 @@ A record is what ``GameState.to_record()`` returns (``training.evaluate --record
 line). The replay rebuilds the game from its config and seed, applies its actions in order and
 prints each decision (``seat: action``), then the final state and returns. Replaying reproduces
 the game exactly; a record that does not replay raises ``envs.core.RecordError``.
+
+``--html OUT.html`` writes instead a self-contained replay viewer (one HTML file, no network):
+a slider and the arrow keys step through the decisions, a menu switches between the full truth
+and each seat's view (what that seat saw; cards placed face-down stay covered), the Clans board per
+step (:mod:`training.replay_html`).
 """
 
 from __future__ import annotations
@@ -48,6 +53,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("path", type=Path, help="a .json record or a .jsonl file of records")
     p.add_argument("--index", type=int, default=0, help="which record of a .jsonl file")
+    p.add_argument("--html", type=Path, default=None, metavar="OUT.html",
+                   help="write a self-contained HTML replay viewer to OUT.html instead of "
+                        "printing the replay")
     args = p.parse_args(argv)
     try:
         lines = args.path.read_text().splitlines()
@@ -69,6 +77,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         state, steps = replay_lines(record)
     except RecordError as exc:
         p.error(str(exc))
+    if args.html is not None:
+        from .replay_html import replay_html
+
+        page = replay_html(type(state), record, title=f"Cunning replay: {args.path.name}")
+        try:
+            args.html.write_text(page, encoding="utf-8")
+        except OSError as exc:
+            p.error(f"cannot write {args.html}: {exc.strerror or exc}")
+        print(f"wrote {args.html} ({len(page.encode()) / 1e6:.2f} MB, {len(steps)} decisions)")
+        return 0
     print("\n".join(steps))
     print(state.render_text())
     print("returns:", [float(x) for x in state.returns()])

@@ -28,6 +28,7 @@ import csv
 import json
 import sys
 import time
+import zlib
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -47,12 +48,18 @@ from envs.core import GameState
 class OpponentPool:
     """Frozen snapshots of the learner plus the random and heuristic baselines.
 
+    The pool holds the opponents' *kinds*, not the instances that play: an agent that remembers
+    anything within a game (the Clans heuristic infers colours over the game) is one instance
+    per seat per env (CONVENTIONS.md, "Agents"), so every seat of every :class:`LearnerEnv` gets
+    its own instance from :meth:`make`, with its own memory and generator. Instances of one
+    snapshot share its frozen weights.
+
     Args:
         game, config: the game and its resolved configuration (for building the baselines).
         weights: sampling weights of the kinds ``snapshot``, ``random``, ``heuristic``; a kind
             with no member (no snapshot yet) is skipped.
         max_snapshots: the newest snapshots kept.
-        seed: seed of the pool's own generator.
+        seed: seed of the pool's own generator (which opponent plays each seat).
 
     Raises:
         ValueError: unknown kind or non-positive total weight.
@@ -63,11 +70,14 @@ class OpponentPool:
     def __init__(self, game: str, config: dict[str, Any], weights: dict[str, float],
                  max_snapshots: int = 5, seed: int = 0) -> None:
         self.check_weights(weights)
+        self.game = game
+        self.config = dict(config)
         self.weights = {k: float(weights.get(k, 0.0)) for k in self.KINDS}
         self.rng = np.random.default_rng(seed)
-        self.baselines: dict[str, Agent] = {
-            kind: make_agent(kind, game, config, seed=seed + i)
-            for i, kind in enumerate(("random", "heuristic")) if self.weights[kind] > 0}
+        self.baselines: tuple[str, ...] = tuple(
+            kind for kind in ("random", "heuristic") if self.weights[kind] > 0)
+        if "heuristic" in self.baselines:
+            make_agent("heuristic", game, self.config, seed=0)   # a bad config fails here
         self.snapshots: list[tuple[str, PolicyAgent]] = []
         self.max_snapshots = max_snapshots
 
@@ -86,8 +96,17 @@ class OpponentPool:
         self.snapshots.append((label, PolicyAgent(frozen, deterministic=False, name=label)))
         del self.snapshots[:-self.max_snapshots]
 
-    def sample(self) -> tuple[str, Agent]:
-        """``(kind, agent)`` drawn by the weights among the kinds that have members."""
+    def labels(self) -> list[str]:
+        """The opponents :meth:`make` can build now: the baselines' kinds, the snapshots' labels."""
+        return list(self.baselines) + [label for label, _ in self.snapshots]
+
+    def sample(self) -> tuple[str, str]:
+        """``(kind, label)`` drawn by the weights among the kinds that have members.
+
+        ``label`` names the opponent for :meth:`make`: the kind itself for ``random`` and
+        ``heuristic``, the snapshot's label (drawn uniformly among the kept ones) for
+        ``snapshot``.
+        """
         kinds = [k for k in self.KINDS if self.weights[k] > 0 and (k != "snapshot" or
                                                                     self.snapshots)]
         if not kinds:
@@ -95,8 +114,22 @@ class OpponentPool:
         w = np.array([self.weights[k] for k in kinds])
         kind = kinds[int(self.rng.choice(len(kinds), p=w / w.sum()))]
         if kind == "snapshot":
-            return kind, self.snapshots[int(self.rng.integers(len(self.snapshots)))][1]
-        return kind, self.baselines[kind]
+            return kind, self.snapshots[int(self.rng.integers(len(self.snapshots)))][0]
+        return kind, kind
+
+    def make(self, label: str, seed: int | None = None) -> Agent:
+        """A new instance of opponent ``label`` (a kind or a snapshot label, see
+        :meth:`labels`) with its own memory and its own generator seeded by ``seed``.
+
+        Raises:
+            KeyError: ``label`` is not in the pool (e.g. a snapshot already dropped).
+        """
+        if label in ("random", "heuristic"):
+            return make_agent(label, self.game, self.config, seed=seed)
+        for lab, proto in self.snapshots:
+            if lab == label:
+                return proto.spawn(seed)
+        raise KeyError(f"no opponent {label!r} in the pool; it holds {self.labels()}")
 
 
 # --------------------------------------------------------------------------------------------
@@ -109,7 +142,9 @@ class LearnerEnv(gym.Env):
     Observation: float32 (D,) — the learner seat's ``observation_tensor``; action: Discrete(A);
     ``action_masks()`` → bool (A,) for MaskablePPO. Reward: 0 until the end, then the learner's
     own return. ``terminated`` at the game's end, ``truncated`` when the engine truncates.
-    The learner's seat rotates 0, 1, …, n−1 over successive episodes.
+    The learner's seat rotates 0, 1, …, n−1 over successive episodes. Each opponent seat plays
+    this env's own instance of the opponent drawn for it (:meth:`opponent_instance`), so no agent
+    memory is shared between seats or envs.
     """
 
     metadata = {"render_modes": []}
@@ -125,10 +160,25 @@ class LearnerEnv(gym.Env):
         self.observation_space = gym.spaces.Box(0.0, 1.0, (probe.observation_size,), np.float32)
         self.action_space = gym.spaces.Discrete(probe.num_actions)
         self._rng = np.random.default_rng(seed)
+        self._seed = int(seed)
         self._next_seat = first_seat % self.n
         self.state: GameState = probe
         self.seat = 0
         self.opponents: dict[int, tuple[str, Agent]] = {}
+        # this env's own opponent instances, one per (seat, opponent label), kept across
+        # episodes (reset before each game) and never shared with another seat or env
+        self._instances: dict[tuple[int, str], Agent] = {}
+
+    def opponent_instance(self, seat: int, label: str) -> Agent:
+        """This env's instance of opponent ``label`` for ``seat`` (made on first use, seeded
+        from the env's seed, the seat and the label)."""
+        key = (seat, label)
+        agent = self._instances.get(key)
+        if agent is None:
+            ss = np.random.SeedSequence([self._seed, seat, zlib.crc32(label.encode())])
+            agent = self.pool.make(label, seed=int(ss.generate_state(1)[0]))
+            self._instances[key] = agent
+        return agent
 
     def _advance(self) -> None:
         """Let opponents act until the learner must decide or the game is over."""
@@ -147,9 +197,15 @@ class LearnerEnv(gym.Env):
             self.seat = self._next_seat
             self._next_seat = (self._next_seat + 1) % self.n
             self.state = self.state_class(seed=int(self._rng.integers(2**62)), **self.config)
-            self.opponents = {p: self.pool.sample() for p in range(self.n) if p != self.seat}
-            for _, agent in self.opponents.values():
-                agent.reset()
+            live = set(self.pool.labels())    # forget instances of dropped snapshots
+            self._instances = {k: a for k, a in self._instances.items() if k[1] in live}
+            self.opponents = {}
+            for p in range(self.n):
+                if p != self.seat:
+                    kind, label = self.pool.sample()
+                    agent = self.opponent_instance(p, label)
+                    agent.reset()
+                    self.opponents[p] = (kind, agent)
             self._advance()
             if not self.state.is_over:
                 return self.state.observation_tensor(self.seat), {}

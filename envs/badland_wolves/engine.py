@@ -1035,10 +1035,22 @@ class BadlandWolvesState(GameState):
             lines.append("  truncated: no winner")
         else:
             lines.append(f"  wolf {self.actor} to decide: {PHASE_NAMES[self.phase]}")
+        lines.append("  Legend: wolf k owns the Loyalty tokens of colour k; tokens [cKxN] = N "
+                     "tokens of colour K held; wild N = Wild Loyalties caught; hand: Scrap "
+                     "cards (type xN), or only their number for another wolf; decks: cards "
+                     "left; hunters = the wolves in the current Hunt, Lead Wolf first; turn = "
+                     "turns played / turn limit.")
         return "\n".join(lines)
 
     # --------------------------------------------------------------------------------------
     # copies, resampling, truth
+    def __getstate__(self) -> dict[str, Any]:
+        """Fields for deepcopy and pickling, without the cached read-only mask (a copied
+        array would come back writeable; the copy recomputes it)."""
+        d = self.__dict__.copy()
+        d["_mask"] = None
+        return d
+
     def clone(self) -> BadlandWolvesState:
         """An independent copy (generator state included), faster than a deepcopy."""
         new = object.__new__(type(self))

@@ -732,6 +732,10 @@ class ClansState(GameState):
             lines.append(f"R{r:<2d} " + "  ".join(cells))
         if self.pending:
             lines.append(f"pending villages to order: {self.pending}")
+        lines.append("Legend: Rk = region k; each area as <number><terrain>:<huts>, terrain "
+                     "m mountain, f forest, s steppe, g grassland; huts per colour R red, "
+                     "Y yellow, G green, B blue, K black (Y2 = 2 yellow huts); . = empty area; "
+                     "* = village; - = no huts left; seat[?] = colour secret to you.")
         return "\n".join(lines)
 
     def render_rgb(self) -> np.ndarray:
@@ -741,6 +745,14 @@ class ClansState(GameState):
         return render_rgb(self)
 
     # ----------------------------------------------------------------------------------------
+    def __getstate__(self) -> dict[str, Any]:
+        """Fields for deepcopy and pickling, without the cached read-only mask and the
+        per-seat observation cache (the copy recomputes them, as :meth:`clone` does)."""
+        d = self.__dict__.copy()
+        d["_mask"] = None
+        d["_obs"] = {}
+        return d
+
     def clone(self) -> ClansState:
         """Independent copy (numpy arrays copied, generator state copied)."""
         s = object.__new__(ClansState)

@@ -20,7 +20,7 @@ turn limit) or from ``max_cycles``, the most actions the environment accepts in 
 
 from __future__ import annotations
 
-import functools
+import copy
 import sys
 from typing import Any, Callable, ClassVar
 
@@ -32,6 +32,7 @@ from pettingzoo.utils.conversions import turn_based_aec_to_parallel_wrapper
 
 from .errors import ConfigError, IllegalActionError
 from .state import GameState
+from .text import SeatLogs
 
 
 def agent_name(seat: int) -> str:
@@ -56,14 +57,19 @@ class GameAECEnv(AECEnv):
 
     Args:
         render_mode: one of ``metadata["render_modes"]`` or ``None``. ``"ansi"`` returns the
-            full text picture, ``"human"`` prints it, ``"rgb_array"`` (where offered) returns
-            a uint8 (H, W, 3) picture.
+            full-truth text picture (``render_text()``: every seat's secrets, for watching, never
+            for a seat; a seat's own view is ``render_text(seat)``), ``"human"`` prints it after
+            every step, ``"rgb_array"`` (where offered) returns a uint8 (H, W, 3) picture.
         max_cycles: ``None`` or a positive int: after that many actions in an episode every agent
             is truncated (no winner, zero rewards).
         public_history: when True, ``infos[agent]["public_history"]`` holds the game's full
             public history (``GameState.public_history()``: every public event so far as a tuple
             of ints, vocabulary in the game's ``PUBLIC_EVENTS``), identical for every agent, for
             sequence models. Default False (it grows with the episode).
+        text_observation: when True, ``infos[agent]["text"]`` holds the agent's text
+            observation (:func:`envs.core.text.text_observation`: its own view, what the other
+            seats did since its last decision as far as it may know, and, when it is to act, the
+            legal actions with their ids and names), for language-model agents. Default False.
         **config: the game's keywords (``num_players`` and the rulebook-named options),
             validated by the state class; a bad value raises :class:`ConfigError`.
 
@@ -77,7 +83,8 @@ class GameAECEnv(AECEnv):
                                           "is_parallelizable": False, "render_fps": 1}
 
     def __init__(self, render_mode: str | None = None, max_cycles: int | None = None,
-                 public_history: bool = False, **config: Any) -> None:
+                 public_history: bool = False, text_observation: bool = False,
+                 **config: Any) -> None:
         super().__init__()
         modes = self.metadata["render_modes"]
         if render_mode is not None and render_mode not in modes:
@@ -90,6 +97,10 @@ class GameAECEnv(AECEnv):
         self.render_mode = render_mode
         self.max_cycles = None if max_cycles is None else int(max_cycles)
         self.public_history = bool(public_history)
+        if not isinstance(text_observation, (bool, np.bool_)):
+            raise ConfigError(f"text_observation must be True or False, got {text_observation!r}")
+        self._text_logs: SeatLogs | None = None
+        self.text_observation = bool(text_observation)
         self._config = dict(config)
         # Validate the configuration now (CONVENTIONS: errors at construction).
         self.game: GameState = self.state_class.from_config(0, **self._config)
@@ -109,12 +120,14 @@ class GameAECEnv(AECEnv):
         self._mask: np.ndarray = self._zero_mask
 
     # spaces ----------------------------------------------------------------------------------
-    @functools.lru_cache(maxsize=None)  # noqa: B019 - one space per agent, as PettingZoo does
+    # Plain look-ups in PettingZoo's ``observation_spaces`` / ``action_spaces`` dicts: the same
+    # space object every call. (An ``lru_cache`` on these methods would hold every env forever.)
     def observation_space(self, agent: str) -> spaces.Space:
+        """The observation space of ``agent`` (``Dict(observation=Box, action_mask=Box)``)."""
         return self.observation_spaces[agent]
 
-    @functools.lru_cache(maxsize=None)  # noqa: B019
     def action_space(self, agent: str) -> spaces.Space:
+        """The action space of ``agent``: ``Discrete(num_actions)``."""
         return self.action_spaces[agent]
 
     # episode ---------------------------------------------------------------------------------
@@ -131,6 +144,8 @@ class GameAECEnv(AECEnv):
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
         self.num_steps = 0
+        if self.text_observation:
+            self._text_logs = SeatLogs(self.game.num_players)
         self._sync()
 
     def _sync(self) -> None:
@@ -146,6 +161,7 @@ class GameAECEnv(AECEnv):
                     self.truncations[a] = truncated
                     self.infos[a] = {"action_mask": self._zero_mask.copy()}
             self._add_public_history()
+            self._add_text()
             self._mask = self._zero_mask
             # Agents then step None in seat order to leave (PettingZoo's dead-step protocol).
             self.agent_selection = self.agents[0]
@@ -156,6 +172,7 @@ class GameAECEnv(AECEnv):
             self.infos[a] = {"action_mask": self._mask.copy() if a == cur else
                              self._zero_mask.copy()}
         self._add_public_history()
+        self._add_text()
         self.agent_selection = cur
 
     def _add_public_history(self) -> None:
@@ -164,6 +181,12 @@ class GameAECEnv(AECEnv):
             events = [tuple(e) for e in self.game.public_history()]
             for a in self.agents:
                 self.infos[a]["public_history"] = list(events)
+
+    def _add_text(self) -> None:
+        """``infos[agent]["text"]`` for every live agent, when asked for."""
+        if self._text_logs is not None:
+            for a in self.agents:
+                self.infos[a]["text"] = self._text_logs.text(self.game, seat_of(a))
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = seat_of(agent)
@@ -190,6 +213,8 @@ class GameAECEnv(AECEnv):
         self._cumulative_rewards[agent] = 0.0
         for a in self.agents:
             self.rewards[a] = 0.0
+        if self._text_logs is not None:
+            self._text_logs.note(self.game, action)
         self.game.apply_action(action)
         self.num_steps += 1
         self._sync()
@@ -217,6 +242,21 @@ class GameAECEnv(AECEnv):
     def close(self) -> None:
         pass
 
+    # copies ----------------------------------------------------------------------------------
+    def clone(self) -> GameAECEnv:
+        """An independent copy that behaves exactly like this env from then on.
+
+        Same result as ``copy.deepcopy(env)`` (spaces, the env's seed stream for ``reset()``
+        without a seed, agent bookkeeping all copied), with the game copied by the faster
+        :meth:`GameState.clone`. ``copy.copy(env)`` is this method too: a shallow copy would
+        share the game with the original. Pickling works as well (law tested for every game).
+        """
+        return copy.deepcopy(self, {id(self.game): self.game.clone()})
+
+    def __copy__(self) -> GameAECEnv:
+        """``copy.copy(env)`` is :meth:`clone` (see there)."""
+        return self.clone()
+
     # research hooks --------------------------------------------------------------------------
     def hidden_truth(self) -> dict[str, Any]:
         """Ground truth of the hidden information (``GameState.hidden_truth``); never observed."""
@@ -231,18 +271,45 @@ class GameAECEnv(AECEnv):
         return self.game.to_record()
 
 
+class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's ``OrderEnforcingWrapper`` whose copies copy the env inside.
+
+    ``clone()`` and ``copy.copy`` return a wrapper around ``self.env.clone()`` (the base class
+    would forward ``clone`` to the raw env and return it unwrapped, and a shallow copy would share
+    the raw env); ``copy.deepcopy`` and pickling need nothing extra. Everything else is
+    PettingZoo's wrapper unchanged.
+    """
+
+    def clone(self) -> OrderEnforcingWrapper:
+        """An independent wrapped copy that behaves exactly like this env from then on."""
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        inner = self.env
+        new.env = inner.clone() if isinstance(inner, (GameAECEnv, OrderEnforcingWrapper)) \
+            else copy.deepcopy(inner)
+        return new
+
+    def __copy__(self) -> OrderEnforcingWrapper:
+        """``copy.copy(env)`` is :meth:`clone`."""
+        return self.clone()
+
+    def __str__(self) -> str:
+        return str(self.env)
+
+
 def make_env_fn(raw_env_cls: type[GameAECEnv]) -> Callable[..., AECEnv]:
     """Build the module-level ``env(**config)``: raw env + PettingZoo's standard wrappers.
 
-    ``OrderEnforcingWrapper``, as PettingZoo classic. PettingZoo's ``AssertOutOfBoundsWrapper`` is
-    left out on purpose: the raw env already refuses every out-of-range, mistyped or illegal action
+    ``OrderEnforcingWrapper`` as PettingZoo classic (PettingZoo's, with copies that copy the env
+    inside: see :class:`OrderEnforcingWrapper`). PettingZoo's ``AssertOutOfBoundsWrapper`` is left
+    out on purpose: the raw env already refuses every out-of-range, mistyped or illegal action
     with an :class:`IllegalActionError` naming the action and the reason (an ``assert`` names
     neither and vanishes under ``python -O``).
     """
 
     def env(**kwargs: Any) -> AECEnv:
         e = raw_env_cls(**kwargs)
-        e = wrappers.OrderEnforcingWrapper(e)
+        e = OrderEnforcingWrapper(e)
         return e
 
     env.__doc__ = (f"The wrapped ``{raw_env_cls.metadata['name']}`` AEC environment; keywords as "

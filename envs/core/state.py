@@ -12,7 +12,9 @@ class owns what is the same for every game and is written once here:
 * the derived helpers ``legal_actions``, ``clone``, ``state_tensor``;
 * chance: every chance event (deal, shuffle, draw, random pick) goes through one logged path,
   :meth:`chance_permutation` / :meth:`chance_integer`, so the drawn outcomes are part of the
-  game's history (``chance_log``) and of its record.
+  game's history (``chance_log``) and of its record;
+* copies: ``copy.copy`` is ``clone``; ``clone``, ``copy.copy``, ``copy.deepcopy`` and pickling all
+  give a state that behaves exactly like the original from then on.
 
 Chance (shuffles, draws) is resolved inside the engine: there are no chance nodes for agents to
 play, and ``current_player`` is always the seat whose decision is due, which may differ from the
@@ -245,10 +247,12 @@ class GameState(ABC):
 
         Laws (tested for every game): ``resampled.observation_tensor(seat)`` equals
         ``self.observation_tensor(seat)``; and the resampled state carries a history that
-        ``seat`` could not tell from the real one: ``resampled.to_record()`` (the real actions
-        with counterfactual chance outcomes, see :meth:`set_chance_log`) replays to the
-        resampled state, with the same observation for ``seat``, the same ``current_player``
-        and, where ``seat`` decides, the same mask as the real game at every step. The resampled
+        ``seat`` could not tell from the real one: ``resampled.to_record()`` (counterfactual
+        chance outcomes, see :meth:`set_chance_log`, and the real actions, except that another
+        seat's choice hidden from ``seat``, such as which card it placed face-down, may differ)
+        replays to the resampled state, with the same observation for ``seat``, the same
+        ``current_player``, the same public history and, where ``seat`` decides, the same mask
+        as the real game at every step. The resampled
         state's future chance comes from a fresh generator drawn from ``rng``.
         """
 
@@ -316,8 +320,22 @@ class GameState(ABC):
         self.history.append(a)
 
     def clone(self) -> GameState:
-        """An independent deep copy (generator state included)."""
+        """An independent deep copy (generator state included).
+
+        Law (tested for every game, CONVENTIONS "Engine"): ``clone()``, ``copy.copy``,
+        ``copy.deepcopy`` and a pickle round-trip each give a state that behaves exactly like
+        the original from then on: same observations for every seat, masks and returns under
+        the same actions, same chance outcomes, and neither copy changes the other. Games
+        override this with a faster copy; ``copy.deepcopy`` and pickling use
+        ``__getstate__``/``__setstate__``, which a game overrides where its fields are not
+        independent objects (views into a shared buffer) or hold read-only caches.
+        """
         return copy.deepcopy(self)
+
+    def __copy__(self) -> GameState:
+        """``copy.copy(state)`` is :meth:`clone`: a shallow copy would share the board's arrays
+        and lists with the original, so moves in one would change the other."""
+        return self.clone()
 
     @property
     def state_size(self) -> int:

@@ -64,12 +64,13 @@ def build_layout(n: int, T: int, C: int = 4) -> Layout:
     L.add("decision", 8, "one-hot decision due: setup, turn, order, opponent, clan, yes/no, "
           "side, reward (all 0 when not to act)")
     L.add("pending_card", T, "one-hot card type being resolved (played card, or the card "
-          "discarded for an Accuse action)")
-    L.add("pending_accusation", 1, "1 while an Accusation (action or Raider) is being resolved")
+          "discarded for an Accuse action); public, shown to every seat")
+    L.add("pending_accusation", 1, "1 while an Accusation (action or Raider) is being resolved "
+          "(every seat)")
     L.add("pending_clan", C, "one-hot clan chosen earlier in this decision (Wanderer first "
-          "clan, Marshal raised clan)")
+          "clan, Marshal raised clan; every seat)")
     L.add("pending_opp", n, "one-hot relative seat chosen earlier in this decision (accused, "
-          "Herald target)")
+          "Herald target; every seat)")
     L.add("turn_player", n, "one-hot relative seat whose turn it is")
     L.add("hand_size", n, "cards in hand per relative seat / cards_per_player")
     L.add("hand", T, "own hand: count per card type / copies of the type")
@@ -103,7 +104,91 @@ def build_layout(n: int, T: int, C: int = 4) -> Layout:
     L.add("unseen", T, "copies of each type not visible to you / copies")
     L.add("public_pile", T, "2-player public pile count per type / copies")
     L.add("deck_left", 1, "2-player face-down deck size / initial size")
+    # perfect recall of public events (PUBLIC_EVENTS): counts per relative seat
+    L.add("played", (n, T), "per relative seat: cards Played, count per type / copies")
+    L.add("changed_away", (n, T), "per relative seat: clan cards discarded by its Changes, "
+          "count per type / copies")
+    L.add("revealed", (n, T), "per relative seat: clan cards turned face-up in front of it "
+          "(correct Accusation, Firebrand), count per type / copies")
+    L.add("accusations", (n, n, 2, 2, C), "row accuser, column accused relative seat, source "
+          "(Accuse action, Raider), result (wrong, correct), clan named: count / "
+          "cards_per_player")
+    L.add("targets", (n, len(OPP_PURPOSES), n), "row relative seat chose column relative seat "
+          "as the opponent of: " + ", ".join(OPP_PURPOSES) + " / cards_per_player")
+    L.add("clans_named", (n, len(CLAN_PURPOSES), C), "per relative seat, clans named for: "
+          + ", ".join(CLAN_PURPOSES) + " / cards_per_player")
+    L.add("choices", (n, len(CHOICES)), "per relative seat, answers given: "
+          + ", ".join(CHOICES) + " / cards_per_player")
     return L
+
+
+#: opponent choices by purpose (decision handler; other = a handler of a swapped-in clan)
+OPP_PURPOSES = ("Accuse", "Seer", "Herald", "Changeling", "Whisperer", "Magistrate", "other")
+_OPP_PURPOSE = {"acc_opp": 0, "peek_clan": 1, "herald_peek": 2, "swap_clan": 3, "peek_hand": 4,
+                "force": 5}
+#: clan choices by purpose (the Accusation's clan is kept in ``accusations``)
+CLAN_PURPOSES = ("Pact", "Hexer lower", "Wanderer swap", "Firebrand", "Captain raise",
+                 "Marshal raise", "Marshal lower", "Assassin lower", "reward raise", "other")
+_CLAN_PURPOSE = {"pact": 0, "lower1": 1, "wander1": 2, "wander2": 2, "firebrand": 3,
+                 "raise1": 4, "marshal_raise": 5, "lower2": 7, "reward_raise": 8}
+#: binary answers, counted per seat
+CHOICES = ("effect first", "strengthen first", "Herald no", "Herald yes", "pass left",
+           "pass right", "reward (i)", "reward (ii)")
+
+#: Public events of :meth:`ProwlState.public_history`: kind id -> (name, argument meanings).
+#: Seats are absolute; cards are card type ids; clans are indices in ``clans`` order.
+PUBLIC_EVENTS: dict[int, tuple[str, tuple[str, ...]]] = {
+    0: ("setup", ("seat",)),                        # placed its clan card face-down
+    1: ("play", ("seat", "card")),
+    2: ("order", ("seat", "choice")),               # 0 effect first, 1 strengthen first
+    3: ("change", ("seat", "discarded clan card")),  # the new card stays hidden
+    4: ("accuse", ("seat", "discarded card")),      # the Accuse action's discard
+    5: ("accusation", ("accuser", "accused", "clan", "correct", "by effect")),
+    6: ("target", ("seat", "purpose", "opponent")),  # purpose: index in OPP_PURPOSES
+    7: ("clan", ("seat", "purpose", "clan")),       # purpose: index in CLAN_PURPOSES
+    8: ("herald force", ("seat", "yes")),
+    9: ("pass", ("seat", "side")),                  # Hooded Figure: 0 left, 1 right
+    10: ("reward", ("seat", "choice")),             # 0 Dominance / raise, 1 force Change
+    11: ("reveal", ("seat", "card")),               # clan card turned face-up
+    12: ("deck reveal", ("seat", "card")),          # 2 players: top card at seat's turn start
+    13: ("game end", ("winner",)),                  # -1: no winner
+    14: ("final clan", ("seat", "card")),           # clan cards shown by the final scoring
+}
+EV_SETUP, EV_PLAY, EV_ORDER, EV_CHANGE, EV_ACCUSE, EV_ACCUSATION, EV_TARGET, EV_CLAN, \
+    EV_HERALD, EV_PASS, EV_REWARD, EV_REVEAL, EV_DECK, EV_END, EV_FINAL = range(15)
+
+
+def _recall_tables(n: int, T: int, C: int, cpp: int, copies: np.ndarray,
+                   layout: Layout) -> dict[str, Any]:
+    """The absolute-seat count vector behind the recall fields (``played`` ... ``choices``):
+    its offsets, and per observing seat the gather into those fields with their scale."""
+    shapes = (("played", (n, T), (0,)), ("changed_away", (n, T), (0,)),
+              ("revealed", (n, T), (0,)), ("accusations", (n, n, 2, 2, C), (0, 1)),
+              ("targets", (n, len(OPP_PURPOSES), n), (0, 2)),
+              ("clans_named", (n, len(CLAN_PURPOSES), C), (0,)),
+              ("choices", (n, len(CHOICES)), (0,)))
+    off, pos = {}, 0
+    for name, shape, _ in shapes:
+        off[name] = pos
+        pos += int(np.prod(shape))
+    first, last = layout["played"].start, layout["choices"].stop
+    scale = np.full(last - first, 1.0 / cpp, dtype=np.float32)
+    inv_copies = (1.0 / copies).astype(np.float32)
+    for name in ("played", "changed_away", "revealed"):
+        f = layout[name]
+        scale[f.start - first:f.stop - first] = np.tile(inv_copies, n)
+    gathers = []
+    for seat in range(n):
+        perm = (seat + np.arange(n)) % n
+        parts = []
+        for name, shape, seat_axes in shapes:
+            idx = off[name] + np.arange(int(np.prod(shape))).reshape(shape)
+            for ax in seat_axes:
+                idx = np.take(idx, perm, axis=ax)
+            parts.append(idx.ravel())
+        gathers.append(np.concatenate(parts))
+    return {"_rc_off": off, "_rc_size": pos, "_rc_first": first, "_rc_last": last,
+            "_rc_scale": scale, "_rc_gather": gathers}
 
 
 _STATIC: dict = {}
@@ -112,20 +197,27 @@ _STATIC: dict = {}
 def _static_tables(n: int, cpp: int, beginner: bool, clans: tuple) -> dict[str, Any]:
     """Card tables, layout, action offsets and caches for one configuration (shared by every
     state of that configuration; rebuilt when a clan's card rows are re-registered)."""
-    key = (n, cpp, beginner, clans, tuple(tuple(CLANS[c]) for c in clans))
+    return _tables_for((n, cpp, beginner, clans, tuple(tuple(CLANS[c]) for c in clans)))
+
+
+def _tables_for(key: tuple) -> dict[str, Any]:
+    """The static tables of ``key = (n, cpp, beginner, clans, card rows of each clan)``, built
+    from the card rows in the key (so an unpickled state gets the tables it was made with even
+    where ``CLANS`` differs). The dict holds its own key as ``_static_key``."""
     st = _STATIC.get(key)
     if st is not None:
         return st
+    n, cpp, beginner, clans, rows = key
     self = _Tables()
     self.n, self.cpp, self.C = n, cpp, 4
     C = 4
     specs = []
-    for ci, cname in enumerate(clans):
+    for ci, (cname, clan_rows) in enumerate(zip(clans, rows)):
         try:   # rows put into CLANS without register_clan are checked too
-            validate_clan(cname, CLANS[cname])
+            validate_clan(cname, list(clan_rows))
         except ValueError as e:
             raise ConfigError(f"clans: {e}") from None
-        for sp in CLANS[cname]:
+        for sp in clan_rows:
             if beginner and "Leader" in sp.keywords:
                 continue
             specs.append((ci, sp))
@@ -214,11 +306,18 @@ def _static_tables(n: int, cpp: int, beginner: bool, clans: tuple) -> dict[str, 
         "turn_player", "own_clan", "own_face_up", "track", "dominance", "face_up",
         "known_clan", "pact", "forced", "protected", "deck_left", "hand_size", "unseen",
         "possible", "whisper_valid")}
+    self.__dict__.update(_recall_tables(n, T, C, cpp, self.copies, self.layout))
     st = dict(self.__dict__)
     for k in ("n", "cpp", "C"):
         del st[k]
+    st["_static_key"] = key
     _STATIC[key] = st
     return st
+
+
+#: state attributes that are numpy views into ``ProwlState._src`` (made by ``_bind_views``)
+_VIEWS = ("hand", "_da", "discard", "attach", "_ea", "excl", "acc_named", "whisper", "pile",
+          "_src_kc", "_src_kh", "_src_hs")
 
 
 class _Tables:
@@ -291,13 +390,14 @@ class ProwlState(GameState):
         self._prot: list[bool] | None = None     # cache of protected(q); reset on attachments
         self._wany = [False] * n                 # seat has ever Peeked at a hand
         # --- set-up (Set-up 1-5)
-        rng = self.rng
-        self.track = [int(c) for c in rng.permutation(C)]
+        # chance (all through the logged path, same generator use as before): the track order,
+        # the deck shuffle, the starting Dominance holder
+        self.track = [int(c) for c in self.chance_permutation("track", C)]
         self.pos = [0] * C
         for i, c in enumerate(self.track):
             self.pos[c] = i
         deck = np.repeat(np.arange(T), self.copies)
-        rng.shuffle(deck)
+        deck = deck[self.chance_permutation("deck", len(deck))]
         # hands, discards/attachments, exclusions/Accusations named, whispers and the 2-player
         # pile are views into one float32 vector, the source of the observation's gather
         self._src = np.zeros(self._src_size, dtype=np.float32)
@@ -323,7 +423,16 @@ class ProwlState(GameState):
         self.pact = np.full(n, -1, dtype=np.int64)
         self.forced = np.zeros(n, dtype=bool)
         self.accusations: list[tuple[int, int, int, bool, bool]] = []
-        self.dominance = int(rng.integers(n))
+        self.dominance = self.chance_integer("dominance", n)
+        # perfect recall (replaced, never edited in place, so clones may share them):
+        # public events, their counts (the recall fields), clan-card placements (seat, action
+        # index), the placement id of each seat's clan card, Whisperer peeks (w, q, placements
+        # made before the peek)
+        self._public: tuple = ()
+        self._rc = np.zeros(self._rc_size, dtype=np.float32)
+        self._placements: tuple = ()
+        self._origin: tuple = (-1,) * n
+        self._peeks: tuple = ()
         self.start_player = self.dominance
         self.turn_player = self.dominance
         self.setup_done = 0
@@ -421,6 +530,7 @@ class ProwlState(GameState):
                 att[t] = 0
         if self.n == 2 and self.dominance == p and self.deck2p:
             t = self.deck2p.pop()
+            self._event((EV_DECK, p, t))
             self.raise_(self.type_clan[t], 1, p, effect=False)
             self.pile[t] += 1
             self.pub[t] += 1
@@ -512,6 +622,8 @@ class ProwlState(GameState):
             self.wclan[sel, q] = False
 
     def _reveal(self, q: int) -> None:
+        t = int(self.clan_card[q])
+        self._event((EV_REVEAL, q, t), "revealed", q, t)
         self._split_whisper(range(self.n), q)
         self.face_up[q] = True
         self.know[:, q] = self.clan_card[q]
@@ -524,6 +636,7 @@ class ProwlState(GameState):
     def peek_hand(self, p: int, q: int) -> None:
         """``p`` Peeks at ``q``'s hand (Whisperer)."""
         self.whisper[p, q] = self.hand[q]
+        self._peeks = self._peeks + ((p, q, len(self._placements)),)
         self.wvalid[p, q] = True
         self.wclan[p, q] = False
         self._wany = list(self._wany)
@@ -540,6 +653,10 @@ class ProwlState(GameState):
                 q = src[i]
                 self.wvalid[w, q] = self.wclan[w, q] = False
                 self.whisper[w, q] = 0
+        origin = list(self._origin)
+        for i, r in zip(src, dst):
+            origin[r] = self._origin[i]
+        self._origin = tuple(origin)
         for arr in (self.clan_card, self.face_up, self.excl):
             old = arr[src].copy()
             arr[dst] = old
@@ -580,6 +697,8 @@ class ProwlState(GameState):
         """Accuse ``q`` of clan ``c`` (rulebook "3. Accuse", ruling 4)."""
         correct = self.clan_of(q) == c
         self.accusations.append((p, q, c, correct, effect))
+        self._event((EV_ACCUSATION, p, q, c, int(correct), int(effect)), "accusations", p, q,
+                    int(effect), int(correct), c)
         self.acc_named[p, c] += 1
         if correct:
             self._reveal(q)
@@ -608,6 +727,64 @@ class ProwlState(GameState):
                 self.whisper[w & self.wclan[:, p], p, old] -= 1
             self.wclan[w, p] = True
         self.forced[p] = False
+
+    # ------------------------------------------------------------------------------ recall
+    def _event(self, ev: tuple, field: str | None = None, *index: int) -> None:
+        """Log public event ``ev`` (PUBLIC_EVENTS) and count it in recall ``field`` at
+        ``index`` (absolute seats). The count vector is replaced, never edited in place."""
+        self._public = self._public + (ev,)
+        if field is not None:
+            rc = self._rc.copy()
+            f = self.layout[field]
+            rc[self._rc_off[field] + int(np.ravel_multi_index(index, f.shape))] += 1
+            self._rc = rc
+
+    def _place(self, p: int) -> None:
+        """``p`` places a clan card from its hand (set-up or Change): a new placement."""
+        origin = list(self._origin)
+        origin[p] = len(self._placements)
+        self._origin = tuple(origin)
+        self._placements = self._placements + ((p, len(self.history)),)
+
+    def _log_action(self, kind: int, p: int, block: str, v: int, handler: str | None,
+                    ctx: dict) -> None:
+        """The public event of the action about to be applied (its hidden part left out)."""
+        if kind == K_SETUP:
+            self._place(p)
+            self._event((EV_SETUP, p))
+        elif kind == K_TURN:
+            if block == "change":
+                self._event((EV_CHANGE, p, int(self.clan_card[p])), "changed_away", p,
+                            int(self.clan_card[p]))
+                self._place(p)
+            elif block == "accuse":
+                self._event((EV_ACCUSE, p, v))
+            else:
+                self._event((EV_PLAY, p, v), "played", p, v)
+        elif kind == K_ORDER:
+            self._event((EV_ORDER, p, v), "choices", p, v)
+        elif kind == K_OPP:
+            q = (p + 1 + v) % self.n
+            purpose = _OPP_PURPOSE.get(handler, len(OPP_PURPOSES) - 1)
+            self._event((EV_TARGET, p, purpose, q), "targets", p, purpose, q)
+        elif kind == K_CLAN:
+            if handler != "acc_clan":   # the Accusation's clan: in its own event
+                purpose = 6 if handler == "lower1" and "clan" in ctx else \
+                    _CLAN_PURPOSE.get(handler, len(CLAN_PURPOSES) - 1)
+                self._event((EV_CLAN, p, purpose, v), "clans_named", p, purpose, v)
+        elif kind == K_YESNO:
+            self._event((EV_HERALD, p, v), "choices", p, 2 + v)
+        elif kind == K_SIDE:
+            self._event((EV_PASS, p, v), "choices", p, 4 + v)
+        elif kind == K_REWARD:
+            self._event((EV_REWARD, p, v), "choices", p, 6 + v)
+
+    def public_history(self) -> list[tuple[int, ...]]:
+        """Every public event so far, in order, as ``(kind, *args)`` tuples of ints (absolute
+        seats; vocabulary :data:`PUBLIC_EVENTS`, docs/prowl.md). The same for every seat
+        (rulebook "Information", ruling 10): the hidden part of an action (the card placed
+        face-down at set-up or by a Change) is left out."""
+        return list(self._public)
 
     def _public_remove(self, p: int, t: int) -> None:
         self.hand[p, t] -= 1
@@ -675,6 +852,7 @@ class ProwlState(GameState):
         block, v = self._decode(a)
         dec = self._dec
         _, kind, p, handler, _, ctx = dec
+        self._log_action(kind, p, block, v, handler, ctx)
         if kind == K_SETUP:
             self.hand[p, v] -= 1
             self.clan_card[p] = v
@@ -757,6 +935,13 @@ class ProwlState(GameState):
                 and self.pact[winner] != self.clan_of(winner):
             winner = None
         self.winner = winner
+        # the final scoring shows every clan card to everyone (so a finished game's outcome
+        # is public: resampling it cannot change it)
+        self._event((EV_END, -1 if winner is None else winner))
+        for q in range(n):
+            self._split_whisper(range(n), q)
+            self.know[:, q] = self.clan_card[q]
+            self._event((EV_FINAL, q, int(self.clan_card[q])))
         r = np.zeros(n)
         if winner is not None:
             lose = -1.0 if self.config["reward"] == "win_loss" else -1.0 / (n - 1)
@@ -779,8 +964,9 @@ class ProwlState(GameState):
         np.divide(hs, self._cpp32, out=hs)
         o[P["seat"] + seat] = 1
         dec = self._dec
-        if dec is not None and dec[2] == seat:
-            o[P["decision"] + dec[1]] = 1
+        if dec is not None:   # the decision kind is private, what is being resolved public
+            if dec[2] == seat:
+                o[P["decision"] + dec[1]] = 1
             if self.pending_card >= 0:
                 o[P["pending_card"] + self.pending_card] = 1
             ctx = dec[5]
@@ -860,6 +1046,9 @@ class ProwlState(GameState):
                         o[b + c] = 1
         if n == 2:
             o[P["deck_left"]] = len(self.deck2p) / self.deck2p_start
+        r = o[self._rc_first:self._rc_last]
+        np.take(self._rc, self._rc_gather[seat], out=r)
+        np.multiply(r, self._rc_scale, out=r)
         return o
 
     # ------------------------------------------------------------------------------ text
@@ -954,7 +1143,17 @@ class ProwlState(GameState):
             who = "none" if self.winner is None else f"P{self.winner}"
             lines.append(f"Game over: winner {who}")
         elif self._dec is not None:
-            lines.append(f"Decision: {KIND_NAMES[self._dec[1]]} for P{self._dec[2]}")
+            _, kind, p, handler, _, ctx = self._dec
+            about = ""
+            if "card" in ctx and (seat is None or seat == p):   # the decider's own knowledge
+                name = self.type_names[ctx["card"]]
+                about = (f" (Accusation, discarding {name})" if handler in ACC_HANDLERS
+                         and not ctx.get("effect") else f" (resolving {name})")
+            lines.append(f"Decision: {KIND_NAMES[kind]} for P{p}{about}")
+        lines.append("Legend: track = clans from the top position down; clan ? = a face-down "
+                     "clan card you have not seen, - = none yet; Seerx2 = 2 Seer cards; attached = "
+                     "Attachment cards in play on that player; Decision = the choice due now "
+                     "and who makes it.")
         return "\n".join(lines)
 
     # ------------------------------------------------------------------------------ research
@@ -971,6 +1170,29 @@ class ProwlState(GameState):
             "deck": [nm[t] for t in self.deck2p],
             "box": [nm[t] for t in self.box],
         }
+
+    # copies: clone, copy.copy, copy.deepcopy and pickling all give a state that behaves exactly
+    # like the original from then on (CONVENTIONS, Engine). ``copy.copy`` is ``clone`` (base
+    # class); deepcopy and pickling go through __getstate__ / __setstate__.
+    def __getstate__(self) -> dict[str, Any]:
+        """The state's fields for deepcopy and pickling: the views into ``_src`` are left out
+        (``__setstate__`` rebinds them to the copied buffer; copied on their own they would be
+        independent arrays that the observation no longer reads), the static tables are
+        replaced by their key (shared again, not copied), the cached mask is dropped."""
+        d = self.__dict__.copy()
+        for k in _VIEWS:
+            d.pop(k, None)
+        for k, v in _STATIC[d["_static_key"]].items():
+            if k != "_static_key" and d.get(k) is v:
+                del d[k]
+        d["_mask"] = None
+        return d
+
+    def __setstate__(self, d: dict[str, Any]) -> None:
+        """Restore from :meth:`__getstate__`: static tables by key, then views into ``_src``."""
+        self.__dict__.update(_tables_for(d["_static_key"]))
+        self.__dict__.update(d)
+        self._bind_views()
 
     def clone(self) -> "ProwlState":
         """Fast copy: numpy arrays and lists copied, static tables shared."""
@@ -989,86 +1211,9 @@ class ProwlState(GameState):
         s._bind_views()
         return s
 
-    def _hidden_slots(self, seat: int) -> tuple[list, list]:
-        """Clan-card slots and hand slots whose contents ``seat`` does not know."""
-        clan_slots = [q for q in range(self.n)
-                      if q != seat and self.clan_card[q] >= 0 and self.know[seat, q] < 0
-                      and not self.wclan[seat, q]]
-        hand_slots = [q for q in range(self.n) if q != seat and not self.wvalid[seat, q]]
-        return clan_slots, hand_slots
-
-    def _constrained_deal(self, pool: np.ndarray, clan_slots: list[int],
-                          rng: np.random.Generator) -> np.ndarray | None:
-        """A permutation of ``pool`` whose first cards fit ``clan_slots``' exclusions, dealing
-        each clan slot a card drawn uniformly among the allowed ones (None after 100 dead ends)."""
-        for _ in range(100):
-            rest = list(rng.permutation(pool))
-            head = []
-            for q in clan_slots:
-                allowed = [i for i, t in enumerate(rest) if not self.excl[q, self.type_clan[t]]]
-                if not allowed:
-                    break
-                head.append(rest.pop(allowed[int(rng.integers(len(allowed)))]))
-            else:
-                return np.array(head + rest, dtype=np.int64)
-        return None
-
     def resample_from_infostate(self, seat: int, rng: np.random.Generator) -> "ProwlState":
-        """A state consistent with everything ``seat`` knows.
-
-        The cards ``seat`` cannot see (other players' unknown face-down clan cards, hands not
-        known from a Whisperer peek, the 2-player deck, the box) are pooled and dealt uniformly
-        to those slots, rejecting deals in which a clan card contradicts a public exclusion
-        (failed Accusation, Firebrand): uniform over consistent deals. After 500 rejected deals
-        the clan cards are dealt one by one among the allowed cards (consistent, not exactly
-        uniform); if even that fails 100 times the true deal is kept. A seat whose hand plus
-        clan card ``seat`` knows as a multiset (Whisperer, then a Change) gets a clan card drawn
-        uniformly from that multiset among the cards its exclusions allow, the rest as its hand.
-        Other seats' knowledge (peeks, whispers) is updated to match the new cards.
-        """
-        s = self.clone()
-        s.rng = np.random.default_rng(int(rng.integers(2**62)))
-        clan_slots, hand_slots = self._hidden_slots(seat)
-        pool = [int(self.clan_card[q]) for q in clan_slots]
-        for q in hand_slots:
-            pool += [t for t in range(self.T) for _ in range(int(self.hand[q, t]))]
-        pool += list(self.deck2p) + list(self.box)
-        pool = np.array(pool, dtype=np.int64)
-        k = len(clan_slots)
-        ok = False
-        for _ in range(500):
-            perm = rng.permutation(pool)
-            if all(not self.excl[q, self.type_clan[perm[i]]] for i, q in enumerate(clan_slots)):
-                ok = True
-                break
-        if not ok:   # many exclusions: constrained sequential deal (not exactly uniform)
-            perm = self._constrained_deal(pool, clan_slots, rng)
-            if perm is None:
-                return s
-        for i, q in enumerate(clan_slots):
-            s.clan_card[q] = perm[i]
-        pos = k
-        for q in hand_slots:
-            h = int(self.hand[q].sum())
-            s.hand[q] = np.bincount(perm[pos:pos + h], minlength=self.T)
-            pos += h
-        nd = len(self.deck2p)
-        s.deck2p = [int(x) for x in perm[pos:pos + nd]]
-        pos += nd
-        s.box = [int(x) for x in perm[pos:]]
-        for q in range(self.n):
-            if q != seat and self.wclan[seat, q]:
-                cards = [t for t in range(self.T) for _ in range(int(self.whisper[seat, q, t]))
-                         if not self.excl[q, self.type_clan[t]]]
-                t = cards[int(rng.integers(len(cards)))]
-                s.hand[q] = self.whisper[seat, q]
-                s.hand[q, t] -= 1
-                s.clan_card[q] = t
-        for q in range(self.n):
-            col = s.know[:, q]
-            col[col >= 0] = s.clan_card[q]
-            s.know[q, q] = s.clan_card[q]
-            w = s.wvalid[:, q]
-            s.whisper[w, q] = s.hand[q]
-            s.whisper[w & s.wclan[:, q], q, s.clan_card[q]] += 1
-        return s
+        """A state consistent with everything ``seat`` knows, whose ``to_record()`` replays to
+        it step by step as ``seat`` saw the real game (history consistency): see
+        :mod:`envs.prowl.resample` for the constraints kept and the distribution drawn."""
+        from .resample import resample
+        return resample(self, seat, rng)

@@ -1,0 +1,204 @@
+"""A language-model agent: any callable ``prompt -> reply`` plays a seat through its text view.
+
+The agent reads the seat's *text observation* (:mod:`envs.core.text`: its own view, what the
+other seats did since its last decision as far as it may know, the legal actions with ids and
+names), asks the model, parses the reply and re-asks with the reason when the reply names no
+legal action. After ``max_retries`` unusable replies it takes the stated fallback action.
+
+Where the text comes from (the agent never looks at another seat's secrets):
+
+* from the env: create it with ``text_observation=True`` and pass ``infos[agent]["text"]``::
+
+      env = envs.make_env("prowl", text_observation=True)
+      agent = LanguageModelAgent(my_model)              # my_model(prompt: str) -> str
+      ...
+      obs, _, term, trunc, info = env.last()
+      env.step(agent.act(obs, name, text=info["text"]))
+
+* from the live state: the agent declares ``needs_state = True``, so runners that pass the game
+  state (``act(observation, agent, state=state)``, as for search agents) need nothing else; the
+  text is then ``text_observation(state, seat)`` without the "since your last decision" lines.
+
+No network is touched here: ``ask`` is whatever the caller wraps (an HTTP client, a local model,
+a scripted function in tests).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Callable
+
+import numpy as np
+
+from envs.core.aec import seat_of
+from envs.core.text import LEGAL_HEADER, text_observation
+
+from .base import legal_ids
+
+#: the fallback choices: a uniformly random legal action, or the lowest legal id
+FALLBACKS = ("random", "first")
+
+DEFAULT_INSTRUCTIONS = (
+    "You are playing a seat in a tabletop game. Below is everything your seat can see and the "
+    "actions you may take, each with its id. Choose one action. Answer with its id only."
+)
+
+_KEYWORD_ID = re.compile(r"\b(?:action|id|choice|choose|option|answer)\b\s*(?:id)?\s*[#:=]?\s*"
+                         r"(\d+)\b", re.IGNORECASE)
+_LEADING_ID = re.compile(r"^\W*(\d+)\b")
+_NUMBER = re.compile(r"(?<![\w.])(\d+)(?![\w.])")
+_ACTION_LINE = re.compile(r"^\s+(\d+): (.+)$", re.MULTILINE)
+
+
+def parse_choice(reply: str, names: dict[int, str]) -> tuple[int | None, str]:
+    """The legal action id a model's ``reply`` chooses, or ``(None, reason)``.
+
+    Tried in order, the first rule that finds something decides:
+
+    1. an id after a keyword: ``"action 12"``, ``"id: 12"``, ``"I choose 12"``;
+    2. an id at the start: ``"12"``, ``"12: Play Seer (Spring)"``, ``"**12**"``;
+    3. an action's name (case-insensitive; the longest name found wins, e.g.
+       ``"Play Seer (Spring)"`` or ``"I will play seer (spring) now"``);
+    4. exactly one legal id among the reply's numbers.
+
+    Args:
+        reply: the model's text. names: legal action id -> its name (``action_to_string``).
+
+    Returns:
+        ``(id, "")`` for a usable reply, ``(None, reason)`` otherwise (the reason says what was
+        wrong: no id or name found, an id that is not legal, several actions named).
+    """
+    text = reply.strip() if isinstance(reply, str) else ""
+    if not text:
+        return None, "the reply is empty"
+    for pattern in (_KEYWORD_ID, _LEADING_ID):
+        m = pattern.search(text)
+        if m:
+            a = int(m.group(1))
+            if a in names:
+                return a, ""
+            return None, f"{a} is not the id of a legal action"
+    low = text.lower()
+    found = [(len(n), a) for a, n in names.items() if n.lower() in low]
+    if found:
+        longest = max(k for k, _ in found)
+        best = sorted({a for k, a in found if k == longest})
+        if len(best) == 1:
+            return best[0], ""
+        return None, f"the reply names several actions ({', '.join(map(str, best))})"
+    numbers = {int(x) for x in _NUMBER.findall(text)}
+    legal = sorted(numbers & set(names))
+    if len(legal) == 1:
+        return legal[0], ""
+    if legal:
+        return None, f"the reply holds several legal ids ({', '.join(map(str, legal))})"
+    if numbers:
+        return None, f"none of the numbers {sorted(numbers)} is the id of a legal action"
+    return None, "the reply names no action id and no action name"
+
+
+class LanguageModelAgent:
+    """Plays through ``ask(prompt) -> reply`` (a language model or anything else).
+
+    Args:
+        ask: callable taking the prompt (str) and returning the reply (str). Its exceptions
+            propagate (a network error is the caller's to handle).
+        max_retries: how many times an unusable reply is asked again (with the reason), so at
+            most ``1 + max_retries`` calls per decision; an int >= 0. Default 3.
+        fallback: what is played after the last unusable reply: ``"random"`` (a uniformly random
+            legal action, from the agent's own generator) or ``"first"`` (the lowest legal id).
+        instructions: the first paragraph of every prompt (default :data:`DEFAULT_INSTRUCTIONS`).
+        seed: seed of the generator of the random fallback.
+        name: label in evaluation tables.
+
+    After each :meth:`act`, ``last_replies`` holds the replies of that decision and
+    ``last_fell_back`` whether the fallback was taken; ``fallbacks`` counts the fallbacks since
+    the last :meth:`reset`.
+
+    Raises:
+        TypeError: ``ask`` is not callable. ValueError: bad ``max_retries`` or ``fallback``.
+    """
+
+    #: runners that know the live game pass it as ``act(..., state=state)``
+    needs_state = True
+
+    def __init__(self, ask: Callable[[str], str], max_retries: int = 3,
+                 fallback: str = "random", instructions: str = DEFAULT_INSTRUCTIONS,
+                 seed: int | None = None, name: str = "llm") -> None:
+        if not callable(ask):
+            raise TypeError(f"ask must be a callable prompt -> reply, got {type(ask).__name__}")
+        if isinstance(max_retries, bool) or not isinstance(max_retries, (int, np.integer)) \
+                or max_retries < 0:
+            raise ValueError(f"max_retries must be an integer >= 0, got {max_retries!r}")
+        if fallback not in FALLBACKS:
+            raise ValueError(f"fallback must be one of {FALLBACKS}, got {fallback!r}")
+        self.ask = ask
+        self.max_retries = int(max_retries)
+        self.fallback = fallback
+        self.instructions = instructions
+        self.name = name
+        self.rng = np.random.default_rng(seed)
+        self.last_replies: list[str] = []
+        self.last_fell_back = False
+        self.fallbacks = 0
+
+    def reset(self) -> None:
+        """Start a new game: the fallback count restarts."""
+        self.fallbacks = 0
+        self.last_replies = []
+        self.last_fell_back = False
+
+    def build_prompt(self, text: str) -> str:
+        """The first prompt of a decision: the instructions, then the seat's text view."""
+        return f"{self.instructions}\n\n{text}\n"
+
+    def act(self, observation: dict[str, np.ndarray], agent: str, state: Any = None,
+            text: str | None = None) -> int:
+        """Choose a legal action for ``agent`` by asking the model.
+
+        Args:
+            observation: the PettingZoo observation dict (its ``action_mask`` says what is legal).
+            agent: ``player_<seat>``.
+            state: the live game state (used only for ``text_observation(state, seat)`` when no
+                ``text`` is given).
+            text: the seat's text observation (``infos[agent]["text"]``); preferred over
+                ``state``.
+
+        Returns:
+            int: a legal action id (the model's choice, or the fallback).
+        Raises:
+            ValueError: neither ``text`` nor ``state`` given, or no legal action in the mask.
+        """
+        legal = legal_ids(observation)
+        if text is None:
+            if state is None:
+                raise ValueError("LanguageModelAgent needs the seat's text view: pass "
+                                 "text=infos[agent]['text'] (env made with text_observation=True)"
+                                 " or state=<GameState>")
+            text = text_observation(state, seat_of(agent))
+        names = self._names(text, legal, state)
+        prompt = self.build_prompt(text)
+        self.last_replies = []
+        self.last_fell_back = False
+        for attempt in range(1 + self.max_retries):
+            reply = self.ask(prompt)
+            self.last_replies.append(reply)
+            choice, reason = parse_choice(reply, names)
+            if choice is not None:
+                return choice
+            prompt = (f"{self.build_prompt(text)}\nYour previous reply was {reply!r}. It could "
+                      f"not be used: {reason}. Reply with the id of one legal action.\n")
+        self.last_fell_back = True
+        self.fallbacks += 1
+        if self.fallback == "first":
+            return int(legal[0])
+        return int(self.rng.choice(legal))
+
+    @staticmethod
+    def _names(text: str, legal: np.ndarray, state: Any) -> dict[int, str]:
+        """Legal id -> action name: from the state, else from the text's action lines."""
+        if state is not None:
+            return {int(a): state.action_to_string(int(a)) for a in legal}
+        _, _, actions = text.partition(LEGAL_HEADER)
+        listed = {int(m.group(1)): m.group(2).strip() for m in _ACTION_LINE.finditer(actions)}
+        return {int(a): listed.get(int(a), f"action {int(a)}") for a in legal}

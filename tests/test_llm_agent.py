@@ -1,0 +1,142 @@
+"""The language-model agent adapter (agents/llm.py), driven by scripted callables (no network)."""
+
+import re
+
+import numpy as np
+import pytest
+
+from agents.llm import LanguageModelAgent, parse_choice
+from envs import GAMES, make_env
+from envs.core.text import LEGAL_HEADER, text_observation
+from envs.prowl.engine import ProwlState
+
+REAL_GAMES = [g for g in GAMES if g != "toy"]
+NAMES = {4: "Play Seer (Spring)", 7: "Play Wanderer (Summer)", 12: "clan Spring",
+         31: "Change to Seer (Spring)"}
+
+
+@pytest.mark.parametrize("reply,expected", [
+    ("4", 4), ("  **7**", 7), ("action 12", 12), ("Action: 31", 31), ("I choose 12 because", 12),
+    ("id=7", 7), ("12: clan Spring", 12), ("play seer (spring)", 4),
+    ("I'd rather Change to Seer (Spring), thanks", 31),     # the longest name found wins
+    ("hmm, 31 looks best", 31),                             # the one legal id among the numbers
+])
+def test_parse_choice_reads_ids_names_and_extra_words(reply, expected):
+    assert parse_choice(reply, NAMES) == (expected, "")
+
+
+@pytest.mark.parametrize("reply,reason", [
+    ("", "the reply is empty"),
+    ("99", "99 is not the id of a legal action"),
+    ("action 5", "5 is not the id of a legal action"),
+    ("no idea", "the reply names no action id and no action name"),
+    ("between 4 and 7", "the reply holds several legal ids (4, 7)"),
+    ("maybe 3 or 5", "none of the numbers [3, 5] is the id of a legal action"),
+])
+def test_parse_choice_gives_the_reason_of_an_unusable_reply(reply, reason):
+    assert parse_choice(reply, NAMES) == (None, reason)
+
+
+class Scripted:
+    """A 'model' that answers from a list and keeps the prompts it was given."""
+
+    def __init__(self, replies):
+        self.replies = list(replies)
+        self.prompts = []
+
+    def __call__(self, prompt):
+        self.prompts.append(prompt)
+        return self.replies.pop(0)
+
+
+def prowl_decision():
+    """Prowl, seed 2, 3 players: P2's set-up decision, its observation and text view."""
+    s = ProwlState(seed=2, num_players=3)
+    seat = s.current_player
+    obs = {"observation": s.observation_tensor(seat), "action_mask": s.legal_action_mask()}
+    return s, seat, obs, text_observation(s, seat)
+
+
+def test_unusable_replies_are_asked_again_with_the_reason():
+    s, seat, obs, text = prowl_decision()
+    legal = s.legal_actions()
+    model = Scripted(["I am not sure", "999", f"action {legal[1]}"])
+    agent = LanguageModelAgent(model, max_retries=3)
+    assert agent.act(obs, f"player_{seat}", text=text) == legal[1]
+    assert len(model.prompts) == 3 and not agent.last_fell_back
+    assert model.prompts[0] == agent.build_prompt(text)
+    assert text in model.prompts[0] and LEGAL_HEADER in model.prompts[0]
+    assert "It could not be used: the reply names no action id and no action name" \
+        in model.prompts[1]
+    assert "It could not be used: 999 is not the id of a legal action" in model.prompts[2]
+    assert agent.last_replies == ["I am not sure", "999", f"action {legal[1]}"]
+
+
+@pytest.mark.parametrize("fallback", ["first", "random"])
+def test_after_the_last_retry_the_stated_fallback_is_played(fallback):
+    s, seat, obs, text = prowl_decision()
+    model = Scripted(["pass"] * 3)
+    agent = LanguageModelAgent(model, max_retries=2, fallback=fallback, seed=5)
+    a = agent.act(obs, f"player_{seat}", text=text)
+    assert len(model.prompts) == 3 and agent.last_fell_back and agent.fallbacks == 1
+    legal = s.legal_actions()
+    if fallback == "first":
+        assert a == legal[0]
+    else:
+        assert a == int(np.random.default_rng(5).choice(legal))
+    agent.reset()
+    assert agent.fallbacks == 0
+
+
+def test_the_text_view_is_built_from_the_state_when_no_text_is_given():
+    s, seat, obs, text = prowl_decision()
+    name = s.action_to_string(s.legal_actions()[-1])
+    model = Scripted([f"I pick {name}."])
+    agent = LanguageModelAgent(model)
+    assert LanguageModelAgent.needs_state
+    assert agent.act(obs, f"player_{seat}", state=s) == s.legal_actions()[-1]
+    assert model.prompts[0] == agent.build_prompt(text)
+
+
+def test_bad_arguments_are_refused():
+    with pytest.raises(TypeError, match="callable"):
+        LanguageModelAgent("gpt")
+    with pytest.raises(ValueError, match="max_retries"):
+        LanguageModelAgent(str, max_retries=-1)
+    with pytest.raises(ValueError, match="fallback"):
+        LanguageModelAgent(str, fallback="best")
+    _, seat, obs, _ = prowl_decision()
+    with pytest.raises(ValueError, match="text_observation=True"):
+        LanguageModelAgent(str).act(obs, f"player_{seat}")
+
+
+@pytest.mark.parametrize("game", REAL_GAMES)
+def test_a_model_plays_through_the_env_text(game):
+    # the 'model' answers with the name of the last listed action, then, every third decision,
+    # with nonsense first: 60 decisions of every game are legal, with no fallback
+    calls = {"n": 0}
+
+    def model(prompt):
+        calls["n"] += 1
+        if calls["n"] % 3 == 0 and "previous reply" not in prompt:
+            return "let me think"
+        lines = prompt.split(LEGAL_HEADER, 1)[1].strip().splitlines()
+        listed = [m.group(2) for m in map(re.compile(r"(\d+): (.+)").match,
+                                          (line.strip() for line in lines)) if m]
+        return f"I will take: {listed[-1]}"
+
+    env = make_env(game, text_observation=True)
+    env.reset(seed=3)
+    agents = {a: LanguageModelAgent(model, fallback="first") for a in env.possible_agents}
+    steps = 0
+    for name in env.agent_iter():
+        obs, _, term, trunc, info = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        env.step(agents[name].act(obs, name, text=info["text"]))
+        steps += 1
+        if steps >= 60:
+            break
+    assert steps > 10
+    assert all(a.fallbacks == 0 for a in agents.values())
