@@ -125,6 +125,14 @@ class BeliefAdapter:
         """The exact consistent posterior ``(n, K)`` or None when not available here."""
         return None
 
+    def resampled_choice_prob(self, state: GameState, action: int) -> float | None:
+        """For a hidden choice that ``resample_from_infostate`` redraws in its worlds' histories
+        (Prowl: the card placed face-down), the probability with which it draws ``action`` in
+        ``state`` (before the action); None when the resampler keeps the real action. The
+        policy tracker divides a fresh world's policy likelihood by it (importance weight of the
+        resampler's proposal)."""
+        return None
+
     def own_row(self, state: GameState, seat: int, belief: np.ndarray) -> np.ndarray:
         """``belief`` with the observer's row set to its truth (when defined)."""
         t = self.truth(state)[seat]
@@ -170,6 +178,16 @@ class ProwlAdapter(BeliefAdapter):
         off = state.off
         return (off["play"] <= action < off["change"] or off["accuse"] <= action < off["setup"]
                 or off["opp"] <= action < off["yesno"])
+
+    def resampled_choice_prob(self, state, action):
+        # the resampler's worlds place a uniformly drawn physical card of the hand at set-up
+        # and at a Change (envs/prowl/resample.py)
+        off = state.off
+        if off["change"] <= action < off["accuse"] or off["setup"] <= action < off["order"]:
+            t = (action - off["change"]) if action < off["accuse"] else (action - off["setup"])
+            hand = state.hand[state.current_player]
+            return float(hand[t] / hand.sum())
+        return None
 
     def exact_consistent(self, state, seat):
         n, T = state.n, state.T
@@ -653,7 +671,10 @@ class PolicyTracker(Tracker):
     ``(sum w)^2 / sum w^2`` falls below ``ess_fraction * particles``, the set is rejuvenated:
     ``fresh_fraction * particles`` fresh worlds are drawn by ``resample_from_infostate`` on the
     real state (the consistent posterior), each weighted by its full-history likelihood under
-    ``model``, computed by replaying its record (``to_record`` / ``replay_steps``); the mixture
+    ``model``, computed by replaying its record (``to_record`` / ``replay_steps``): at another
+    seat's step the likelihood above, except for a hidden choice the resampler redrew
+    (``BeliefAdapter.resampled_choice_prob`` ``h``), where it is ``model`` probability / ``h``
+    (the importance weight of the resampler's proposal); the mixture
     (current particles with mass ``1 - f``, fresh worlds with mass ``f = fresh / particles``,
     each part self-normalised) is resampled systematically to ``particles`` equal weights. If a
     fresh world's record does not replay to it (a resampler without history consistency), its
@@ -784,9 +805,14 @@ class PolicyTracker(Tracker):
                     a = rec["actions"][i - 1]
                     actor = prev.current_player
                     if actor != seat:
-                        public = self.adapter.public_action(prev, a)
-                        like, _ = self._step_likelihood(prev, a, actor, self.real_obs[i],
-                                                        public, False)
+                        h = self.adapter.resampled_choice_prob(prev, a)
+                        if h is not None:   # a hidden choice drawn by the resampler
+                            like = self.model.probs(prev.observation_tensor(actor),
+                                                    prev.legal_action_mask(), actor)[a] / h
+                        else:
+                            public = self.adapter.public_action(prev, a)
+                            like, _ = self._step_likelihood(prev, a, actor, self.real_obs[i],
+                                                            public, False)
                         if like <= 0:
                             return -math.inf
                         ll += math.log(like)
