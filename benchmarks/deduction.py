@@ -1,0 +1,176 @@
+"""Deduction benchmark: belief trackers side by side on the same games.
+
+Usage::
+
+    python -m benchmarks.deduction --game prowl --players heuristic --observer-seat 0 \\
+        --games 20 [--num-players 4] [--trackers uniform consistent policy probe] \\
+        [--probe probes/prowl4.pt] [--particles 100] [--samples 200] [--epsilon 0.1] \\
+        [--policy-samples 1] [--seed 0] [--png deduction_prowl.png] [--json out.json]
+
+Plays ``--games`` games (engine seeds ``seed + g``; ``--players`` one agent spec per seat or
+fewer, repeated), runs every tracker for the observing seat on the same games
+(:func:`training.belief_metrics.track_game`) and prints
+
+* a markdown table: NLL / Brier / top-1 at 25, 50, 75 and 100% of game time per tracker, as
+  ``mean ± 95% half-width`` over games (:mod:`training.belief_metrics` defines every term);
+* the trackers' cost: milliseconds per update (update and belief time over the decisions);
+
+and writes a PNG (matplotlib) of the three metrics over game time (10 bins), one line per
+tracker with its interval shaded. The ``policy`` tracker assumes the other seats play the game's
+heuristic made stochastic (``--epsilon``, :class:`agents.belief.EpsilonAgentPolicy`); ``probe``
+needs a model from ``python -m training.probe`` (``--probe``; skipped with a note without one).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+
+from training.belief_metrics import CHECKPOINTS, METRICS, at_checkpoints, binned, mean_ci, \
+    track_game
+
+
+def run(game: str, config: dict[str, Any], players: Sequence[str], observer: int, games: int,
+        trackers: Sequence[str], seed: int = 0, particles: int = 100, samples: int = 200,
+        epsilon: float = 0.1, probe: str | None = None, policy_samples: int | None = None,
+        policy_mix: float = 0.0, log=print) -> dict[str, Any]:
+    """Run the benchmark; returns per tracker the binned and checkpoint means/intervals and the
+    cost (``{"bins": (mean, half) (10, 3), "checkpoints": (mean, half) (4, 3), "ms_per_update",
+    "games"}``)."""
+    from agents import make_agent
+    from agents.belief import make_tracker, new_game
+
+    n = new_game(game, seed, **config).num_players
+    specs = [players[s % len(players)] for s in range(n)]
+    per: dict[str, dict[str, list]] = {t: {"bins": [], "cp": [], "time": 0.0, "calls": 0}
+                                       for t in trackers}
+    t_start = time.perf_counter()
+    for g in range(games):
+        state0 = new_game(game, seed + g, **config)
+        agents = [make_agent(specs[s], game, state0.config, seed=(seed + g) * 64 + s)
+                  for s in range(n)]
+        trs = [make_tracker(t, game, state0.config, seed=seed + g, particles=particles,
+                            samples=samples, epsilon=epsilon, probe_path=probe,
+                            policy_samples=policy_samples, policy_mix=policy_mix)
+               for t in trackers]
+        res = track_game(game, config, agents, trs, observer, seed + g)
+        for tr in trs:
+            r = res[tr.name]
+            per[tr.name]["bins"].append(binned(r))
+            per[tr.name]["cp"].append(at_checkpoints(r))
+            per[tr.name]["time"] += tr.time_s
+            per[tr.name]["calls"] += tr.calls
+        log(f"game {g + 1}/{games}: {len(next(iter(res.values())))} decisions "
+            f"({time.perf_counter() - t_start:.0f} s)")
+    out = {}
+    for t, d in per.items():
+        out[t] = {"bins": mean_ci(np.stack(d["bins"])), "checkpoints": mean_ci(np.stack(d["cp"])),
+                  "ms_per_update": 1000.0 * d["time"] / max(1, d["calls"]), "games": games}
+    return out
+
+
+def markdown(results: dict[str, Any]) -> str:
+    """The checkpoint table and the cost table as markdown."""
+    head = "| tracker | " + " | ".join(f"{m} @{int(p * 100)}%" for m in METRICS
+                                      for p in CHECKPOINTS) + " |"
+    lines = [head, "|" + "---|" * (1 + len(METRICS) * len(CHECKPOINTS))]
+    for t, r in results.items():
+        mean, half = r["checkpoints"]
+        cells = [f"{mean[i, j]:.3f} ± {half[i, j]:.3f}" for j in range(len(METRICS))
+                 for i in range(len(CHECKPOINTS))]
+        lines.append(f"| {t} | " + " | ".join(cells) + " |")
+    lines += ["", "| tracker | ms per update |", "|---|---|"]
+    lines += [f"| {t} | {r['ms_per_update']:.2f} |" for t, r in results.items()]
+    return "\n".join(lines)
+
+
+def plot(results: dict[str, Any], path: str | Path, title: str = "") -> None:
+    """PNG of the three metrics over game time (10 bins), one line per tracker."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 3, figsize=(13, 3.8))
+    x = (np.arange(10) + 0.5) / 10
+    for t, r in results.items():
+        mean, half = r["bins"]
+        for j, ax in enumerate(axes):
+            line, = ax.plot(x, mean[:, j], marker="o", ms=3, label=t)
+            ax.fill_between(x, mean[:, j] - np.nan_to_num(half[:, j]),
+                            mean[:, j] + np.nan_to_num(half[:, j]), alpha=0.2,
+                            color=line.get_color())
+    for ax, m, lab in zip(axes, METRICS, ("NLL of the truth (nats)", "Brier score",
+                                          "top-1 accuracy")):
+        ax.set_xlabel("game progress (decision index / game length)")
+        ax.set_title(lab)
+        ax.set_xlim(0, 1)
+        ax.grid(alpha=0.3)
+    axes[0].legend(fontsize=8)
+    if title:
+        fig.suptitle(title)
+    fig.tight_layout()
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m benchmarks.deduction", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--game", required=True)
+    ap.add_argument("--players", nargs="+", default=["heuristic"])
+    ap.add_argument("--observer-seat", type=int, default=0)
+    ap.add_argument("--games", type=int, default=20)
+    ap.add_argument("--num-players", type=int, default=None)
+    ap.add_argument("--config", default="{}", help="extra game keywords as JSON")
+    ap.add_argument("--trackers", nargs="+", default=["uniform", "consistent", "policy", "probe"])
+    ap.add_argument("--probe", default=None, help="probe model from python -m training.probe")
+    ap.add_argument("--particles", type=int, default=100)
+    ap.add_argument("--samples", type=int, default=200)
+    ap.add_argument("--epsilon", type=float, default=0.1)
+    ap.add_argument("--policy-mix", type=float, default=0.0,
+                    help="defensive mixture weight of the consistent posterior in the policy "
+                         "tracker's belief (default 0: plain Bayes)")
+    ap.add_argument("--policy-samples", type=int, default=None,
+                    help="heuristic calls per observation in the policy model (default: "
+                         "agents.belief.HEURISTIC_SAMPLES)")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--png", default=None, help="output PNG (default deduction_<game>.png)")
+    ap.add_argument("--json", default=None, help="also write the numbers as JSON")
+    a = ap.parse_args(argv)
+    config = json.loads(a.config)
+    if a.num_players is not None:
+        config["num_players"] = a.num_players
+    trackers = list(a.trackers)
+    if "probe" in trackers and a.probe is None:
+        print("note: no --probe model given; the probe tracker is skipped")
+        trackers.remove("probe")
+    res = run(a.game, config, a.players, a.observer_seat, a.games, trackers, a.seed,
+              a.particles, a.samples, a.epsilon, a.probe, a.policy_samples, a.policy_mix,
+              log=lambda s: print(s, file=sys.stderr))
+    print(f"## {a.game} {config}, players {a.players}, observer seat {a.observer_seat}, "
+          f"{a.games} games\n")
+    print(markdown(res))
+    png = a.png or f"deduction_{a.game}.png"
+    plot(res, png, f"{a.game} {config} players {' '.join(a.players)}, seat {a.observer_seat}, "
+         f"{a.games} games")
+    print(f"\nplot: {png}")
+    if a.json:
+        Path(a.json).write_text(json.dumps({t: {"bins_mean": r["bins"][0].tolist(),
+                                                "bins_half": r["bins"][1].tolist(),
+                                                "cp_mean": r["checkpoints"][0].tolist(),
+                                                "cp_half": r["checkpoints"][1].tolist(),
+                                                "ms_per_update": r["ms_per_update"]}
+                                            for t, r in res.items()}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

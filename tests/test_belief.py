@@ -1,0 +1,382 @@
+"""Deduction toolkit: metrics on hand-computed values, consistent posteriors against exact ones,
+the policy tracker against exact Bayes, the dataset generator's schema and reproducibility."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from agents.belief import (
+    ADAPTERS, ConsistentTracker, PolicyTracker, RandomPolicy, UniformTracker, adapter_for,
+    new_game, sample_action,
+)
+from training.belief_metrics import (
+    at_checkpoints, belief_scores, binned, mean_ci, progress, row_scores,
+)
+
+
+# ----------------------------------------------------------------------------------- metrics
+def test_row_scores_categorical_hand_computed():
+    s = row_scores([[0.5, 0.25, 0.25, 0.0]], [[1, 0, 0, 0]])[0]
+    assert s[0] == pytest.approx(math.log(2))
+    assert s[1] == pytest.approx(0.25 + 0.0625 + 0.0625)
+    assert s[2] == 1.0
+    # two categories tie for the maximum, the truth is one of them: expected accuracy 1/2
+    s = row_scores([[0.4, 0.4, 0.2]], [[0, 1, 0]])[0]
+    assert s[0] == pytest.approx(-math.log(0.4))
+    assert s[1] == pytest.approx(0.16 + 0.36 + 0.04)
+    assert s[2] == 0.5
+    # a confident miss is floored at log(1e6)
+    s = row_scores([[1.0, 0.0]], [[0, 1]])[0]
+    assert s[0] == pytest.approx(math.log(1e6))
+    assert s[1] == pytest.approx(2.0)
+    assert s[2] == 0.0
+
+
+def test_row_scores_counts_hand_computed():
+    # expected counts (2, 1, 1) -> composition (.5, .25, .25); true hand (1, 1, 0) -> (.5, .5, 0)
+    s = row_scores([[2.0, 1.0, 1.0]], [[1, 1, 0]], kind="counts")[0]
+    assert s[0] == pytest.approx(-(0.5 * math.log(0.5) + 0.5 * math.log(0.25)))
+    assert s[1] == pytest.approx(0.0 + 0.0625 + 0.0625)
+    assert s[2] == 1.0          # type 0 is one of the hand's most common types
+    assert np.isnan(row_scores([[1.0, 1.0]], [[0, 0]], kind="counts")[0]).all()   # empty hand
+
+
+def test_belief_scores_skip_observer_and_undefined_rows():
+    belief = np.array([[1.0, 0.0], [0.5, 0.5], [0.9, 0.1], [0.5, 0.5]])
+    truth = np.array([[1, 0], [1, 0], [1, 0], [0, 0]], dtype=float)
+    s = belief_scores(belief, truth, seat=0)
+    assert s[0] == pytest.approx((math.log(2) - math.log(0.9)) / 2)
+    assert s[1] == pytest.approx((0.5 + 0.02) / 2)
+    assert s[2] == pytest.approx((0.5 + 1.0) / 2)
+
+
+def test_metric_errors_are_clear():
+    with pytest.raises(ValueError, match="shape"):
+        row_scores([[0.5, 0.5]], [[1, 0, 0]])
+    with pytest.raises(ValueError, match="kind"):
+        row_scores([[0.5, 0.5]], [[1, 0]], kind="other")
+    with pytest.raises(ValueError, match="at least one decision"):
+        progress(0)
+
+
+def test_game_time_bins_checkpoints_and_intervals():
+    v = np.arange(11, dtype=float)           # 11 decisions: progress t / 10
+    np.testing.assert_allclose(progress(11), np.arange(11) / 10)
+    b = binned(v)
+    np.testing.assert_allclose(b[:9], np.arange(9))
+    assert b[9] == pytest.approx(9.5)         # decisions 9 and 10 share the last bin
+    np.testing.assert_allclose(at_checkpoints(np.arange(5.0)), [1, 2, 3, 4])
+    assert np.isnan(binned(np.arange(3.0))[1])   # a 3-decision game leaves bins empty
+    mean, half = mean_ci(np.array([1.0, 2.0, 3.0]))
+    assert mean == pytest.approx(2.0)
+    assert half == pytest.approx(1.96 / math.sqrt(3))
+    mean, half = mean_ci(np.array([[1.0, np.nan], [3.0, 5.0]]))
+    np.testing.assert_allclose(mean, [2.0, 5.0])
+    assert np.isnan(half[1])
+
+
+# ------------------------------------------------------------------------- consistent posterior
+def _play(state, n_actions, seed):
+    rng = np.random.default_rng(seed)
+    for _ in range(n_actions):
+        if state.is_over:
+            break
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    return state
+
+
+def test_prowl_two_player_after_setup_matches_hand_count():
+    """2-player Prowl, 2 cards each, after set-up: the opponent's clan card is one of the 29
+    cards seat 0 has not seen (its 2 cards and the public pile's first card are seen), so
+    P(clan c) = (8 - seen cards of clan c) / 29 (each clan has 8 cards)."""
+    for seed in range(3):
+        st = _play(new_game("prowl", seed, num_players=2, cards_per_player=2), 2, seed)
+        ad = adapter_for("prowl")
+        mine = np.zeros(4)
+        for t in np.flatnonzero(st.hand[0]):
+            mine[st.type_clan[t]] += st.hand[0, t]
+        mine[st.clan_of(0)] += 1
+        for t in np.flatnonzero(st.pile):
+            mine[st.type_clan[t]] += st.pile[t]
+        assert mine.sum() == 3
+        exact = (8 - mine) / 29
+        b = ad.exact_consistent(st, 0)
+        np.testing.assert_allclose(b[1], exact, atol=1e-12)
+        tr = ConsistentTracker("prowl", samples=4000, exact=False, seed=seed)
+        tr.reset(st, 0)
+        est = tr.belief()[1]
+        assert 0.5 * np.abs(est - exact).sum() < 0.02
+        assert np.all(np.abs(est - exact) <= 4 * tr.stderr[1] + 1e-9)
+
+
+def test_prowl_exact_consistent_agrees_with_resampler_mid_game():
+    """4-player Prowl positions after random play (exclusions from failed Accusations,
+    peeks, swaps): the enumerated clan posterior agrees with resample_from_infostate draws."""
+    checked = 0
+    for seed in range(4):
+        st = _play(new_game("prowl", seed, num_players=4), 30 + 5 * seed, seed)
+        if st.is_over:
+            continue
+        ad = adapter_for("prowl")
+        for seat in range(4):
+            b = ad.exact_consistent(st, seat)
+            np.testing.assert_allclose(b.sum(axis=1), 1.0)
+            tr = ConsistentTracker("prowl", samples=800, exact=False, seed=seed)
+            tr.reset(st, seat)
+            est = tr.belief()
+            others = [q for q in range(4) if q != seat]
+            assert np.all(np.abs(est[others] - b[others]) <= 4.5 * tr.stderr[others] + 0.01)
+            checked += 1
+    assert checked >= 8
+
+
+def test_clans_consistent_is_uniform_over_other_colours():
+    st = _play(new_game("clans", 3, num_players=2), 6, 3)
+    tr = ConsistentTracker("clans", samples=4000, exact=False, seed=1)
+    tr.reset(st, 0)
+    est = tr.belief()
+    exact = adapter_for("clans").exact_consistent(st, 0)
+    own = int(np.argmax(adapter_for("clans").truth(st)[0]))
+    expected = np.full(5, 0.25)
+    expected[own] = 0.0
+    np.testing.assert_allclose(exact[1], expected)
+    assert 0.5 * np.abs(est[1] - expected).sum() < 0.02
+
+
+def test_badland_wolves_exact_consistent_agrees_with_resampler():
+    checked = 0
+    for seed in range(3):
+        st = _play(new_game("badland_wolves", seed, num_players=4), 40 * (seed + 1), seed)
+        ad = adapter_for("badland_wolves")
+        b = ad.exact_consistent(st, 0)
+        if b is None or st.is_over:
+            continue
+        tr = ConsistentTracker("badland_wolves", samples=1500, exact=False, seed=seed)
+        tr.reset(st, 0)
+        est = tr.belief()
+        np.testing.assert_allclose(b.sum(axis=1), ad.row_totals(st))
+        assert np.all(np.abs(est[1:] - b[1:]) <= 4.5 * tr.stderr[1:] + 0.02)
+        checked += 1
+    assert checked >= 2
+
+
+def test_uniform_prior_rows():
+    st = new_game("prowl", 0, num_players=4)
+    tr = UniformTracker("prowl")
+    tr.reset(st, 2)
+    np.testing.assert_allclose(tr.belief()[[0, 1, 3]], 0.25)
+    st = new_game("badland_wolves", 0, num_players=4)
+    tr = UniformTracker("badland_wolves")
+    tr.reset(st, 0)
+    b = tr.belief()
+    np.testing.assert_allclose(b.sum(axis=1), ADAPTERS["badland_wolves"].row_totals(st))
+
+
+def test_tracker_refuses_bad_seat_and_game():
+    st = new_game("clans", 0, num_players=2)
+    with pytest.raises(ValueError, match="seat"):
+        ConsistentTracker("clans").reset(st, 5)
+    with pytest.raises(ValueError, match="tracker is for"):
+        ConsistentTracker("prowl").reset(st, 0)
+    with pytest.raises(ValueError, match="no belief adapter"):
+        adapter_for("chess")
+
+
+# ------------------------------------------------------------------ policy tracker vs exact Bayes
+class ColourSeekingPolicy:
+    """A known stochastic Clans policy that depends on the hidden colour: a move's logit is
+    ``beta`` times the share of the mover's own colour among the huts of its destination."""
+
+    def __init__(self, num_players: int, beta: float = 0.5) -> None:
+        from envs.clans import board as B
+        from envs.clans.engine import observation_layout
+
+        self.lay = observation_layout(num_players)
+        self.dst = np.asarray(B.EDGE_DST)
+        self.nm = len(self.dst)
+        self.beta = beta
+
+    def reset(self) -> None:
+        pass
+
+    def probs(self, obs, mask, seat):
+        own = int(np.argmax(self.lay.view(obs, "own_colour")))
+        huts = self.lay.view(obs, "huts")
+        legal = np.flatnonzero(mask)
+        z = np.zeros(legal.size)
+        mv = legal < self.nm
+        d = self.dst[legal[mv]]
+        tot = huts[d].sum(axis=1)
+        z[mv] = self.beta * huts[d, own] / np.maximum(tot, 1e-9)
+        p = np.zeros(mask.shape[0])
+        e = np.exp(z - z.max())
+        p[legal] = e / e.sum()
+        return p
+
+
+def _exact_clans_posterior(state, seat, model):
+    """Exact Bayes over the opponent's colour (2 players): for each colour a world with a
+    replayable history (from the resampler), weighted by the model's probability of every
+    action the opponent took in it."""
+    cls = type(state)
+    worlds = {}
+    rng = np.random.default_rng(123)
+    while len(worlds) < 4:
+        w = state.resample_from_infostate(seat, rng)
+        worlds.setdefault(int(w.colours[1 - seat]), w)
+    post = np.full(5, -np.inf)       # log posterior; the observer's own colour stays impossible
+    for c, w in worlds.items():
+        rec = w.to_record()
+        ll = 0.0
+        prev = None
+        for i, st in enumerate(cls.replay_steps(rec)):
+            if i > 0 and prev.current_player != seat:
+                p = model.probs(prev.observation_tensor(prev.current_player),
+                                prev.legal_action_mask(), prev.current_player)
+                ll += math.log(p[rec["actions"][i - 1]])
+            prev = st.clone()
+        post[c] = ll
+    post = np.exp(post - post.max())
+    return post / post.sum()
+
+
+def test_policy_tracker_matches_exact_bayes_on_two_player_clans():
+    """Particles 3000: total variation to the exact posterior below 0.02 after 4, 8 and 14
+    moves, while the exact posterior moves away from uniform (0.58 on one colour at 14)."""
+    st = new_game("clans", 11, num_players=2)
+    model = ColourSeekingPolicy(2)
+    tr = PolicyTracker("clans", model, particles=3000, seed=5)
+    tr.reset(st, 0)
+    rng = np.random.default_rng(7)
+    for k in range(14):
+        actor = st.current_player
+        a = sample_action(model, st, rng)
+        st.apply_action(a)
+        tr.update(st, a, actor)
+        if k + 1 in (4, 8, 14):
+            exact = _exact_clans_posterior(st, 0, model)
+            b = tr.belief()[1]
+            assert 0.5 * np.abs(b - exact).sum() < 0.02, (k, b, exact)
+    assert exact.max() > 0.5          # the policy has moved the posterior far from uniform
+    assert tr.stats["unreplayable"] == 0
+
+
+def test_policy_tracker_with_random_policy_stays_consistent():
+    """Under the uniform random policy, Clans moves say nothing about colours: the policy
+    posterior stays near the consistent one."""
+    st = new_game("clans", 2, num_players=2)
+    tr = PolicyTracker("clans", RandomPolicy(), particles=400, seed=0)
+    tr.reset(st, 1)
+    rng = np.random.default_rng(0)
+    for _ in range(6):
+        actor = st.current_player
+        a = int(rng.choice(st.legal_actions()))
+        st.apply_action(a)
+        tr.update(st, a, actor)
+    b = tr.belief()[0]
+    exact = adapter_for("clans").exact_consistent(st, 1)[0]
+    assert 0.5 * np.abs(b - exact).sum() < 0.1
+    assert tr.ess() > 0.9 * 400
+
+
+# ----------------------------------------------------------------------------------- dataset
+def test_dataset_round_trip_schema_and_reproducibility(tmp_path):
+    from training.dataset import FIELDS, SCHEMA, load_dataset, main, read_index
+
+    out = tmp_path / "ds"
+    assert main(["--game", "prowl", "--num-players", "2", "--agents", "random",
+                 "--games", "3", "--out", str(out), "--shard-size", "40", "--seed", "9"]) == 0
+    index = read_index(out)
+    d = load_dataset(out)
+    K = index["decisions"]
+    assert K == sum(index["game_lengths"]) and len(index["shards"]) == -(-K // 40)
+    st = new_game("prowl", 9, num_players=2)
+    n, D, A = st.num_players, st.observation_size, st.num_actions
+    shapes = {"obs": (K, n, D), "mask": (K, A), "action": (K,), "actor": (K,),
+              "truth": (K, n, 4), "game": (K,), "step": (K,)}
+    for f in FIELDS:
+        assert d[f].shape == shapes[f], f
+        assert str(d[f].dtype) == SCHEMA[f][0], f
+    # replaying game 0 from its seed and actions reproduces every stored array
+    sel = d["game"] == 0
+    np.testing.assert_array_equal(d["step"][sel], np.arange(sel.sum()))
+    ad = adapter_for("prowl")
+    for i, a in enumerate(d["action"][sel]):
+        np.testing.assert_array_equal(d["obs"][sel][i], [st.observation_tensor(s) for s in range(n)])
+        np.testing.assert_array_equal(d["mask"][sel][i], st.legal_action_mask())
+        assert d["actor"][sel][i] == st.current_player
+        np.testing.assert_array_equal(d["truth"][sel][i], ad.truth(st))
+        st.apply_action(int(a))
+    assert st.is_over
+    # same command, same bytes
+    out2 = tmp_path / "ds2"
+    main(["--game", "prowl", "--num-players", "2", "--agents", "random", "--games", "3",
+          "--out", str(out2), "--shard-size", "40", "--seed", "9"])
+    d2 = load_dataset(out2)
+    for f in FIELDS:
+        np.testing.assert_array_equal(d[f], d2[f])
+    with pytest.raises(ValueError, match="already holds"):
+        main(["--game", "prowl", "--agents", "random", "--games", "1", "--out", str(out)])
+
+
+def test_probe_trains_and_tracks(tmp_path):
+    from agents.belief import ProbeTracker
+    from training.probe import main
+
+    path = tmp_path / "p.pt"
+    assert main(["--game", "prowl", "--num-players", "2", "--agents", "random", "--games", "12",
+                 "--epochs", "2", "--hidden", "16", "--out", str(path)]) == 0
+    st = new_game("prowl", 0, num_players=2)
+    tr = ProbeTracker("prowl", str(path))
+    tr.reset(st, 0)
+    _play(st, 3, 0)
+    tr.update(st, st.history[-1], 0)
+    b = tr.belief()
+    assert b.shape == (2, 4)
+    np.testing.assert_allclose(b[1].sum(), 1.0, rtol=1e-6)
+    with pytest.raises(ValueError, match="observations of size"):
+        ProbeTracker("prowl", str(path)).reset(new_game("prowl", 0, num_players=3), 0)
+
+
+def test_epsilon_agent_policy_probabilities():
+    from agents.belief import EpsilonAgentPolicy
+
+    class Fixed:
+        def __init__(self):
+            self.calls = 0
+
+        def act(self, observation, agent):
+            self.calls += 1
+            return 2 if self.calls % 2 else 4      # alternates: a tie broken two ways
+
+    mask = np.array([0, 1, 1, 0, 1], dtype=np.int8)
+    obs = np.zeros(3, dtype=np.float32)
+    p = EpsilonAgentPolicy(lambda seat: Fixed(), epsilon=0.3).probs(obs, mask, 0)
+    np.testing.assert_allclose(p, [0, 0.1, 0.8, 0, 0.1])
+    p = EpsilonAgentPolicy(lambda seat: Fixed(), epsilon=0.3, samples=2).probs(obs, mask, 0)
+    np.testing.assert_allclose(p, [0, 0.1, 0.45, 0, 0.45])
+    with pytest.raises(ValueError, match="epsilon"):
+        EpsilonAgentPolicy(lambda seat: Fixed(), epsilon=0.0)
+    np.testing.assert_allclose(RandomPolicy().probs(obs, mask, 0), [0, 1 / 3, 1 / 3, 0, 1 / 3])
+
+
+@pytest.mark.slow
+def test_policy_tracker_matches_exact_bayes_under_the_clans_heuristic():
+    """The epsilon-heuristic (0.2) as the known policy, 2-player Clans, 3000 particles."""
+    from agents.belief import heuristic_policy
+
+    st = new_game("clans", 21, num_players=2)
+    model = heuristic_policy("clans", st.config, epsilon=0.2, samples=1)
+    tr = PolicyTracker("clans", model, particles=3000, seed=2)
+    tr.reset(st, 1)
+    rng = np.random.default_rng(3)
+    for k in range(10):
+        actor = st.current_player
+        a = sample_action(model, st, rng)
+        st.apply_action(a)
+        tr.update(st, a, actor)
+    exact = _exact_clans_posterior(st, 1, model)
+    assert 0.5 * np.abs(tr.belief()[0] - exact).sum() < 0.02

@@ -1,0 +1,226 @@
+"""Deduction dataset generator: every decision of many games, every seat's view, the truth.
+
+Usage::
+
+    python -m training.dataset --game prowl --num-players 4 --agents heuristic random \\
+        --games 1000 --out data/prowl4 [--seed 0] [--shard-size 4096] \\
+        [--config '{"beginner": true}']
+
+``--agents`` gives one spec per seat (``random``, ``heuristic``, ``ppo:PATH``;
+:func:`agents.make_agent`), or fewer, repeated cyclically over the seats. Game ``g`` has engine
+seed ``seed + g``; the agent at seat ``s`` in game ``g`` is built with seed
+``(seed + g) * 64 + s``; so a run is reproducible from its command line.
+
+Output: a directory holding ``index.json`` and shards ``shard-00000.npz``, ... (compressed numpy,
+``numpy.savez_compressed``), each with at most ``shard-size`` decisions, written as they fill
+(memory stays at one shard whatever the number of games). Schema of a shard, ``K`` decisions,
+``n`` seats, ``D`` = observation size, ``A`` = number of actions, ``C`` = columns of the game's
+belief target (:mod:`agents.belief`):
+
+==============  ==================  ============================================================
+array           dtype, shape        meaning
+==============  ==================  ============================================================
+``obs``         float32 (K, n, D)   every seat's ``observation_tensor`` when the decision is due
+``mask``        int8 (K, A)         legal action mask of the acting seat
+``action``      int32 (K,)          action taken
+``actor``       int8 (K,)           acting seat (``current_player``)
+``truth``       float32 (K, n, C)   hidden truth as arrays (``BeliefAdapter.truth``: clan one-hot,
+                                    colour one-hot, hand counts; a zero row = undefined yet)
+``game``        int32 (K,)          game index ``g`` in this run (engine seed ``seed + g``)
+``step``        int32 (K,)          decision index within the game (0-based)
+==============  ==================  ============================================================
+
+``index.json``: ``{"format": 1, "game", "config" (resolved), "agents", "seed", "games",
+"decisions", "shard_size", "shards": [{"file", "decisions"}], "game_lengths": [N_g],
+"game_returns": [[...]], "truncated": [bool], "schema": {...}}``.
+
+:func:`load_dataset` reads it back (all shards concatenated, or chosen fields);
+:func:`iter_shards` streams shard by shard.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any, Iterator, Sequence
+
+import numpy as np
+
+FORMAT = 1
+FIELDS = ("obs", "mask", "action", "actor", "truth", "game", "step")
+SCHEMA = {
+    "obs": ["float32", "(K, n, D)", "every seat's observation when the decision is due"],
+    "mask": ["int8", "(K, A)", "legal action mask of the acting seat"],
+    "action": ["int32", "(K,)", "action taken"],
+    "actor": ["int8", "(K,)", "acting seat"],
+    "truth": ["float32", "(K, n, C)", "hidden truth as arrays (agents.belief adapters)"],
+    "game": ["int32", "(K,)", "game index in this run (engine seed = seed + game)"],
+    "step": ["int32", "(K,)", "decision index within the game"],
+}
+
+
+class _ShardWriter:
+    """Buffers decisions and writes a compressed shard each ``shard_size`` decisions."""
+
+    def __init__(self, out: Path, shard_size: int, n: int, D: int, A: int, C: int) -> None:
+        self.out, self.K = out, shard_size
+        self.buf = {"obs": np.zeros((shard_size, n, D), np.float32),
+                    "mask": np.zeros((shard_size, A), np.int8),
+                    "action": np.zeros(shard_size, np.int32),
+                    "actor": np.zeros(shard_size, np.int8),
+                    "truth": np.zeros((shard_size, n, C), np.float32),
+                    "game": np.zeros(shard_size, np.int32),
+                    "step": np.zeros(shard_size, np.int32)}
+        self.fill = 0
+        self.shards: list[dict[str, Any]] = []
+
+    def add(self, obs, mask, action, actor, truth, game, step) -> None:
+        i = self.fill
+        b = self.buf
+        b["obs"][i] = obs
+        b["mask"][i] = mask
+        b["action"][i] = action
+        b["actor"][i] = actor
+        b["truth"][i] = truth
+        b["game"][i] = game
+        b["step"][i] = step
+        self.fill += 1
+        if self.fill == self.K:
+            self.flush()
+
+    def flush(self) -> None:
+        if self.fill == 0:
+            return
+        name = f"shard-{len(self.shards):05d}.npz"
+        np.savez_compressed(self.out / name, **{k: v[:self.fill] for k, v in self.buf.items()})
+        self.shards.append({"file": name, "decisions": self.fill})
+        self.fill = 0
+
+
+def generate(game: str, config: dict[str, Any], agent_specs: Sequence[str], games: int,
+             out: str | Path, seed: int = 0, shard_size: int = 4096,
+             max_decisions: int = 100_000) -> dict[str, Any]:
+    """Play ``games`` games and write the dataset to directory ``out`` (module doc).
+
+    Returns:
+        the index dict (also written to ``out/index.json``).
+    Raises:
+        ValueError: no agent spec, more specs than seats, ``games`` or ``shard_size`` < 1, or
+            ``out`` already holds an index (never overwritten).
+    """
+    from agents import make_agent
+    from agents.belief import adapter_for, new_game
+
+    if games < 1 or shard_size < 1:
+        raise ValueError(f"games and shard_size must be positive, got {games}, {shard_size}")
+    if not agent_specs:
+        raise ValueError("give at least one agent spec")
+    out = Path(out)
+    if (out / "index.json").exists():
+        raise ValueError(f"{out} already holds a dataset (index.json); choose another --out")
+    out.mkdir(parents=True, exist_ok=True)
+    adapter = adapter_for(game)
+    probe = new_game(game, seed, **config)
+    n = probe.num_players
+    if len(agent_specs) > n:
+        raise ValueError(f"{len(agent_specs)} agent specs for {n} seats")
+    specs = [agent_specs[s % len(agent_specs)] for s in range(n)]
+    C = adapter.truth(probe).shape[1]
+    writer = _ShardWriter(out, shard_size, n, probe.observation_size, probe.num_actions, C)
+    lengths, rets, truncs = [], [], []
+    for g in range(games):
+        state = new_game(game, seed + g, **config)
+        agents = [make_agent(specs[s], game, state.config, seed=(seed + g) * 64 + s)
+                  for s in range(n)]
+        for ag in agents:
+            ag.reset()
+        t = 0
+        while not state.is_over and t < max_decisions:
+            actor = state.current_player
+            obs = np.stack([state.observation_tensor(s) for s in range(n)])
+            mask = state.legal_action_mask()
+            a = int(agents[actor].act({"observation": obs[actor], "action_mask": mask},
+                                      f"player_{actor}"))
+            writer.add(obs, mask, a, actor, adapter.truth(state), g, t)
+            state.apply_action(a)
+            t += 1
+        lengths.append(t)
+        rets.append([float(r) for r in state.returns()])
+        truncs.append(bool(not state.is_over or state.is_truncated))
+    writer.flush()
+    index = {"format": FORMAT, "game": game, "config": probe.config, "agents": specs,
+             "seed": seed, "games": games, "decisions": int(sum(lengths)),
+             "shard_size": shard_size, "shards": writer.shards, "game_lengths": lengths,
+             "game_returns": rets, "truncated": truncs, "schema": SCHEMA,
+             "truth_columns": adapter.categories(probe), "truth_kind": adapter.kind}
+    (out / "index.json").write_text(json.dumps(index, indent=1))
+    return index
+
+
+def read_index(path: str | Path) -> dict[str, Any]:
+    """The ``index.json`` of dataset directory ``path``.
+
+    Raises:
+        FileNotFoundError: no index there; ValueError: an unsupported format.
+    """
+    p = Path(path) / "index.json"
+    if not p.is_file():
+        raise FileNotFoundError(f"no dataset index at {p}")
+    index = json.loads(p.read_text())
+    if index.get("format") != FORMAT:
+        raise ValueError(f"dataset format {index.get('format')!r} is not {FORMAT}")
+    return index
+
+
+def iter_shards(path: str | Path, fields: Sequence[str] = FIELDS
+                ) -> Iterator[dict[str, np.ndarray]]:
+    """Stream the dataset shard by shard: dicts of the requested ``fields`` (schema above).
+
+    Raises:
+        ValueError: an unknown field name.
+    """
+    bad = [f for f in fields if f not in FIELDS]
+    if bad:
+        raise ValueError(f"unknown dataset field(s) {bad}; fields are {list(FIELDS)}")
+    index = read_index(path)
+    for sh in index["shards"]:
+        with np.load(Path(path) / sh["file"]) as z:
+            yield {f: z[f] for f in fields}
+
+
+def load_dataset(path: str | Path, fields: Sequence[str] = FIELDS) -> dict[str, np.ndarray]:
+    """The whole dataset (requested ``fields`` of every shard, concatenated)."""
+    parts = list(iter_shards(path, fields))
+    return {f: np.concatenate([p[f] for p in parts]) for f in fields}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m training.dataset", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--game", required=True)
+    ap.add_argument("--agents", nargs="+", default=["heuristic"])
+    ap.add_argument("--games", type=int, required=True)
+    ap.add_argument("--out", required=True, help="output directory")
+    ap.add_argument("--num-players", type=int, default=None)
+    ap.add_argument("--config", default="{}", help="extra game keywords as JSON")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--shard-size", type=int, default=4096)
+    a = ap.parse_args(argv)
+    config = json.loads(a.config)
+    if a.num_players is not None:
+        config["num_players"] = a.num_players
+    t0 = time.perf_counter()
+    index = generate(a.game, config, a.agents, a.games, a.out, a.seed, a.shard_size)
+    dt = time.perf_counter() - t0
+    size = sum((Path(a.out) / s["file"]).stat().st_size for s in index["shards"])
+    print(f"{index['decisions']} decisions of {a.games} {a.game} games in {dt:.1f} s "
+          f"({index['decisions'] / dt:.0f}/s), {len(index['shards'])} shards, "
+          f"{size / 1e6:.1f} MB -> {a.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
