@@ -278,12 +278,9 @@ class ClansAdapter(BeliefAdapter):
 class BadlandWolvesAdapter(BeliefAdapter):
     """Badland Wolves: each wolf's Scrap hand as counts per card type (ruling 12).
 
-    Consistent posterior: every card the observer cannot place (not discarded, not in its hand,
-    not among the lower bounds ``known`` it holds on other hands, not drawn cards it deals) is
-    exchangeable, so seat ``q``'s expected hand is its known cards plus its unknown hand size
-    times the pool's composition. Exact when no current decision conditions another seat's hand
-    (a defender or Crow's Ally follow-up, see ``resample_from_infostate``); there it returns None
-    and the tracker samples.
+    Consistent posterior: sampled from the history-consistent resampler (no closed form: the
+    perfect-recall observation remembers the Scrap deck's source pile, draws, plays, steals and
+    looks, which break the exchangeability of unplaced cards).
     """
 
     game = "badland_wolves"
@@ -319,10 +316,20 @@ class BadlandWolvesAdapter(BeliefAdapter):
                 or I.DEFEND <= action < I.DEFEND + 7)
 
     def exact_consistent(self, state, seat):
+        """None: no closed form under perfect recall, so the tracker samples the resampler.
+
+        The exchangeable-pool formula (:meth:`exchangeable_approximation`) ignores what the
+        observation now remembers (which pile the Scrap deck was shuffled from, cards each wolf
+        drew from it, plays, steals and looks), so it is not the consistent posterior.
+        """
+        return None
+
+    def exchangeable_approximation(self, state, seat):
+        """Seat ``q``'s expected hand if every card the observer cannot place were exchangeable:
+        its known cards plus its unknown hand size times the pool's composition. An
+        approximation (see :meth:`exact_consistent`); float64 (n, 9)."""
         from envs.badland_wolves.cards import SCRAP_COUNTS_ARR
-        from envs.badland_wolves.engine import CA_FOLLOW, DEFEND, DEAL, ORDER
-        if state.actor != seat and state.phase in (DEFEND, CA_FOLLOW):
-            return None
+        from envs.badland_wolves.engine import DEAL, ORDER
         n = state.num_players
         pool = (SCRAP_COUNTS_ARR - state.scrap_discard - state.hands[seat]).astype(np.float64)
         if state.phase in (DEAL, ORDER) and seat == state.lead:
