@@ -13,6 +13,9 @@ name:
   a world drawn by ``real.resample_from_infostate(seat, ...)`` breaks a game-specific fact that
   the generic laws cannot express (cards conserved, public exclusions, ...). Run on every world
   the resample laws draw.
+* :data:`CONFIGS` (optional): the configurations (keywords besides ``num_players``) that the
+  random positions cycle through, so that variants are covered by every law; ``[{}]`` (the
+  defaults) for a game not listed. Each must be valid at every player count.
 """
 
 from __future__ import annotations
@@ -20,6 +23,13 @@ from __future__ import annotations
 from typing import Any, Callable
 
 import numpy as np
+
+#: game -> configurations cycled by the random positions (each valid at every player count)
+CONFIGS: dict[str, list[dict[str, Any]]] = {
+    "prowl": [{}, {"reward": "zero_sum"}, {"beginner": True, "cards_per_player": 5}],
+    "clans": [{}, {"epoch_chart": "board_2002", "reward": "score_margin"}],
+    "badland_wolves": [{}, {"max_turns": 60}],      # a short limit: truncated games occur
+}
 
 # ------------------------------------------------------------------------------------ leaks
 

@@ -32,7 +32,9 @@ import pytest
 
 import envs
 from envs.core import RecordError
-from tests.contract_helpers import player_counts, random_action, random_positions, state_class
+from tests.contract_helpers import (
+    configs, player_counts, random_action, random_positions, state_class,
+)
 from tests.contract_hooks import HIDDEN_CHANGE, RESAMPLE_CHECKS
 from tests.laws import assert_history_consistent
 
@@ -48,7 +50,7 @@ def _snapshot(s) -> dict:
         ph = None
     return {"obs": [s.observation_tensor(p) for p in range(s.num_players)],
             "mask": s.legal_action_mask().copy(), "player": s.current_player,
-            "over": s.is_over, "returns": s.returns().tolist(), "truth": s.hidden_truth(),
+            "over": s.is_over, "truncated": s.is_truncated, "returns": s.returns().tolist(), "truth": s.hidden_truth(),
             "history": list(s.history), "chance": json.loads(json.dumps(s.chance_log)),
             "public": ph}
 
@@ -68,9 +70,11 @@ def _finished_games(game: str, per_count: int, seed: int) -> list:
     cls = state_class(game)
     rng = np.random.default_rng(seed)
     out = []
+    variants = configs(game)
     for k in player_counts(game):
-        for _ in range(per_count):
-            s = cls.from_config(int(rng.integers(2**62)), num_players=k)
+        for i in range(per_count):
+            s = cls.from_config(int(rng.integers(2**62)), num_players=k,
+                                **variants[i % len(variants)])
             while not s.is_over:
                 s.apply_action(random_action(s.legal_action_mask(), rng))
             out.append(s)
@@ -95,6 +99,9 @@ def test_records_replay_exactly(game):
     assert sum(s.is_over for s in positions + finished) >= 10 * len(player_counts(game))
     for s in positions + finished:
         _check_record(s)
+    rec = json.loads(json.dumps(finished[0].to_record()))
+    with pytest.raises(RecordError, match="action #"):      # an action after the end
+        state_class(game).from_record(dict(rec, actions=rec["actions"] + [0]))
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -119,7 +126,8 @@ def test_malformed_chance_records_raise(game):
 # ------------------------------------------------------------------------------- resample
 
 
-def _check_resample(s, seat: int, rng: np.random.Generator, play_on: bool) -> None:
+def _check_resample(s, seat: int, rng: np.random.Generator, play_on: bool):
+    """Resample ``s`` for ``seat``, check the laws, return the world (played on if asked)."""
     game = s.game_name
     before = _snapshot(s)
     world = s.resample_from_infostate(seat, rng)
@@ -141,16 +149,25 @@ def _check_resample(s, seat: int, rng: np.random.Generator, play_on: bool) -> No
         while not world.is_over:
             world.apply_action(random_action(world.legal_action_mask(), rng))
         _assert_same(before, _snapshot(s), f"{game}: the original after playing a world on")
+    return world
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_resample_observation_law(game):
     """150 random positions per player count, every seat: the observation law, the game's own
-    facts, the original untouched; every eighth world plays on to the end."""
+    facts, the original untouched; every eighth world plays on to the end. The resampler does
+    draw: before the end, at least a fifth of the worlds have another hidden truth."""
     rng = np.random.default_rng(41)
+    draws = other = 0
     for i, s in enumerate(random_positions(game, 150 * len(player_counts(game)), seed=41)):
+        truth = s.hidden_truth()
         for seat in range(s.num_players):
-            _check_resample(s, seat, rng, play_on=(i + seat) % 8 == 0)
+            play_on = (i + seat) % 8 == 0
+            world = _check_resample(s, seat, rng, play_on=play_on)
+            if not s.is_over and not play_on:
+                draws += 1
+                other += world.hidden_truth() != truth
+    assert other >= draws / 5, f"{game}: only {other} of {draws} worlds differ from the truth"
 
 
 @pytest.mark.parametrize("game", GAMES)
