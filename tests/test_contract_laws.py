@@ -281,5 +281,5 @@ def test_hidden_facts_do_not_leak(game):
 @pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 def test_hidden_facts_do_not_leak_many(game):
-    n = 1500 * len(player_counts(game))
+    n = 600 * len(player_counts(game))
     assert _leak_law(game, n, seed=62) > n // 2
