@@ -273,13 +273,14 @@ def _leak_law(game: str, n: int, seed: int) -> int:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_hidden_facts_do_not_leak(game):
-    """150 random positions per player count, every seat as observer."""
+    """150 random positions per player count, every seat as observer: more changes checked
+    than positions (the hook finds a hidden fact to change at most positions)."""
     n = 150 * len(player_counts(game))
-    assert _leak_law(game, n, seed=61) > n // 2
+    assert _leak_law(game, n, seed=61) > n
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 def test_hidden_facts_do_not_leak_many(game):
     n = 600 * len(player_counts(game))
-    assert _leak_law(game, n, seed=62) > n // 2
+    assert _leak_law(game, n, seed=62) > n
