@@ -37,6 +37,14 @@ def player_counts(game: str) -> list[int]:
     return counts
 
 
+def configs(game: str) -> list[dict[str, Any]]:
+    """The configurations (besides ``num_players``) the random positions of ``game`` cycle
+    through: ``tests.contract_hooks.CONFIGS`` or the defaults."""
+    from tests.contract_hooks import CONFIGS
+
+    return [dict(c) for c in CONFIGS.get(game, [{}])]
+
+
 def random_action(mask: np.ndarray, rng: np.random.Generator) -> int:
     """A legal id drawn uniformly from ``mask`` (int8 (A,)). Raises ValueError if none is legal."""
     legal = np.flatnonzero(mask)
@@ -48,7 +56,8 @@ def random_action(mask: np.ndarray, rng: np.random.Generator) -> int:
 def random_positions(game: str, n: int, seed: int) -> list[GameState]:
     """``n`` engine states of ``game`` reached by seeded uniform random play.
 
-    Position ``i`` is played with ``num_players`` cycling over :func:`player_counts`: a whole
+    Position ``i`` is played with ``num_players`` cycling over :func:`player_counts` (and, once
+    per round of counts, the next of :func:`configs`): a whole
     random game is played from a fresh seed, then a depth is drawn uniformly from 0 to the
     game's length (both ends included: the start and the final state occur) and a fresh state
     with the same seed replays that many of the game's actions. Same ``(game, n, seed)``, same
@@ -56,11 +65,13 @@ def random_positions(game: str, n: int, seed: int) -> list[GameState]:
     """
     cls = state_class(game)
     counts = player_counts(game)
+    variants = configs(game)
     rng = np.random.default_rng(seed)
     out = []
     for i in range(n):
         game_seed = int(rng.integers(2**62))
-        config = {"num_players": counts[i % len(counts)]}
+        config = {"num_players": counts[i % len(counts)],
+                  **variants[(i // len(counts)) % len(variants)]}
         s = cls.from_config(game_seed, **config)
         while not s.is_over:
             s.apply_action(random_action(s.legal_action_mask(), rng))

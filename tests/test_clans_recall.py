@@ -2,7 +2,9 @@
 history in the observation, finished games keep their outcome (docs/clans.md "Perfect recall",
 "Public history", "Resampling"; rulebook "End of Game"; design/clans.md ruling 9).
 
-Each law is a plain function taking a state (or a record) so a shared contract suite can call it.
+Each law is a plain function taking a state (or a record). History consistency over random
+positions (fast, and 2,000 per player count as ``slow``) and finished games keeping their
+outcome at every player count are the shared contract suite's (tests/test_contract_laws.py).
 """
 
 from __future__ import annotations
@@ -16,7 +18,6 @@ from scipy.stats import chisquare
 
 from envs.clans import NUM_MOVE_ACTIONS, PUBLIC_EVENTS, ClansState, observation_layout
 from envs.clans import board as B
-from tests.laws import assert_history_consistent
 
 PLAYER_COUNTS = (2, 3, 4, 5)
 
@@ -39,22 +40,6 @@ def random_game(seed: int, num_players: int) -> ClansState:
 
 
 # --- laws ------------------------------------------------------------------------------------
-def check_resample_history_consistent(state: ClansState, rng: np.random.Generator) -> int:
-    """For every seat: a resampled world carries a record that replays, step by step, to what
-    the seat saw (``tests.laws.assert_history_consistent``); the seat keeps its colour; a
-    finished game keeps every colour and its returns. Returns the number of steps compared."""
-    steps = 0
-    for seat in range(state.num_players):
-        world = state.resample_from_infostate(seat, rng)
-        assert world.colours[seat] == state.colours[seat]
-        assert len(set(world.colours.tolist())) == state.num_players
-        if state.is_terminal:
-            assert world.hidden_truth() == state.hidden_truth()
-            assert np.array_equal(world.returns(), state.returns())
-        steps += assert_history_consistent(state, seat, world)
-    return steps
-
-
 def check_finished_game_keeps_outcome(state: ClansState, rng: np.random.Generator,
                                       draws: int = 10) -> None:
     """Resampling a finished game for any seat never changes the winners or the returns:
@@ -163,13 +148,6 @@ def test_finished_game_resampled_keeps_winner_and_returns():
     assert lay.view(mid.observation_tensor(0), "revealed_colours").sum() == 0
 
 
-def test_finished_games_keep_their_outcome_at_every_player_count():
-    rng = np.random.default_rng(1)
-    for n in PLAYER_COUNTS:
-        for g in range(5):
-            check_finished_game_keeps_outcome(random_game(100 * n + g, n), rng, draws=5)
-
-
 # Five moves on far-apart areas commute and form no village: seat 0 of a 2-player game makes
 # moves X, Z (or Z, X) and W; seat 1 makes Y and V. The board, each seat's cumulative
 # summaries and last moves are the same either way: only the order of seat 0's first two moves
@@ -246,25 +224,6 @@ def test_ordering_choice_shows_in_history_and_observation():
 
 
 # --- laws over random positions --------------------------------------------------------------
-def _history_consistency(per_count: int, seed0: int) -> int:
-    rng = np.random.default_rng(seed0)
-    steps = 0
-    for n in PLAYER_COUNTS:
-        for g in range(per_count):
-            steps += check_resample_history_consistent(random_position(seed0 + 7919 * n + g, n),
-                                                       rng)
-    return steps
-
-
-def test_history_consistency_law_fast():
-    assert _history_consistency(50, 0) > 4 * 50
-
-
-@pytest.mark.slow
-def test_history_consistency_law_2000_positions_per_player_count():
-    assert _history_consistency(2000, 10_000) > 4 * 2000
-
-
 def _timing(games_per_count: int, seed0: int) -> Counter:
     rng = np.random.default_rng(seed0)
     total: Counter = Counter()

@@ -1,6 +1,7 @@
 """Cross-game laws every registered game obeys (CONVENTIONS.md), run over ``envs.GAMES``.
 
-A game joins these tests by being registered. Laws here:
+A game joins these tests by being registered. The engine laws (records, resampling, history
+consistency, public history, leaks) are in ``tests/test_contract_laws.py``. Laws here:
 
 * copies: ``copy.copy``, ``copy.deepcopy``, a pickle round-trip and ``clone()`` of an engine state
   and of an env (raw and wrapped) behave exactly like the original from then on: continued

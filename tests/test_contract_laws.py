@@ -1,0 +1,286 @@
+"""Engine laws every registered game obeys (CONVENTIONS.md, "Engine"), run over ``envs.GAMES``.
+
+A game joins by being registered (and by adding its hooks to ``tests/contract_hooks.py``: a
+game without a hidden-change hook fails the leak law). Positions come from
+``tests.contract_helpers.random_positions``: seeded uniform random play, a depth drawn uniformly
+over the whole game (set-up and finished games included), player counts cycled evenly.
+
+* record/replay: a JSON round-trip of ``to_record()`` replays (``from_record``) to the same
+  observation of every seat, mask, returns, ``hidden_truth``, history, chance log and public
+  history; records with a malformed chance list raise ``RecordError``;
+* resample: for every seat, the resampled world gives the seat the same observation (and, when
+  it decides, the same mask), the same current player and, for a finished game, the same
+  returns; it obeys the game's own facts (``RESAMPLE_CHECKS``), plays on to the end, and leaves
+  the original untouched; its history replays to what the seat saw (history consistency,
+  ``tests.laws.assert_history_consistent``): fast with 50 positions per player count, and
+  ``slow`` with 2,000 positions per player count, all seats;
+* public history: the same for every seat, each step's list a prefix of the next, and what the
+  env's ``infos[agent]["public_history"]`` gives;
+* leaks: a fact hidden from a seat, changed (``HIDDEN_CHANGE``), leaves that seat's observation
+  identical and changes its owner's.
+
+The timing laws (a seat is asked the same decisions whatever the hidden cards) stay in the
+per-game recall files: their perturbations of the recorded chance are game-specific.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+import envs
+from envs.core import RecordError
+from tests.contract_helpers import (
+    configs, player_counts, random_action, random_positions, state_class,
+)
+from tests.contract_hooks import HIDDEN_CHANGE, RESAMPLE_CHECKS
+from tests.laws import assert_history_consistent
+
+GAMES = sorted(envs.GAMES)
+
+
+def _snapshot(s) -> dict:
+    """Everything observable of ``s``: every seat's observation, mask, player, returns,
+    hidden truth, history, chance log and public history."""
+    try:
+        ph = s.public_history()
+    except NotImplementedError:
+        ph = None
+    return {"obs": [s.observation_tensor(p) for p in range(s.num_players)],
+            "mask": s.legal_action_mask().copy(), "player": s.current_player,
+            "over": s.is_over, "truncated": s.is_truncated, "returns": s.returns().tolist(), "truth": s.hidden_truth(),
+            "history": list(s.history), "chance": json.loads(json.dumps(s.chance_log)),
+            "public": ph}
+
+
+def _assert_same(a: dict, b: dict, what: str) -> None:
+    for key in a:
+        if key == "obs":
+            for p, (x, y) in enumerate(zip(a[key], b[key])):
+                assert np.array_equal(x, y), f"{what}: seat {p}'s observation differs"
+        elif key == "mask":
+            assert np.array_equal(a[key], b[key]), f"{what}: mask differs"
+        else:
+            assert a[key] == b[key], f"{what}: {key} differs: {a[key]!r} != {b[key]!r}"
+
+
+def _finished_games(game: str, per_count: int, seed: int) -> list:
+    cls = state_class(game)
+    rng = np.random.default_rng(seed)
+    out = []
+    variants = configs(game)
+    for k in player_counts(game):
+        for i in range(per_count):
+            s = cls.from_config(int(rng.integers(2**62)), num_players=k,
+                                **variants[i % len(variants)])
+            while not s.is_over:
+                s.apply_action(random_action(s.legal_action_mask(), rng))
+            out.append(s)
+    return out
+
+
+# ------------------------------------------------------------------------------ record/replay
+
+
+def _check_record(s) -> None:
+    rec = json.loads(json.dumps(s.to_record()))
+    _assert_same(_snapshot(s), _snapshot(type(s).from_record(rec)),
+                 f"{s.game_name} seed {s.seed} after {len(s.history)} actions, replayed")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_records_replay_exactly(game):
+    """60 random positions and 10 finished games per player count: the JSON round-trip of the
+    record replays to identical observations, mask, returns, hidden truth and chance log."""
+    positions = random_positions(game, 60 * len(player_counts(game)), seed=31)
+    finished = _finished_games(game, 10, seed=32)
+    assert sum(s.is_over for s in positions + finished) >= 10 * len(player_counts(game))
+    for s in positions + finished:
+        _check_record(s)
+    rec = json.loads(json.dumps(finished[0].to_record()))
+    with pytest.raises(RecordError, match="action #"):      # an action after the end
+        state_class(game).from_record(dict(rec, actions=rec["actions"] + [0]))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_malformed_chance_records_raise(game):
+    """A record whose chance list names another event, holds an outcome outside the event's
+    range, holds an outcome never drawn, or is not a list of pairs raises ``RecordError``."""
+    cls = state_class(game)
+    for s in random_positions(game, 4 * len(player_counts(game)), seed=33):
+        rec = json.loads(json.dumps(s.to_record()))
+        chance = rec["chance"]
+        assert chance, f"{game}: no chance event logged (set-up draws at least one)"
+        name, outcome = chance[0]
+        bad_outcome = outcome + [len(outcome)] if isinstance(outcome, list) else -1
+        for bad in ([[name + "_other", outcome]] + chance[1:],
+                    [[name, bad_outcome]] + chance[1:],
+                    chance + [[name, outcome]],
+                    "x", [[name]] + chance[1:]):
+            with pytest.raises(RecordError):
+                cls.from_record(dict(rec, chance=bad))
+
+
+# ------------------------------------------------------------------------------- resample
+
+
+def _check_resample(s, seat: int, rng: np.random.Generator, play_on: bool):
+    """Resample ``s`` for ``seat``, check the laws, return the world (played on if asked)."""
+    game = s.game_name
+    before = _snapshot(s)
+    world = s.resample_from_infostate(seat, rng)
+    _assert_same(before, _snapshot(s), f"{game}: the original after resampling for seat {seat}")
+    where = f"{game} seed {s.seed} after {len(s.history)} actions, seat {seat}"
+    assert type(world) is type(s) and world is not s
+    assert np.array_equal(world.observation_tensor(seat), s.observation_tensor(seat)), \
+        f"{where}: the resampled observation differs"
+    assert world.current_player == s.current_player, f"{where}: current player differs"
+    assert world.is_over == s.is_over, f"{where}: the end differs"
+    if s.current_player == seat:
+        assert np.array_equal(world.legal_action_mask(), s.legal_action_mask()), \
+            f"{where}: the seat's own mask differs"
+    if s.is_over:
+        assert np.array_equal(world.returns(), s.returns()), f"{where}: returns differ"
+    if game in RESAMPLE_CHECKS:
+        RESAMPLE_CHECKS[game](s, seat, world)
+    if play_on:
+        while not world.is_over:
+            world.apply_action(random_action(world.legal_action_mask(), rng))
+        _assert_same(before, _snapshot(s), f"{game}: the original after playing a world on")
+    return world
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_resample_observation_law(game):
+    """150 random positions per player count, every seat: the observation law, the game's own
+    facts, the original untouched; every eighth world plays on to the end. The resampler does
+    draw: before the end, at least a fifth of the worlds have another hidden truth."""
+    rng = np.random.default_rng(41)
+    draws = other = 0
+    for i, s in enumerate(random_positions(game, 150 * len(player_counts(game)), seed=41)):
+        truth = s.hidden_truth()
+        for seat in range(s.num_players):
+            play_on = (i + seat) % 8 == 0
+            world = _check_resample(s, seat, rng, play_on=play_on)
+            if not s.is_over and not play_on:
+                draws += 1
+                other += world.hidden_truth() != truth
+    assert other >= draws / 5, f"{game}: only {other} of {draws} worlds differ from the truth"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_resampling_a_finished_game_keeps_its_returns(game):
+    """10 finished games per player count, every seat, 3 worlds each: same returns (and the
+    game's own facts, e.g. the same winner); one world per game is history consistent."""
+    rng = np.random.default_rng(42)
+    for s in _finished_games(game, 10, seed=42):
+        for seat in range(s.num_players):
+            for _ in range(3):
+                _check_resample(s, seat, rng, play_on=False)
+        seat = int(rng.integers(s.num_players))
+        assert_history_consistent(s, seat, s.resample_from_infostate(seat, rng))
+
+
+def _history_law(game: str, per_count: int, seed: int) -> int:
+    rng = np.random.default_rng(seed)
+    steps = 0
+    for s in random_positions(game, per_count * len(player_counts(game)), seed):
+        for seat in range(s.num_players):
+            world = s.resample_from_infostate(seat, rng)
+            steps += assert_history_consistent(s, seat, world)
+            if game in RESAMPLE_CHECKS:
+                RESAMPLE_CHECKS[game](s, seat, world)
+    return steps
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_history_consistency_law(game):
+    """50 random positions per player count, every seat."""
+    assert _history_law(game, 50, seed=43) > 50 * len(player_counts(game))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", GAMES)
+def test_history_consistency_law_2000_positions_per_player_count(game):
+    """Issue 7: at least 2,000 random positions per game and player count, all seats."""
+    assert _history_law(game, 2000, seed=44) > 2000 * len(player_counts(game))
+
+
+# -------------------------------------------------------------------------- public history
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_public_history_grows_and_reaches_the_env_infos(game):
+    """10 random games per player count through the env with ``public_history=True``: at every
+    step every live agent's ``infos`` hold the same list, equal to the engine's
+    ``public_history()`` and to that of the record replayed to the same step, and each step's
+    list starts with the previous one."""
+    cls = state_class(game)
+    rng = np.random.default_rng(51)
+    for k in player_counts(game):
+        for _ in range(10):
+            e = envs.make_raw_env(game, num_players=k, public_history=True)
+            e.reset(seed=int(rng.integers(2**31)))
+            try:
+                prev = e.game.public_history()
+            except NotImplementedError:
+                pytest.fail(f"{game} does not list its public history (public_history())")
+            grew = 0
+            while e.agents:
+                hists = [e.infos[a]["public_history"] for a in e.agents]
+                assert all(h == hists[0] for h in hists), "seats get different public histories"
+                now = e.game.public_history()
+                assert hists[0] == [tuple(x) for x in now]
+                assert now[:len(prev)] == prev, "the public history is not a prefix of the next"
+                grew += len(now) > len(prev)
+                prev = now
+                _, _, term, trunc, _ = e.last()
+                e.step(None if term or trunc else random_action(
+                    e.observe(e.agent_selection)["action_mask"], rng))
+            assert grew > 0 and prev
+            replayed = [list(s.public_history()) for s in
+                        cls.replay_steps(e.game.to_record())][-1]
+            assert replayed == prev
+
+
+# ------------------------------------------------------------------------------------ leaks
+
+
+def _leak_law(game: str, n: int, seed: int) -> int:
+    if game not in HIDDEN_CHANGE:
+        pytest.fail(f"{game} has no hidden-change hook: add HIDDEN_CHANGE[{game!r}] to "
+                    "tests/contract_hooks.py (change a fact hidden from the observer)")
+    change = HIDDEN_CHANGE[game]
+    rng = np.random.default_rng(seed)
+    changed = 0
+    for s in random_positions(game, n, seed):
+        for observer in range(s.num_players):
+            out = change(s, observer, rng)
+            if out is None:
+                continue
+            t, owner = out
+            assert owner != observer and t is not s
+            where = f"{game} seed {s.seed} after {len(s.history)} actions"
+            assert np.array_equal(t.observation_tensor(observer), s.observation_tensor(observer)),\
+                f"{where}: seat {observer} sees a change of seat {owner}'s hidden facts"
+            assert not np.array_equal(t.observation_tensor(owner), s.observation_tensor(owner)),\
+                f"{where}: the change is invisible to its owner, seat {owner} (no real change)"
+            changed += 1
+    return changed
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_hidden_facts_do_not_leak(game):
+    """150 random positions per player count, every seat as observer: more changes checked
+    than positions (the hook finds a hidden fact to change at most positions)."""
+    n = 150 * len(player_counts(game))
+    assert _leak_law(game, n, seed=61) > n
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", GAMES)
+def test_hidden_facts_do_not_leak_many(game):
+    n = 600 * len(player_counts(game))
+    assert _leak_law(game, n, seed=62) > n
