@@ -27,6 +27,7 @@ from typing import Any, Sequence
 from envs import GAMES
 
 from .arena import EvaluationReport, evaluate
+from .cli import ArgumentParser
 from .plots import save_chart
 
 
@@ -94,7 +95,7 @@ def write_report(report: EvaluationReport, out: Path, name: str = "evaluation",
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m training.evaluate", description=__doc__,
+    parser = ArgumentParser(prog="python -m training.evaluate", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", required=True, choices=sorted(GAMES))
     parser.add_argument("--agents", nargs="+", required=True,

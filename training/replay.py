@@ -22,6 +22,8 @@ from typing import Any, Sequence
 from envs import env_module
 from envs.core import GameState, RecordError
 
+from .cli import ArgumentParser
+
 
 def replay_lines(record: dict[str, Any]) -> tuple[GameState, list[str]]:
     """Replay ``record``; return the final state and one text line per decision.
@@ -49,7 +51,7 @@ def replay_lines(record: dict[str, Any]) -> tuple[GameState, list[str]]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m training.replay", description=__doc__,
+    p = ArgumentParser(prog="python -m training.replay", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("path", type=Path, help="a .json record or a .jsonl file of records")
     p.add_argument("--index", type=int, default=0, help="which record of a .jsonl file")

@@ -47,6 +47,8 @@ from envs import GAMES, env_module
 from envs.core import GameState
 from envs.core.single_agent import SingleAgentEnv
 
+from .cli import ArgumentParser
+
 # --------------------------------------------------------------------------------------------
 # opponents
 
@@ -307,7 +309,7 @@ def parse_weights(text: str) -> dict[str, float]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m training.selfplay", description=__doc__,
+    p = ArgumentParser(prog="python -m training.selfplay", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--game", default="prowl", choices=sorted(GAMES))
     p.add_argument("--config", nargs="*", default=[], metavar="KEY=VALUE",
