@@ -27,3 +27,38 @@ def test_selfplay_mistakes_are_one_line_with_a_hint_to_help(tmp_path, capsys):
         assert err.rstrip().endswith("(try --help)")
         assert "usage" not in err
     assert not (tmp_path / "run").exists()   # nothing written before the arguments are checked
+
+
+@pytest.mark.parametrize("content,message", [
+    (b"PK\x03\x04\x14\x00\x00\x00binary model", "is a zip archive (a saved model?), not a game "
+                                                "record"),
+    (b"\xff\xfe\x00\x80\x81 not text", "is a binary file, not a game record"),
+    (b"[1, 2]", "is not a JSON game record (it holds a JSON list, not an object)"),
+    (b"{\"game\": ", "is not a JSON game record"),
+])
+def test_replay_of_a_file_that_is_no_record_is_a_one_line_error(tmp_path, capsys, content,
+                                                                 message):
+    from training import replay
+
+    path = tmp_path / "final_model.zip"
+    path.write_bytes(content)
+    with pytest.raises(SystemExit) as exc:
+        replay.main([str(path)])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert str(path) in err and message in err
+    assert "expected a .json game record or a .jsonl file of records" in err
+
+
+def test_replay_of_a_saved_model_through_the_command_line(tmp_path):
+    """The file a newcomer tried: a real ``MaskablePPO.save`` zip."""
+    import zipfile
+
+    path = tmp_path / "final_model.zip"
+    with zipfile.ZipFile(path, "w") as zf:
+        zf.writestr("policy.pth", bytes(range(256)) * 8)
+    out = subprocess.run([sys.executable, "-m", "training.replay", str(path)], cwd=ROOT,
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr.count("\n") == 1 and "zip archive" in out.stderr
