@@ -4,6 +4,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from training.selfplay import main as selfplay_main
@@ -105,3 +106,87 @@ def test_selfplay_no_progress_prunes_snapshots_and_refuses_to_overwrite(tmp_path
         return [(s["matchup"], s["games"], s["wins"]) for s in json.loads(text)]
 
     assert results((run / "evaluation.json").read_text()) == results(before)   # same model
+
+
+def write_episodes(run, rows, imitation=None):
+    """An ``episodes.csv`` (and ``checkpoints/state.json``) as training.selfplay writes them."""
+    import csv
+    import json
+
+    run.mkdir(parents=True, exist_ok=True)
+    with (run / "episodes.csv").open("w", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(["timestep", "seat", "opponents", "return", "win", "truncated"])
+        for t, opponents, win in rows:
+            w.writerow([t, 0, opponents, 1.0 if win else -1.0, int(win), 0])
+    (run / "checkpoints").mkdir(exist_ok=True)
+    state = {"game": "prowl", "timesteps": rows[-1][0]}
+    if imitation:
+        state["imitation"] = imitation
+    (run / "checkpoints" / "state.json").write_text(json.dumps(state))
+    (run / "config.json").write_text(json.dumps({"game": "prowl",
+                                                 "resolved_config": {"num_players": 4}}))
+
+
+def test_learning_curve_win_rate_per_opponent_kind_weighted_by_its_seats(tmp_path):
+    from training.plots import read_learning_curve
+
+    write_episodes(tmp_path, [(10, "heuristic+random+random", 1), (20, "random+random+random", 0),
+                              (30, "heuristic+heuristic+snapshot", 1),
+                              (40, "snapshot+snapshot+snapshot", 0)], {"games": 5})
+    curve = read_learning_curve(tmp_path / "episodes.csv")
+    assert len(curve) == 4 and curve.warm_start == {"games": 5}
+    assert list(curve.shares["random"]) == pytest.approx([2 / 3, 1, 0, 0])
+    lines = curve.smoothed(window=1)
+    # window 1: each episode that has the kind, as it came out
+    assert list(lines["heuristic"][0]) == [10, 30] and list(lines["heuristic"][1]) == [1, 1]
+    assert list(lines["snapshot"][1]) == [1, 0] and list(lines["all"][1]) == [1, 0, 1, 0]
+    # on 10 episodes a window of 2 weights each win by the kind's share of the opponent seats
+    rows = [(i, "heuristic+random+random" if i % 2 else "random+random+random", i % 2)
+            for i in range(1, 11)]
+    write_episodes(tmp_path, rows)
+    t, rate = read_learning_curve(tmp_path / "episodes.csv").smoothed(window=2)["random"]
+    # every pair of episodes holds a win with random share 2/3 and a loss with share 1:
+    # (2/3) / (2/3 + 1) = 0.4, where the unweighted rate would be 0.5
+    assert list(t) == list(range(2, 11)) and rate == pytest.approx([0.4] * 9)
+    with pytest.raises(ValueError, match="window"):
+        curve.smoothed(window=0)
+
+
+def test_plots_command_draws_the_learning_curve_with_a_fitted_axis(tmp_path, monkeypatch,
+                                                                  capsys):
+    import matplotlib.pyplot as plt
+
+    from training import plots
+
+    rows, credit = [], {"snapshot": 0.0, "random": 0.0, "heuristic": 0.0}
+    for i in range(600):   # win rate against the heuristic climbs from 0.1 to 0.4
+        kind = ("snapshot", "random", "heuristic")[i % 3]
+        credit[kind] += {"snapshot": 0.25, "random": 0.6, "heuristic": 0.1 + 0.3 * i / 600}[kind]
+        win = credit[kind] >= 1     # wins spread evenly at the given rate
+        credit[kind] -= win
+        rows.append((20 * i, "+".join([kind] * 3), int(win)))
+    write_episodes(tmp_path, rows, {"games": 40, "accuracy": 0.61})
+    axes = []
+    monkeypatch.setattr(plt, "close", lambda fig: axes.extend(fig.axes))
+    assert plots.main([str(tmp_path), "--window", "60"]) == 0
+    assert "wrote" in capsys.readouterr().out
+    png = tmp_path / "learning_curve.png"
+    assert png.read_bytes()[:4] == b"\x89PNG" and png.stat().st_size > 10_000
+    (ax,) = axes
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    first, last = (float(x) for x in next(s for s in legend if s.startswith("vs heuristic"))
+                   .split(": ")[1].split(" → "))
+    assert 0.1 <= first < 0.2 and 0.3 < last <= 0.4, legend
+    assert {s.split(":")[0] for s in legend} >= {"vs snapshot", "vs random", "vs heuristic",
+                                                 "all games", "chance (0.25)"}
+    lo, hi = ax.get_ylim()
+    assert 0 < lo < 0.1 and 0.6 < hi < 0.9          # fitted to the curves, not 0..1
+    assert any("warm start" in t.get_text() and "accuracy 0.61" in t.get_text()
+               for t in ax.texts)
+    for argv, message in [([str(tmp_path / "none")], "holds no episodes.csv"),
+                          ([str(tmp_path), "--window", "0"], "--window must be >= 1")]:
+        with pytest.raises(SystemExit):
+            plots.main(argv)
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and message in err

@@ -20,7 +20,9 @@ Outputs, all under ``--run-dir`` (default ``runs/<game>``):
   timesteps and on Ctrl-C; running the same command again resumes from them (``--fresh`` starts
   over); ``snapshots/`` — the frozen pool members (the files of snapshots that have left the
   pool are deleted at each checkpoint, so it holds ``--pool-size`` of them);
-* ``episodes.csv`` — every training episode's outcome (the learning curve);
+* ``episodes.csv`` — every training episode's outcome; ``learning_curve.png`` — the win rate per
+  opponent kind over training (:mod:`training.plots`; ``python -m training.plots RUN_DIR``
+  redraws it);
 * ``final_model.zip``; ``evaluation*.json/csv/png`` — the final evaluation: trained agent vs
   random, trained agent vs heuristic, heuristic vs random (seats rotated, 95% Wilson intervals).
   A run whose folder already holds ``evaluation.json`` is refused unless ``--overwrite`` (or
@@ -629,7 +631,7 @@ def final_evaluation(game: str, config: dict[str, Any], run_dir: Path, n_players
 
     from .arena import entry_labels, evaluate
     from .evaluate import print_report, write_report
-    from .plots import read_learning_curve, save_chart
+    from .plots import read_learning_curve, save_chart, save_learning_curve
 
     trained = f"ppo:{run_dir / 'final_model.zip'}"
     matchups = [("trained_vs_random", [trained] + ["random"] * (n_players - 1)),
@@ -652,9 +654,12 @@ def final_evaluation(game: str, config: dict[str, Any], run_dir: Path, n_players
     curve = read_learning_curve(run_dir / "episodes.csv")
     png = save_chart(run_dir / "evaluation.png", rows, f"{game}, {n_players} players",
                      learning_curve=curve, chance=1 / n_players)
+    if len(curve):
+        save_learning_curve(run_dir / "learning_curve.png", curve,
+                            f"{game}, {n_players} players", chance=1 / n_players)
     (run_dir / "evaluation.json").write_text(json.dumps(summary, indent=2))
     print(f"evaluation written to {run_dir}: evaluation.json and {png.name} (all match-ups), "
-          "evaluation_<match-up>.json/.csv/_seats.csv/.png (each)")
+          "evaluation_<match-up>.json/.csv/_seats.csv/.png (each), learning_curve.png")
     return summary
 
 
