@@ -190,3 +190,42 @@ def test_plots_command_draws_the_learning_curve_with_a_fitted_axis(tmp_path, mon
             plots.main(argv)
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and message in err
+
+
+TRAINING_MODULES = sorted(p.stem for p in (ROOT / "training").glob("*.py")
+                          if p.stem != "__init__")
+
+
+@pytest.mark.parametrize("module", TRAINING_MODULES)
+def test_every_training_module_answers_help(module, monkeypatch, capsys):
+    """``python -m training.X --help`` (its ``__main__`` block, run in-process) prints usage for
+    every module under training/: a command its options, a library the command to use instead;
+    without arguments a library says so in a one-line error."""
+    import runpy
+    import warnings
+
+    def run(*argv):
+        monkeypatch.setattr(sys, "argv", [f"training/{module}.py", *argv])
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)   # "found in sys.modules"
+            with pytest.raises(SystemExit) as exc:
+                runpy.run_module(f"training.{module}", run_name="__main__")
+        return exc.value.code
+
+    assert run("--help") == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"usage: python -m training.{module}")
+    assert "options:" in out or "It is a library, not a command: use python -m training." in out
+    if "options:" not in out:
+        assert run() == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and err.startswith(f"python -m training.{module}: error:")
+
+
+@pytest.mark.parametrize("module", ["arena", "imitation", "plots"])
+def test_help_through_the_command_line(module):
+    out = subprocess.run([sys.executable, "-m", f"training.{module}", "--help"], cwd=ROOT,
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and out.stderr == ""
+    assert out.stdout.startswith(f"usage: python -m training.{module}")
+    assert len(out.stdout.splitlines()) >= 3

@@ -47,3 +47,8 @@ def library_main(module: str, summary: str, instead: str,
         return 0
     print(f"{prog}: error: {line}", file=sys.stderr)
     return 2
+
+
+if __name__ == "__main__":
+    sys.exit(library_main("cli", "The shared pieces of the training command lines.",
+                          "python -m training.selfplay, evaluate, play, web, replay or plots"))
