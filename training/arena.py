@@ -243,5 +243,7 @@ if __name__ == "__main__":
 
     from training.cli import library_main
 
-    sys.exit(library_main("arena", "The evaluation loop (any agents against any agents, seats rotated, win rates with 95% intervals).",
+    sys.exit(library_main("arena",
+                          "The evaluation loop (any agents against any agents, seats rotated, "
+                          "win rates with 95% intervals).",
                           "python -m training.evaluate"))

@@ -122,5 +122,6 @@ if __name__ == "__main__":
 
     from training.cli import library_main
 
-    sys.exit(library_main("imitation", "The warm start of self-play (behaviour cloning of the heuristic).",
+    sys.exit(library_main("imitation",
+                          "The warm start of self-play (behaviour cloning of the heuristic).",
                           "python -m training.selfplay --imitation-games N"))

@@ -239,5 +239,7 @@ if __name__ == "__main__":
 
     from training.cli import library_main
 
-    sys.exit(library_main("seatview", "What one seat may be shown, for the browser game and the replay viewer.",
-                          "python -m training.web or python -m training.replay RECORD --html OUT.html"))
+    sys.exit(library_main("seatview",
+                          "What one seat may be shown, for the browser game and the replay "
+                          "viewer.", "python -m training.web or "
+                          "python -m training.replay RECORD --html OUT.html"))
