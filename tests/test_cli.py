@@ -228,3 +228,14 @@ def test_help_through_the_command_line(module):
     assert out.returncode == 0 and out.stderr == ""
     assert out.stdout.startswith(f"usage: python -m training.{module}")
     assert len(out.stdout.splitlines()) >= 3
+
+
+def test_evaluate_no_progress_hides_its_bar(tmp_path, capsys):
+    from training import evaluate
+
+    argv = ["--game", "toy", "--agents", "heuristic", "random", "--games", "4"]
+    assert evaluate.main(argv + ["--out", str(tmp_path / "a")]) == 0
+    assert "%|" in capsys.readouterr().err
+    assert evaluate.main(argv + ["--out", str(tmp_path / "b"), "--no-progress"]) == 0
+    out, err = capsys.readouterr()
+    assert "%|" not in err + out and "wrote" in out
