@@ -79,7 +79,7 @@ def test_selfplay_trains_checkpoints_resumes_and_evaluates(tmp_path, capsys):
     assert first and {r["seat"] for r in first} == {"0", "1"}
     assert list((tmp_path / "tb").iterdir())
     assert state["imitation"]["games"] == 40 and state["imitation"]["decisions"] > 40
-    assert selfplay_main(args + ["--timesteps", "384"]) == 0
+    assert selfplay_main(args + ["--timesteps", "384", "--overwrite"]) == 0
     assert "resuming from" in capsys.readouterr().out
     assert json.loads((tmp_path / "checkpoints" / "state.json").read_text())["timesteps"] == 384
     summary = json.loads((tmp_path / "evaluation.json").read_text())

@@ -236,3 +236,14 @@ def _ratings(report: EvaluationReport) -> dict[str, dict[str, float]]:
             ratings[report.labels[i]] = team[0]
     return {k: {"mu": float(v.mu), "sigma": float(v.sigma), "ordinal": float(v.ordinal())}
             for k, v in ratings.items()}
+
+
+if __name__ == "__main__":
+    import sys
+
+    from training.cli import library_main
+
+    sys.exit(library_main("arena",
+                          "The evaluation loop (any agents against any agents, seats rotated, "
+                          "win rates with 95% intervals).",
+                          "python -m training.evaluate"))

@@ -27,6 +27,7 @@ from typing import Any, Sequence
 from envs import GAMES
 
 from .arena import EvaluationReport, evaluate
+from .cli import ArgumentParser
 from .plots import save_chart
 
 
@@ -94,7 +95,7 @@ def write_report(report: EvaluationReport, out: Path, name: str = "evaluation",
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m training.evaluate", description=__doc__,
+    parser = ArgumentParser(prog="python -m training.evaluate", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", required=True, choices=sorted(GAMES))
     parser.add_argument("--agents", nargs="+", required=True,
@@ -107,6 +108,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="output folder (default runs/eval-<game>-<time>)")
     parser.add_argument("--records", action="store_true",
                         help="also write every game's replayable record to records.jsonl")
+    parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     args = parser.parse_args(argv)
     out = args.out or Path("runs") / f"eval-{args.game}-{time.strftime('%Y%m%d-%H%M%S')}"
     if out.exists() and not out.is_dir():
@@ -114,7 +116,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from tqdm import tqdm
 
     try:
-        with tqdm(total=args.games, desc="games", unit="game") as bar:
+        with tqdm(total=args.games, desc="games", unit="game", disable=args.no_progress) as bar:
             report = evaluate(args.game, args.agents, args.games, seed=args.seed,
                               config=parse_config(args.config), keep_records=args.records,
                               progress=bar.update)

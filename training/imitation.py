@@ -115,3 +115,13 @@ def pretrain_policy(policy: Any, demos: Demonstrations, epochs: int = 8, batch_s
             f"policy loss {stats['policy_loss']:.3f}, value loss {stats['value_loss']:.3f}")
     policy.set_training_mode(False)
     return stats
+
+
+if __name__ == "__main__":
+    import sys
+
+    from training.cli import library_main
+
+    sys.exit(library_main("imitation",
+                          "The warm start of self-play (behaviour cloning of the heuristic).",
+                          "python -m training.selfplay --imitation-games N"))

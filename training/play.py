@@ -45,6 +45,7 @@ from envs.core import ConfigError, GameState
 from envs.core.aec import agent_name
 from envs.core.text import SeatLogs, legal_action_lines, seat_label
 
+from .cli import ArgumentParser
 from .evaluate import parse_config
 
 QUIT_WORDS = ("q", "quit", "exit")
@@ -257,7 +258,7 @@ def save_record(state: GameState, labels: Sequence[str], path: Path) -> Path:
 def main(argv: Sequence[str] | None = None) -> int:
     """The command line (see the module docstring); returns the exit status (0, or 2 after a
     one-line error)."""
-    parser = argparse.ArgumentParser(prog="python -m training.play", description=__doc__,
+    parser = ArgumentParser(prog="python -m training.play", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", required=True, choices=sorted(GAMES))
     parser.add_argument("--seat", type=int, default=0, help="your seat (default 0)")

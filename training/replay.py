@@ -22,6 +22,8 @@ from typing import Any, Sequence
 from envs import env_module
 from envs.core import GameState, RecordError
 
+from .cli import ArgumentParser
+
 
 def replay_lines(record: dict[str, Any]) -> tuple[GameState, list[str]]:
     """Replay ``record``; return the final state and one text line per decision.
@@ -49,7 +51,7 @@ def replay_lines(record: dict[str, Any]) -> tuple[GameState, list[str]]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m training.replay", description=__doc__,
+    p = ArgumentParser(prog="python -m training.replay", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("path", type=Path, help="a .json record or a .jsonl file of records")
     p.add_argument("--index", type=int, default=0, help="which record of a .jsonl file")
@@ -57,8 +59,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                    help="write a self-contained HTML replay viewer to OUT.html instead of "
                         "printing the replay")
     args = p.parse_args(argv)
+    expected = "expected a .json game record or a .jsonl file of records"
     try:
-        lines = args.path.read_text().splitlines()
+        data = args.path.read_bytes()
+    except OSError as exc:
+        p.error(f"cannot read {args.path}: {exc.strerror or exc}")
+    if data.startswith(b"PK\x03\x04"):
+        p.error(f"{args.path} is a zip archive (a saved model?), not a game record: {expected}")
+    try:
+        lines = data.decode("utf-8").splitlines()
         if args.path.suffix == ".jsonl":
             if not lines:
                 p.error(f"{args.path} holds no records")
@@ -67,16 +76,20 @@ def main(argv: Sequence[str] | None = None) -> int:
             record = json.loads(lines[args.index])
         else:
             record = json.loads("\n".join(lines))
-    except OSError as exc:
-        p.error(f"cannot read {args.path}: {exc.strerror or exc}")
+    except UnicodeDecodeError:
+        p.error(f"{args.path} is a binary file, not a game record: {expected}")
     except json.JSONDecodeError as exc:
-        p.error(f"{args.path} is not a JSON game record: {exc}")
+        p.error(f"{args.path} is not a JSON game record ({exc}): {expected}")
     if not isinstance(record, dict):
-        p.error(f"{args.path} is not a JSON game record (expected an object)")
+        p.error(f"{args.path} is not a JSON game record (it holds a JSON "
+                f"{type(record).__name__}, not an object): {expected}")
     try:
         state, steps = replay_lines(record)
     except RecordError as exc:
-        p.error(str(exc))
+        p.error(f"{args.path}: {exc}")
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        p.error(f"{args.path} is not a well-formed game record ({type(exc).__name__}: {exc}): "
+                f"{expected}")
     if args.html is not None:
         from .replay_html import replay_html
 

@@ -100,3 +100,12 @@ def replay_html(state_class: type[GameState], record: dict[str, Any],
             .replace("__DATA__", payload))
 
 
+
+
+if __name__ == "__main__":
+    import sys
+
+    from training.cli import library_main
+
+    sys.exit(library_main("replay_html", "The self-contained HTML replay viewer.",
+                          "python -m training.replay RECORD --html OUT.html"))

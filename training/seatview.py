@@ -232,3 +232,14 @@ def page_template(name: str) -> str:
 def escape(text: str) -> str:
     """HTML-escape ``text`` (quotes included)."""
     return html.escape(text, quote=True)
+
+
+if __name__ == "__main__":
+    import sys
+
+    from training.cli import library_main
+
+    sys.exit(library_main("seatview",
+                          "What one seat may be shown, for the browser game and the replay "
+                          "viewer.", "python -m training.web or "
+                          "python -m training.replay RECORD --html OUT.html"))

@@ -18,10 +18,15 @@ Outputs, all under ``--run-dir`` (default ``runs/<game>``):
 * ``config.json`` — the command's settings; ``tb/`` — TensorBoard logs (``tensorboard --logdir``);
 * ``checkpoints/latest.zip`` + ``checkpoints/state.json`` — written every ``--checkpoint-every``
   timesteps and on Ctrl-C; running the same command again resumes from them (``--fresh`` starts
-  over); ``snapshots/`` — the frozen pool members;
-* ``episodes.csv`` — every training episode's outcome (the learning curve);
+  over); ``snapshots/`` — the frozen pool members (the files of snapshots that have left the
+  pool are deleted at each checkpoint, so it holds ``--pool-size`` of them);
+* ``episodes.csv`` — every training episode's outcome; ``learning_curve.png`` — the win rate per
+  opponent kind over training (:mod:`training.plots`; ``python -m training.plots RUN_DIR``
+  redraws it);
 * ``final_model.zip``; ``evaluation*.json/csv/png`` — the final evaluation: trained agent vs
   random, trained agent vs heuristic, heuristic vs random (seats rotated, 95% Wilson intervals).
+  A run whose folder already holds ``evaluation.json`` is refused unless ``--overwrite`` (or
+  ``--eval-games 0``), so re-running a finished command never replaces its results silently.
 
 The defaults are the embedded main job: a short run on 4-player Prowl that trains and evaluates
 in about ten minutes on two CPU cores. A longer run: ``--timesteps 2000000 --eval-games 2000``.
@@ -46,6 +51,8 @@ from agents.learned import PolicyAgent
 from envs import GAMES, env_module
 from envs.core import GameState
 from envs.core.single_agent import SingleAgentEnv
+
+from .cli import ArgumentParser
 
 # --------------------------------------------------------------------------------------------
 # opponents
@@ -278,7 +285,8 @@ def _callbacks(run_dir: Path, pool: OpponentPool, args: argparse.Namespace, stat
 
 
 def save_checkpoint(model: Any, run_dir: Path, pool: OpponentPool, state: dict) -> None:
-    """Write ``checkpoints/latest.zip`` and ``checkpoints/state.json`` (atomically replaced)."""
+    """Write ``checkpoints/latest.zip`` and ``checkpoints/state.json`` (atomically replaced),
+    then delete the snapshot files that have left the pool (:func:`prune_snapshots`)."""
     ckpt = run_dir / "checkpoints"
     ckpt.mkdir(parents=True, exist_ok=True)
     model.save(ckpt / "latest_tmp")
@@ -286,6 +294,23 @@ def save_checkpoint(model: Any, run_dir: Path, pool: OpponentPool, state: dict) 
     state = {**state, "timesteps": int(model.num_timesteps),
              "snapshots": [label for label, _ in pool.snapshots]}
     (ckpt / "state.json").write_text(json.dumps(state, indent=2))
+    prune_snapshots(run_dir, state["snapshots"])
+
+
+def prune_snapshots(run_dir: Path, keep: Sequence[str]) -> list[Path]:
+    """Delete ``run_dir/snapshots/snapshot_*.zip`` files whose label is not in ``keep``.
+
+    Called once the checkpoint naming the pool's snapshots (``keep``) is written, so a resumed
+    run still finds every snapshot its checkpoint lists; the folder then holds ``--pool-size``
+    snapshots, not one per ``--snapshot-every`` steps. Other files are left alone.
+    Returns the deleted paths.
+    """
+    kept = set(keep)
+    gone = [path for path in sorted((run_dir / "snapshots").glob("snapshot_*.zip"))
+            if path.name.removesuffix(".zip") not in kept]
+    for path in gone:
+        path.unlink()
+    return gone
 
 
 # --------------------------------------------------------------------------------------------
@@ -307,7 +332,7 @@ def parse_weights(text: str) -> dict[str, float]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m training.selfplay", description=__doc__,
+    p = ArgumentParser(prog="python -m training.selfplay", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--game", default="prowl", choices=sorted(GAMES))
     p.add_argument("--config", nargs="*", default=[], metavar="KEY=VALUE",
@@ -347,7 +372,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--torch-threads", type=int, default=1,
                    help="torch intra-op threads (default 1: small networks gain nothing from "
                         "more, and extra threads contend with the game loop)")
-    p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    p.add_argument("--no-progress", action="store_true",
+                   help="hide all progress output: the warm start's, training's and the final "
+                        "evaluation's bars and the imitation epochs")
+    p.add_argument("--overwrite", action="store_true",
+                   help="let a run whose folder already holds a final evaluation "
+                        "(evaluation.json) replace it; without it such a run is refused")
     return p
 
 
@@ -396,6 +426,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     run_dir = args.run_dir or Path("runs") / args.game
     if run_dir.exists() and not run_dir.is_dir():
         parser.error(f"--run-dir {run_dir} exists and is not a folder")
+    if args.eval_games > 0 and not args.overwrite and (run_dir / "evaluation.json").exists():
+        parser.error(f"{run_dir} already holds a final evaluation (evaluation.json) that this "
+                     "run would replace: add --overwrite, or --eval-games 0, or choose another "
+                     "--run-dir")
     ckpt = run_dir / "checkpoints" / "latest.zip"
     resume = ckpt.exists() and not args.fresh
     state: dict[str, Any] = {}
@@ -468,7 +502,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"trained {model.num_timesteps} timesteps ({remaining} this run, "
           f"{train_seconds:.0f} s{speed}); model: {run_dir / 'final_model.zip'}")
     if args.eval_games > 0:
-        final_evaluation(args.game, config, run_dir, n_players, args.eval_games, args.seed)
+        final_evaluation(args.game, config, run_dir, n_players, args.eval_games, args.seed,
+                         progress=not args.no_progress)
     return 0
 
 
@@ -577,7 +612,8 @@ def warm_start(model: Any, args: argparse.Namespace, state_class: type[GameState
               disable=args.no_progress) as bar:
         demos = collect_demonstrations(args.game, state_class, config, args.imitation_games,
                                        seed=args.seed + 17, progress=bar.update)
-    stats = pretrain_policy(model.policy, demos, epochs=args.imitation_epochs, seed=args.seed)
+    stats = pretrain_policy(model.policy, demos, epochs=args.imitation_epochs, seed=args.seed,
+                            log=(lambda line: None) if args.no_progress else print)
     stats.update({"games": args.imitation_games, "decisions": len(demos),
                   "seconds": time.perf_counter() - t0})
     print(f"warm start: {len(demos)} heuristic decisions from {args.imitation_games} games, "
@@ -586,13 +622,16 @@ def warm_start(model: Any, args: argparse.Namespace, state_class: type[GameState
 
 
 def final_evaluation(game: str, config: dict[str, Any], run_dir: Path, n_players: int,
-                     games: int, seed: int) -> list[dict[str, Any]]:
-    """Trained vs random, trained vs heuristic, heuristic vs random; tables, files and a chart."""
+                     games: int, seed: int, progress: bool = True) -> list[dict[str, Any]]:
+    """Trained vs random, trained vs heuristic, heuristic vs random; tables, files and a chart.
+
+    ``progress``: show a progress bar per match-up (``--no-progress`` hides them).
+    """
     from tqdm import tqdm
 
     from .arena import entry_labels, evaluate
     from .evaluate import print_report, write_report
-    from .plots import read_learning_curve, save_chart
+    from .plots import read_learning_curve, save_chart, save_learning_curve
 
     trained = f"ppo:{run_dir / 'final_model.zip'}"
     matchups = [("trained_vs_random", [trained] + ["random"] * (n_players - 1)),
@@ -603,7 +642,8 @@ def final_evaluation(game: str, config: dict[str, Any], run_dir: Path, n_players
         labels = entry_labels(lineup)
         if lineup[0] == trained:
             labels[0] = "trained"
-        with tqdm(total=games, desc=name.replace("_", " "), unit="game", leave=False) as bar:
+        with tqdm(total=games, desc=name.replace("_", " "), unit="game", leave=False,
+                  disable=not progress) as bar:
             report = evaluate(game, lineup, games, seed=seed + 7, config=config,
                               progress=bar.update, labels=labels)
         write_report(report, run_dir, name=f"evaluation_{name}")
@@ -614,9 +654,12 @@ def final_evaluation(game: str, config: dict[str, Any], run_dir: Path, n_players
     curve = read_learning_curve(run_dir / "episodes.csv")
     png = save_chart(run_dir / "evaluation.png", rows, f"{game}, {n_players} players",
                      learning_curve=curve, chance=1 / n_players)
+    if len(curve):
+        save_learning_curve(run_dir / "learning_curve.png", curve,
+                            f"{game}, {n_players} players", chance=1 / n_players)
     (run_dir / "evaluation.json").write_text(json.dumps(summary, indent=2))
     print(f"evaluation written to {run_dir}: evaluation.json and {png.name} (all match-ups), "
-          "evaluation_<match-up>.json/.csv/_seats.csv/.png (each)")
+          "evaluation_<match-up>.json/.csv/_seats.csv/.png (each), learning_curve.png")
     return summary
 
 

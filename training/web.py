@@ -45,6 +45,7 @@ from envs import GAMES, env_module
 from envs.core import GameState
 from envs.core.aec import agent_name
 
+from .cli import ArgumentParser
 from .seatview import final_view, legal_choices, move_text, page_template, seat_view
 
 #: most games one server keeps (the oldest is dropped beyond that)
@@ -294,7 +295,7 @@ def create_app(server: GameServer):
 def main(argv: Sequence[str] | None = None) -> int:
     from .evaluate import parse_config
 
-    p = argparse.ArgumentParser(prog="python -m training.web", description=__doc__,
+    p = ArgumentParser(prog="python -m training.web", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--game", required=True, choices=sorted(GAMES))
     p.add_argument("--seat", type=int, default=0, help="your seat (default 0)")

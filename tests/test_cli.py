@@ -1,0 +1,241 @@
+"""The ``python -m training.*`` command lines as a newcomer meets them (fast, toy game)."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from training.selfplay import main as selfplay_main
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_selfplay_mistakes_are_one_line_with_a_hint_to_help(tmp_path, capsys):
+    for argv, message in [
+        (["--game", "toy", "--n-envs", "0"], "--n-envs must be >= 1"),
+        (["--game", "chess"], "argument --game: invalid choice: 'chess'"),
+        (["--game", "toy", "--opponents", "friends=1"], "unknown opponent kinds ['friends']"),
+        (["--game", "toy", "--timesteps", "x"], "invalid int value: 'x'"),
+    ]:
+        with pytest.raises(SystemExit) as exc:
+            selfplay_main(argv + ["--run-dir", str(tmp_path / "run")])
+        assert exc.value.code == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1, err
+        assert err.startswith("python -m training.selfplay: error: ") and message in err
+        assert err.rstrip().endswith("(try --help)")
+        assert "usage" not in err
+    assert not (tmp_path / "run").exists()   # nothing written before the arguments are checked
+
+
+@pytest.mark.parametrize("content,message", [
+    (b"PK\x03\x04\x14\x00\x00\x00binary model",
+     "is a zip archive (a saved model?), not a game record"),
+    (b"\xff\xfe\x00\x80\x81 not text", "is a binary file, not a game record"),
+    (b"[1, 2]", "is not a JSON game record (it holds a JSON list, not an object)"),
+    (b"{\"game\": ", "is not a JSON game record"),
+])
+def test_replay_of_a_file_that_is_no_record_is_a_one_line_error(tmp_path, capsys, content,
+                                                                 message):
+    from training import replay
+
+    path = tmp_path / "final_model.zip"
+    path.write_bytes(content)
+    with pytest.raises(SystemExit) as exc:
+        replay.main([str(path)])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert str(path) in err and message in err
+    assert "expected a .json game record or a .jsonl file of records" in err
+
+
+def test_replay_of_a_saved_model_through_the_command_line(tmp_path):
+    """The file a newcomer tried: a real ``MaskablePPO.save`` zip."""
+    import zipfile
+
+    path = tmp_path / "final_model.zip"
+    with zipfile.ZipFile(path, "w") as zf:
+        zf.writestr("policy.pth", bytes(range(256)) * 8)
+    out = subprocess.run([sys.executable, "-m", "training.replay", str(path)], cwd=ROOT,
+                         capture_output=True, text=True, timeout=120, check=False)
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr.count("\n") == 1 and "zip archive" in out.stderr
+
+
+def test_selfplay_no_progress_prunes_snapshots_and_refuses_to_overwrite(tmp_path, capsys):
+    import json
+
+    run = tmp_path / "run"
+    args = ["--game", "toy", "--run-dir", str(run), "--n-envs", "1", "--n-steps", "64",
+            "--batch-size", "64", "--n-epochs", "1", "--snapshot-every", "64",
+            "--checkpoint-every", "128", "--pool-size", "2", "--timesteps", "640",
+            "--eval-games", "4", "--imitation-games", "4", "--imitation-epochs", "2"]
+    assert selfplay_main(args + ["--no-progress"]) == 0
+    out, err = capsys.readouterr()
+    # --no-progress: no bar of the warm start, of training or of the evaluation, no epoch lines
+    assert "%|" not in err + out and "\r" not in err + out and "imitation epoch" not in out
+    assert "warm start:" in out and "trained 640 timesteps" in out
+    # the snapshots folder holds the pool's snapshots only (snapshot_0 and one every 64 steps
+    # were taken: 11 in all), each listed by the checkpoint
+    state = json.loads((run / "checkpoints" / "state.json").read_text())
+    assert len(state["snapshots"]) == 2
+    assert state["snapshots"][-1] == f"snapshot_{state['last_snapshot']}"
+    assert sorted(p.name for p in (run / "snapshots").iterdir()) == sorted(
+        f"{label}.zip" for label in state["snapshots"])
+    assert (run / "checkpoints" / "latest.zip").exists()
+    before = (run / "evaluation.json").read_text()
+    (run / "evaluation_trained_vs_random.json").write_text("earlier results")
+    # re-running the finished command is refused in one line and changes nothing
+    with pytest.raises(SystemExit) as exc:
+        selfplay_main(args)
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "already holds a final evaluation" in err
+    assert "--overwrite" in err
+    assert (run / "evaluation_trained_vs_random.json").read_text() == "earlier results"
+    # --overwrite replaces it; without --no-progress the evaluation shows its bars
+    assert selfplay_main(args + ["--overwrite"]) == 0
+    out, err = capsys.readouterr()
+    assert "resuming from" in out and "(2 snapshots in the pool)" in out
+    assert "trained vs random" in err and "%|" in err
+    assert json.loads((run / "evaluation_trained_vs_random.json").read_text())["game"] == "toy"
+    def results(text):
+        return [(s["matchup"], s["games"], s["wins"]) for s in json.loads(text)]
+
+    assert results((run / "evaluation.json").read_text()) == results(before)   # same model
+
+
+def write_episodes(run, rows, imitation=None):
+    """An ``episodes.csv`` (and ``checkpoints/state.json``) as training.selfplay writes them."""
+    import csv
+    import json
+
+    run.mkdir(parents=True, exist_ok=True)
+    with (run / "episodes.csv").open("w", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(["timestep", "seat", "opponents", "return", "win", "truncated"])
+        for t, opponents, win in rows:
+            w.writerow([t, 0, opponents, 1.0 if win else -1.0, int(win), 0])
+    (run / "checkpoints").mkdir(exist_ok=True)
+    state = {"game": "prowl", "timesteps": rows[-1][0]}
+    if imitation:
+        state["imitation"] = imitation
+    (run / "checkpoints" / "state.json").write_text(json.dumps(state))
+    (run / "config.json").write_text(json.dumps({"game": "prowl",
+                                                 "resolved_config": {"num_players": 4}}))
+
+
+def test_learning_curve_win_rate_per_opponent_kind_weighted_by_its_seats(tmp_path):
+    from training.plots import read_learning_curve
+
+    write_episodes(tmp_path, [(10, "heuristic+random+random", 1), (20, "random+random+random", 0),
+                              (30, "heuristic+heuristic+snapshot", 1),
+                              (40, "snapshot+snapshot+snapshot", 0)], {"games": 5})
+    curve = read_learning_curve(tmp_path / "episodes.csv")
+    assert len(curve) == 4 and curve.warm_start == {"games": 5}
+    assert list(curve.shares["random"]) == pytest.approx([2 / 3, 1, 0, 0])
+    lines = curve.smoothed(window=1)
+    # window 1: each episode that has the kind, as it came out
+    assert list(lines["heuristic"][0]) == [10, 30] and list(lines["heuristic"][1]) == [1, 1]
+    assert list(lines["snapshot"][1]) == [1, 0] and list(lines["all"][1]) == [1, 0, 1, 0]
+    # on 10 episodes a window of 2 weights each win by the kind's share of the opponent seats
+    rows = [(i, "heuristic+random+random" if i % 2 else "random+random+random", i % 2)
+            for i in range(1, 11)]
+    write_episodes(tmp_path, rows)
+    t, rate = read_learning_curve(tmp_path / "episodes.csv").smoothed(window=2)["random"]
+    # every pair of episodes holds a win with random share 2/3 and a loss with share 1:
+    # (2/3) / (2/3 + 1) = 0.4, where the unweighted rate would be 0.5
+    assert list(t) == list(range(2, 11)) and rate == pytest.approx([0.4] * 9)
+    with pytest.raises(ValueError, match="window"):
+        curve.smoothed(window=0)
+
+
+def test_plots_command_draws_the_learning_curve_with_a_fitted_axis(tmp_path, monkeypatch,
+                                                                  capsys):
+    import matplotlib.pyplot as plt
+
+    from training import plots
+
+    rows, credit = [], {"snapshot": 0.0, "random": 0.0, "heuristic": 0.0}
+    for i in range(600):   # win rate against the heuristic climbs from 0.1 to 0.4
+        kind = ("snapshot", "random", "heuristic")[i % 3]
+        credit[kind] += {"snapshot": 0.25, "random": 0.6, "heuristic": 0.1 + 0.3 * i / 600}[kind]
+        win = credit[kind] >= 1     # wins spread evenly at the given rate
+        credit[kind] -= win
+        rows.append((20 * i, "+".join([kind] * 3), int(win)))
+    write_episodes(tmp_path, rows, {"games": 40, "accuracy": 0.61})
+    axes = []
+    monkeypatch.setattr(plt, "close", lambda fig: axes.extend(fig.axes))
+    assert plots.main([str(tmp_path), "--window", "60"]) == 0
+    assert "wrote" in capsys.readouterr().out
+    png = tmp_path / "learning_curve.png"
+    assert png.read_bytes()[:4] == b"\x89PNG" and png.stat().st_size > 10_000
+    (ax,) = axes
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    first, last = (float(x) for x in next(s for s in legend if s.startswith("vs heuristic"))
+                   .split(": ")[1].split(" → "))
+    assert 0.1 <= first < 0.2 and 0.3 < last <= 0.4, legend
+    assert {s.split(":")[0] for s in legend} >= {"vs snapshot", "vs random", "vs heuristic",
+                                                 "all games", "chance (0.25)"}
+    lo, hi = ax.get_ylim()
+    assert 0 < lo < 0.1 and 0.6 < hi < 0.9          # fitted to the curves, not 0..1
+    assert any("warm start" in t.get_text() and "accuracy 0.61" in t.get_text()
+               for t in ax.texts)
+    for argv, message in [([str(tmp_path / "none")], "holds no episodes.csv"),
+                          ([str(tmp_path), "--window", "0"], "--window must be >= 1")]:
+        with pytest.raises(SystemExit):
+            plots.main(argv)
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and message in err
+
+
+TRAINING_MODULES = sorted(p.stem for p in (ROOT / "training").glob("*.py")
+                          if p.stem != "__init__")
+
+
+@pytest.mark.parametrize("module", TRAINING_MODULES)
+def test_every_training_module_answers_help(module, monkeypatch, capsys):
+    """``python -m training.X --help`` (its ``__main__`` block, run in-process) prints usage for
+    every module under training/: a command its options, a library the command to use instead;
+    without arguments a library says so in a one-line error."""
+    import runpy
+    import warnings
+
+    def run(*argv):
+        monkeypatch.setattr(sys, "argv", [f"training/{module}.py", *argv])
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)   # "found in sys.modules"
+            with pytest.raises(SystemExit) as exc:
+                runpy.run_module(f"training.{module}", run_name="__main__")
+        return exc.value.code
+
+    assert run("--help") == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"usage: python -m training.{module}")
+    assert "options:" in out or "It is a library, not a command: use python -m training." in out
+    if "options:" not in out:
+        assert run() == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and err.startswith(f"python -m training.{module}: error:")
+
+
+@pytest.mark.parametrize("module", ["arena", "imitation", "plots"])
+def test_help_through_the_command_line(module):
+    out = subprocess.run([sys.executable, "-m", f"training.{module}", "--help"], cwd=ROOT,
+                         capture_output=True, text=True, timeout=120, check=False)
+    assert out.returncode == 0 and out.stderr == ""
+    assert out.stdout.startswith(f"usage: python -m training.{module}")
+    assert len(out.stdout.splitlines()) >= 3
+
+
+def test_evaluate_no_progress_hides_its_bar(tmp_path, capsys):
+    from training import evaluate
+
+    argv = ["--game", "toy", "--agents", "heuristic", "random", "--games", "4"]
+    assert evaluate.main(argv + ["--out", str(tmp_path / "a")]) == 0
+    assert "%|" in capsys.readouterr().err
+    assert evaluate.main(argv + ["--out", str(tmp_path / "b"), "--no-progress"]) == 0
+    out, err = capsys.readouterr()
+    assert "%|" not in err + out and "wrote" in out

@@ -1,0 +1,54 @@
+"""Shared pieces of the ``python -m training.*`` command lines.
+
+Every command reports a mistake in its arguments as one line on standard error,
+``python -m training.X: error: MESSAGE (try --help)``, and exits with status 2, instead of
+argparse's usage block (about 20 lines for ``training.selfplay``) followed by the error.
+Modules that are libraries, not commands, answer ``python -m training.X`` (with or without
+``--help``) with one line saying what they are and which command to use instead
+(:func:`library_main`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import NoReturn, Sequence
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """``argparse.ArgumentParser`` whose :meth:`error` prints one line, not the usage block.
+
+    ``--help`` is unchanged (usage, description, options on standard output, exit 0).
+    """
+
+    def error(self, message: str) -> NoReturn:
+        """Print ``PROG: error: MESSAGE (try --help)`` to standard error and exit with 2."""
+        self.exit(2, f"{self.prog}: error: {message} (try --help)\n")
+
+
+def library_main(module: str, summary: str, instead: str,
+                 argv: Sequence[str] | None = None) -> int:
+    """The ``__main__`` of a library module ``training.<module>``.
+
+    ``--help`` (or ``-h``) prints a usage line and ``summary`` plus ``instead`` (the command to
+    use) on standard output and returns 0; anything else prints the same as a one-line error on
+    standard error and returns 2.
+
+    Args:
+        module: the module's name under ``training`` (``"arena"``).
+        summary: one sentence saying what the module is.
+        instead: the command to run instead, e.g. ``"python -m training.evaluate"``.
+    """
+    argv = list(sys.argv[1:] if argv is None else argv)
+    prog = f"python -m training.{module}"
+    line = f"{summary} It is a library, not a command: use {instead} (see its --help)."
+    if argv and all(a in ("-h", "--help") for a in argv):
+        print(f"usage: {prog} --help\n\n{line}")
+        return 0
+    print(f"{prog}: error: {line}", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(library_main("cli", "The shared pieces of the training command lines.",
+                          "python -m training.selfplay, evaluate, play, web, replay or plots"))
