@@ -173,3 +173,14 @@ def track_game(game: str, config: dict[str, Any], agents: Sequence[Any], tracker
 
 __all__ = ["CHECKPOINTS", "METRICS", "at_checkpoints", "belief_scores", "binned", "mean_ci",
            "progress", "row_scores", "track_game"]
+
+
+if __name__ == "__main__":
+    import sys
+
+    from training.cli import library_main
+
+    sys.exit(library_main("belief_metrics",
+                          "Metrics of a belief over game time (NLL, Brier, top-1, 10 bins, 95% "
+                          "intervals).",
+                          "python -m benchmarks.deduction"))

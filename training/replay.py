@@ -38,15 +38,15 @@ def replay_lines(record: dict[str, Any]) -> tuple[GameState, list[str]]:
     except ValueError as exc:
         raise RecordError(str(exc)) from exc
     final = state_class.from_record(record)   # checks every action and the stored outcome
-    start = state_class.from_record({k: v for k, v in record.items()
-                                     if k not in ("actions", "returns")} | {"actions": []})
     agents = record.get("agents")
     lines = []
+    steps = state_class.replay_steps(record)   # one state, stepped (chance outcomes replayed)
+    state = next(steps)
     for i, a in enumerate(record["actions"]):
-        seat = start.current_player
+        seat = state.current_player
         who = f"player_{seat}" + (f" ({agents[seat]})" if agents else "")
-        lines.append(f"{i:4d}  {who}: {start.action_to_string(a)}")
-        start.apply_action(a)
+        lines.append(f"{i:4d}  {who}: {state.action_to_string(a)}")
+        next(steps)
     return final, lines
 
 
