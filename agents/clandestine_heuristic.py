@@ -42,7 +42,17 @@ _CHAMBER_ACTIONS = {s: tuple({c["id"]: c["action"] for c in _C["societies"][s]["
 
 _SUITS = ("Rod", "Sword", "Disk", "Chalice")
 _ASSIGN_PANEL = 1  # TRADE-block panel 1: the Assignment panel (assign a Relic to a slot)
+#: per Society: alchemy panels worth trading on, best first (TRADE panel = 0 Any Time,
+#: 1 Assignment, 2 Regroup, 3 Initiation (a new Society Leader: 3 Intrigue and Strength),
+#: 4-5 the Society's panels: Mariners Charter (extend / draw a Relic), Garden Endowment
+#: (invest) and Patronage (Gold to Intrigue), Masks Terror (place Chaos), Keepers Cult
+#: (initiate / prime), Blue Army Muster (Universal Followers on the own path)).
+_PANEL_PRIORITY = {"mariners": (3, 1, 4), "garden": (3, 5, 1, 4), "twilight": (3, 1, 4),
+                   "serpent": (3, 1, 4), "blue": (3, 4, 1)}
 #: Route (0..3) of each Map space in relic_map.map_order, -1 for the Harbor (no Route)
+_TRADE_GOLD = {s: {3 * p + t: int(tr["in"].get("gold", 0))
+                    for p, panel in enumerate(_C["societies"][s]["panels"])
+                    for t, tr in enumerate(panel["trades"])} for s in SOCIETIES}
 _MAP_ROUTE = tuple(-1 if sp == "H" else int(sp[1]) - 1 for sp in MAP_ORDER)
 #: icons each Relic can pay per Suit (a Dark Relic: its alternate Suit too, either value)
 _RELIC_ICONS = np.zeros((len(_C["relics"]), 4))
@@ -85,7 +95,7 @@ class ClandestineHeuristic:
     def __init__(self, config: dict[str, Any], seed: int | None = None,
                  trade_rate: float = 0.0, secret_rate: float = 1.0, max_distance: bool = True,
                  pick_all: bool = True, assign_trades: bool = True,
-                 route_chaos_weight: float = 4.0) -> None:
+                 route_chaos_weight: float = 4.0, panel_trades: bool = True) -> None:
         self.n = int(config.get("num_players", 3))
         self.layout = observation_layout(self.n)
         self.seed = seed
@@ -95,6 +105,7 @@ class ClandestineHeuristic:
         self.pick_all = bool(pick_all)
         self.assign_trades = bool(assign_trades)
         self.route_chaos_weight = float(route_chaos_weight)
+        self.panel_trades = bool(panel_trades)
         self.rng = np.random.default_rng(seed)
 
     def reset(self) -> None:
@@ -142,6 +153,16 @@ class ClandestineHeuristic:
             if "TILE" in blocks:
                 return int(self.rng.choice(blocks["TILE"]))
             trades = blocks.get("TRADE", [])
+            if trades and self.panel_trades:
+                order = _PANEL_PRIORITY[soc]
+                gold = self._view(obs, "resources")[0, 0] * 50
+                level = int(self._view(obs, "level")[0].argmax()) + 1
+                reserve = _DIAL[soc][level][0] or 0
+                ranked = [(order.index((a - OFFSET["TRADE"]) // 3), -a) for a in trades
+                          if (a - OFFSET["TRADE"]) // 3 in order
+                          and gold - _TRADE_GOLD[soc].get(a - OFFSET["TRADE"], 0) >= reserve]
+                if ranked:
+                    return -min(ranked)[1]
             assign = [a for a in trades if (a - OFFSET["TRADE"]) // 3 == _ASSIGN_PANEL]
             if assign and self.assign_trades:
                 return int(self.rng.choice(assign))
