@@ -7,31 +7,48 @@ Chamber Actions). Scoring (rulebook "The End") is dominated by Level squared, Re
 Ascend, Society Leaders and Universal Followers on the own path, Intrigue tokens and the Chaos
 penalty, so the rules of thumb are:
 
-* **select_leader**: value each legal space by its Action (Ascend when a Suit is likely
-  payable, Discover while the hand is small, Fundraise when poor, Purge with Chaos on the meter,
-  Reveal for Secrets; the Blue Army's Revolt Chamber) plus the Strength gathered there (pawns
-  on the space), preferring own Chambers;
-* **ascend_suit** / **ascend_card** / **board_pick** / **discover_pick**: never decline; buy
-  the most valuable Relic; pay with the least valuable cards;
-* **assign**: the most valuable Relic into a slot; **hand_discard**: the least valuable card;
-* windows: play a Secret when one is playable (PRE), make an alchemy trade with probability
-  ``trade_rate``, else DONE;
-* Society powers (``target`` / ``prime``): the Mariners extend into any Extension slot, the
-  Garden Club invests on its own spaces and Routes, the Twilight Masks place Chaos on rivals'
-  spaces, panels and Map Relics, the Serpent Keepers prime Secrets on their own Chambers.
-  Other choices are taken uniformly among the legal ones.
+* **select_leader**: value each legal space by its Action and the Strength gathered there
+  (pawns on the space): Ascend only when the hand's best Suit and the Gold pay the dial's next
+  cost under one of the two reductions (then above everything), Discover while the Relic hand
+  is below its limit, Fundraise while short of the next Ascend's Gold, Purge by the Chaos on
+  the meter, the Blue Army's Revolt Chamber; a Public space (its side is not decoded) counts
+  its Strength only;
+* **discover_pick**: value + Intrigue + twice the icons of the Suit being collected (the
+  hand's best), minus ``route_chaos_weight`` for a Route beyond the free ones (1 Chaos each,
+  rulebook "Acquiring Relics"; the Mariners' Union has two free); PASS past the hand limit;
+* **ascend_suit**: the Suit with most icons; **ascend_card**: Relics first (used Relics score
+  their Intrigue), then the Secret of least Intrigue; **hand_discard**: the card of least
+  Intrigue and fewest icons of the collected Suit; **assign**: the most valuable Relic;
+* windows: play a Secret when one is playable (PRE), trade on the Society's panels in the
+  order of ``_PANEL_PRIORITY`` (Initiation's new Society Leader first; the Garden Club's
+  Patronage, the Blue Army's Muster, the Mariners' Charter, the Masks' Terror, the Keepers'
+  Cult) as long as the Gold for the next Ascend is kept, then Assignment, else DONE;
+* Society powers (``target`` / ``prime``): the Twilight Masks place Chaos on rivals' panels,
+  spaces and Map Relics, the Garden Club invests on its own spaces and Routes, the Serpent
+  Keepers prime Secrets on their own spaces; the Mariners' ``extend`` and the other choices
+  are taken uniformly among the legal ones; distances are the longest allowed.
+
+Measured against uniform random (seats rotated): see ``benchmarks`` / the test module.
 """
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 import numpy as np
 
 from envs.clandestine.actions import OFFSET, decode
 from envs.clandestine.city import C1, CHAMBERS, load_content
-from envs.clandestine.engine import DECISION_KINDS, MAP_ORDER, observation_layout
+from envs.clandestine.relic_map import MAP_ORDER
 from envs.clandestine.spec import SOCIETIES
+
+try:  # the observation layout in its own module once split from the engine, else the engine's
+    _layout_module = importlib.import_module("envs.clandestine.observation")
+except ModuleNotFoundError:  # pragma: no cover - before the split
+    _layout_module = importlib.import_module("envs.clandestine.engine")
+observation_layout = _layout_module.observation_layout
+DECISION_KINDS: tuple[str, ...] = tuple(k["kind"] for k in load_content()["decisions"]["kinds"])
 
 _C = load_content()
 #: printed value of each Relic (index 0..107)
@@ -49,10 +66,11 @@ _ASSIGN_PANEL = 1  # TRADE-block panel 1: the Assignment panel (assign a Relic t
 #: (initiate / prime), Blue Army Muster (Universal Followers on the own path)).
 _PANEL_PRIORITY = {"mariners": (3, 1, 4), "garden": (3, 5, 1, 4), "twilight": (3, 1, 4),
                    "serpent": (3, 1, 4), "blue": (3, 4, 1)}
-#: Route (0..3) of each Map space in relic_map.map_order, -1 for the Harbor (no Route)
+#: per Society: Gold input of each TRADE index (3 * panel + trade)
 _TRADE_GOLD = {s: {3 * p + t: int(tr["in"].get("gold", 0))
                     for p, panel in enumerate(_C["societies"][s]["panels"])
                     for t, tr in enumerate(panel["trades"])} for s in SOCIETIES}
+#: Route (0..3) of each Map space in relic_map.map_order, -1 for the Harbor (no Route)
 _MAP_ROUTE = tuple(-1 if sp == "H" else int(sp[1]) - 1 for sp in MAP_ORDER)
 #: icons each Relic can pay per Suit (a Dark Relic: its alternate Suit too, either value)
 _RELIC_ICONS = np.zeros((len(_C["relics"]), 4))
@@ -84,10 +102,18 @@ class ClandestineHeuristic:
     Args:
         config: the game's resolved config (needs ``num_players``).
         seed: seed of the tie-breaking generator.
-        trade_rate: probability of making an alchemy trade when one is legal in a window.
+        trade_rate: probability of an extra alchemy trade on a panel outside the Society's
+            priority list (default 0: none).
+        secret_rate: probability of playing a playable Secret in the PRE window.
+        max_distance: move pawns the longest allowed distance (else uniform).
+        pick_all: never stop an 'up to' pawn pick early (else uniform, PASS included).
+        assign_trades: use the Assignment panel when its trade is legal.
+        route_chaos_weight: Intrigue-equivalent cost of 1 Chaos from an extra Route.
+        panel_trades: trade on the panels of ``_PANEL_PRIORITY``.
 
     Raises:
-        ValueError: from :meth:`act` when the observation's mask has no legal action.
+        ValueError: from :meth:`act` when the observation's mask has no legal action or the
+            observation's size is not the layout's for ``num_players``.
     """
 
     name = "clandestine_heuristic"
@@ -109,7 +135,7 @@ class ClandestineHeuristic:
         self.rng = np.random.default_rng(seed)
 
     def reset(self) -> None:
-        """Nothing is remembered between decisions; kept for the agent protocol."""
+        """Nothing is remembered between decisions (the agent protocol's hook)."""
 
     # ---------------------------------------------------------------------------------
     def _view(self, obs: np.ndarray, name: str) -> np.ndarray:
@@ -128,6 +154,9 @@ class ClandestineHeuristic:
         if legal.size == 1:
             return int(legal[0])
         obs = observation["observation"]
+        if obs.shape != (self.layout.size,):
+            raise ValueError(f"observation of shape {obs.shape}, expected ({self.layout.size},) "
+                             f"for {self.n} players")
         dec = self._view(obs, "decision")
         kind = DECISION_KINDS[int(dec.argmax())] if dec.max() > 0 else None
         soc = SOCIETIES[int(self._view(obs, "society")[0].argmax())]
