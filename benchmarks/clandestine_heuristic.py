@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import argparse
 import time
-from typing import Sequence
+from collections.abc import Sequence
 
 from agents.base import RandomAgent
 from agents.clandestine_heuristic import ClandestineHeuristic

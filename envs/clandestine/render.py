@@ -88,7 +88,7 @@ def render_rgb(state, dpi: int = 80) -> np.ndarray:
             pos[9 * seat + C1 + k] = (r_ch * math.cos(a), r_ch * math.sin(a))
     ax.add_patch(Circle((0, 0), r_ring, fill=False, lw=2.0, color="#999999", zorder=0))
     ax.annotate("", xy=pos[loop[1]], xytext=pos[loop[0]], zorder=0,
-                arrowprops=dict(arrowstyle="->", color="#999999", lw=1.5))
+                arrowprops={"arrowstyle": "->", "color": "#999999", "lw": 1.5})
     for seat in range(n):  # Society path links S3 -> C1 .. C4 -> S1
         path = [9 * seat + k for k in (4, 5, 6, 7, 8, 2)]
         xs, ys = zip(*(pos[s] for s in path))
@@ -134,10 +134,13 @@ def render_rgb(state, dpi: int = 80) -> np.ndarray:
     # legend of pawn types
     for j, name in enumerate(PAWN_NAMES):
         col = "#bbbbbb" if name == "SL" else PAWN_RGB[j]
-        ax.add_patch(Circle((-10.5 + 2.6 * j, -10.6), 0.23, facecolor=col, edgecolor="black"))
+        ax.add_patch(Circle((-10.5 + 2.6 * j, -10.45), 0.23, facecolor=col, edgecolor="black"))
         label = {"PL": "Public Leader", "PF": "Public Follower", "UF": "Univ. Follower",
                  "SL": "Society Leader"}[name]
-        ax.text(-10.2 + 2.6 * j, -10.6, label, fontsize=8, va="center")
+        ax.text(-10.2 + 2.6 * j, -10.45, label, fontsize=8, va="center")
+    ax.text(-10.75, -11.05, "under a space: Init = Initiated, primed = primed Secrets (Keepers), "
+            "inv = Gold invested (Garden), chaos = Masks' Chaos", fontsize=7.5, va="center",
+            color="#7b3fa0")
 
     # ---- Relic Map
     mp = fig.add_axes([0.5, 0.55, 0.5, 0.4])
