@@ -94,14 +94,18 @@ def test_heuristic_rejects_an_empty_mask():
 
 
 def test_heuristic_beats_random_at_3_players():
-    # measured MEASURED3 over 200 games (seats rotated); random would win about 1/3
+    # 23 of these 36 (seats rotated); 0.775 [0.712, 0.827] over 200 games in
+    # benchmarks/clandestine_heuristic.py; random would win about 1/3 (12 of 36)
     wins = play(3, 36, seed0=500)
     assert wins >= 18
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("n,games,floor", [(2, 200, 0.6), (3, 200, 0.45), (4, 200, 0.35),
-                                           (5, 200, 0.3)])
+@pytest.mark.parametrize("n,games,floor", [(2, 200, 0.7), (3, 200, 0.6), (4, 200, 0.5),
+                                           (5, 200, 0.5)])
 def test_heuristic_beats_random_at_2_to_5_players(n, games, floor):
+    """Measured on other seeds (benchmarks/clandestine_heuristic.py, 200 games each, Wilson
+    95%): 2p 0.870 [0.816, 0.910], 3p 0.775 [0.712, 0.827], 4p 0.675 [0.607, 0.736],
+    5p 0.685 [0.618, 0.745]; random would win 1/n."""
     wins = play(n, games, seed0=20000 + 1000 * n)
     assert wins / games >= floor
