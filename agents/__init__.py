@@ -22,6 +22,7 @@ HEURISTICS: dict[str, str] = {
     "prowl": "agents.prowl_heuristic:ProwlHeuristic",
     "badland_wolves": "agents.badland_wolves_heuristic:BadlandWolvesHeuristic",
     "clans": "agents.clans_heuristic:ClansHeuristic",
+    "clandestine": "agents.clandestine_heuristic:ClandestineHeuristic",
 }
 
 

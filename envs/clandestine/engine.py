@@ -1482,6 +1482,13 @@ class ClandestineState(GameState):
     def resample_from_infostate(self, seat: int, rng: np.random.Generator) -> GameState:
         return resample(self, seat, rng)
 
+    def render_rgb(self) -> np.ndarray:
+        """Uint8 ``(H, W, 3)`` picture of the position (:func:`envs.clandestine.render.render_rgb`;
+        matplotlib is imported only here)."""
+        from .render import render_rgb
+
+        return render_rgb(self)
+
 
 # ---------------------------------------------------------------------------- observation (§1.5)
 DECISION_KINDS: tuple[str, ...] = tuple(k["kind"] for k in _C["decisions"]["kinds"])

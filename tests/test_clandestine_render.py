@@ -1,0 +1,73 @@
+"""The Clandestine picture (``render_rgb``): shape, dtype, determinism, 2-5 seats."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from envs.clandestine.engine import ClandestineState
+
+pytest.importorskip("matplotlib")
+
+
+def _played(n: int, seed: int, steps: int = 300) -> ClandestineState:
+    st = ClandestineState(seed=seed, num_players=n)
+    rng = np.random.default_rng(seed)
+    for _ in range(steps):
+        if st.is_terminal:
+            break
+        st.apply_action(int(rng.choice(np.flatnonzero(st.legal_action_mask()))))
+    return st
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_render_rgb_draws_every_player_count(n):
+    img = _played(n, seed=n).render_rgb()
+    assert img.dtype == np.uint8 and img.ndim == 3 and img.shape[2] == 3
+    assert img.shape[0] > 500 and img.shape[1] > 1000
+    # not a blank canvas: many distinct colours (Society colours, pawns, dark Relics)
+    assert len(np.unique(img.reshape(-1, 3), axis=0)) > 50
+
+
+def test_render_rgb_is_deterministic_and_tracks_the_position():
+    a = _played(3, seed=11)
+    b = _played(3, seed=11)
+    img_a, img_b = a.render_rgb(), b.render_rgb()
+    assert np.array_equal(img_a, img_b)
+    other = _played(3, seed=12)
+    assert not np.array_equal(other.render_rgb(), img_a)
+
+
+def test_render_draws_no_hidden_card_name():
+    """Only public Relics (Map, assigned slots) are named: a Relic held in a hand only, whose
+    name is not public anywhere, never shows up in the drawn text."""
+    import matplotlib
+
+    matplotlib.use("Agg", force=False)
+    import matplotlib.axes
+
+    from envs.clandestine import render as R
+
+    st = _played(4, seed=5)
+    seen: list[str] = []
+
+    orig_ax = matplotlib.axes.Axes.text
+
+    def spy(self, x, y, s, *args, **kw):
+        seen.append(str(s))
+        return orig_ax(self, x, y, s, *args, **kw)
+
+    matplotlib.axes.Axes.text = spy
+    try:
+        R.render_rgb(st)
+    finally:
+        matplotlib.axes.Axes.text = orig_ax
+    drawn = "\n".join(seen)
+    public = {r for r in st.relic_map if r >= 0} | {r for s in st.slots for r in s if r >= 0}
+    hidden = {r for h in st.relic_hand for r in h} - public
+    names = R._C["relics"]
+    assert hidden, "the position should hold Relics in hand"
+    for r in hidden:
+        nm = names[r]["name"][:16]
+        if not any(nm in names[p]["name"] for p in public):
+            assert nm not in drawn
