@@ -19,11 +19,11 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-import numpy as np  # noqa: E402
-import pyspiel  # noqa: E402
-from open_spiel.python.algorithms import evaluate_bots, mcts  # noqa: E402
+import numpy as np
+import pyspiel
+from open_spiel.python.algorithms import evaluate_bots, mcts
 
-from envs import openspiel as cunning_spiel  # noqa: E402
+from envs import openspiel as cunning_spiel
 
 GAMES = ["prowl", "badland_wolves", "clans"]
 

@@ -16,12 +16,12 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-import gymnasium  # noqa: E402
-from sb3_contrib import MaskablePPO  # noqa: E402
-from sb3_contrib.common.maskable.evaluation import evaluate_policy  # noqa: E402
+import gymnasium
+from sb3_contrib import MaskablePPO
+from sb3_contrib.common.maskable.evaluation import evaluate_policy
 
-import envs  # noqa: E402  (registers cunning/<Game>-v0 with Gymnasium)
-from envs.core.single_agent import gym_id  # noqa: E402
+import envs
+from envs.core.single_agent import gym_id
 
 GAMES = ["prowl", "badland_wolves", "clans"]
 

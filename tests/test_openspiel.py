@@ -13,9 +13,9 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel", reason="open_spiel is not installed "
                                                 "(pip install -e '.[openspiel]')")
 
-import envs  # noqa: E402
-from envs import openspiel as osp  # noqa: E402
-from envs.core.errors import ConfigError  # noqa: E402
+import envs
+from envs import openspiel as osp
+from envs.core.errors import ConfigError
 
 # small configurations that keep OpenSpiel's checks quick (Badland Wolves games are long: a
 # short Lead-Wolf turn limit, which also exercises the engine's truncation)
