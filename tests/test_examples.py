@@ -38,3 +38,47 @@ def test_openspiel_ismcts_example(capsys):
                     "--param", "players=3", "--param", "max_turns=15"])
     assert len(results["badland_wolves"]) == 1
     assert "cunning_badland_wolves(" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_rllib_observation_keys_wrapper(game):
+    """The key-renaming wrapper of examples/rllib_ppo.py (needs PettingZoo only, not Ray).
+
+    Its float32 mask (RLlib's module takes ``log`` of it) is not PettingZoo's int8 mask, so
+    PettingZoo's ``api_test`` (which samples with the mask) does not apply; a random game is
+    played through it instead."""
+    import numpy as np
+
+    import envs
+
+    wrapper = runpy.run_path(str(EXAMPLES / "rllib_ppo.py"))["RLlibObservationKeys"]
+    env = wrapper(envs.make_env(game))
+    env.reset(seed=3)
+    agent = env.agent_selection
+    obs = env.observe(agent)
+    inner = env.env.observe(agent)
+    assert set(obs) == {"observations", "action_mask"}
+    np.testing.assert_array_equal(obs["observations"], inner["observation"])
+    assert obs["action_mask"].dtype == np.float32
+    np.testing.assert_array_equal(obs["action_mask"], inner["action_mask"])
+    assert env.observation_space(agent).contains(obs)
+    assert env.observation_space(agent) is env.observation_space(agent)
+    rng = np.random.default_rng(0)
+    steps = 0
+    for agent in env.agent_iter(max_iter=3000):
+        obs, _, term, trunc, _ = env.last()
+        assert env.observation_space(agent).contains(obs)
+        steps += 1
+        env.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert not env.agents and steps > 10  # the game ended
+
+
+def test_rllib_ppo_example_one_iteration_per_game(capsys):
+    pytest.importorskip("ray.rllib", reason="ray[rllib] is not installed "
+                                            "(pip install -e '.[rllib]')")
+    results = _main("rllib_ppo.py")(["--iterations", "1", "--batch", "128"])
+    assert sorted(results) == sorted(GAMES)
+    for game, r in results.items():
+        assert r["env_steps"] >= 128, game
+        assert r["seconds_per_iteration"] > 0
+    assert "PPO iteration(s)" in capsys.readouterr().out
