@@ -25,11 +25,11 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-import numpy as np  # noqa: E402
-from gymnasium import spaces  # noqa: E402
-from pettingzoo.utils.wrappers import BaseWrapper  # noqa: E402
+import numpy as np
+from gymnasium import spaces
+from pettingzoo.utils.wrappers import BaseWrapper
 
-import envs  # noqa: E402
+import envs
 
 GAMES = ["prowl", "badland_wolves", "clans"]
 
