@@ -82,3 +82,15 @@ def test_rllib_ppo_example_one_iteration_per_game(capsys):
         assert r["env_steps"] >= 128, game
         assert r["seconds_per_iteration"] > 0
     assert "PPO iteration(s)" in capsys.readouterr().out
+
+
+def test_torchrl_rollout_example():
+    pytest.importorskip("torchrl", reason="torchrl is not installed")
+    results = _main("torchrl_rollout.py")([])
+    assert sorted(results) == sorted(GAMES)
+    for game, r in results.items():
+        # whole games, every random action legal (the env raises on an illegal one)
+        assert r["done"] and r["steps"] > 10, game
+        values = sorted(r["returns"].values())
+        assert set(values) <= {-1.0, 0.0, 1.0}
+        assert values.count(1.0) <= 1 or game == "clans"  # Clans may share a win
