@@ -94,3 +94,15 @@ def test_torchrl_rollout_example():
         values = sorted(r["returns"].values())
         assert set(values) <= {-1.0, 0.0, 1.0}
         assert values.count(1.0) <= 1 or game == "clans"  # Clans may share a win
+
+
+def test_tianshou_play_example():
+    pytest.importorskip("tianshou", reason="tianshou is not installed")
+    results = _main("tianshou_play.py")(["--episodes", "2"])
+    assert sorted(results) == sorted(GAMES)
+    for game, episodes in results.items():
+        assert len(episodes) == 2
+        for e in episodes:
+            # Tianshou's reward vector is every seat's return from the engine
+            assert e["rewards"] == e["returns"], game
+            assert e["steps"] > 10
