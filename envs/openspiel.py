@@ -30,7 +30,9 @@ Mapping (OpenSpiel's terms on the left):
   default is ``None`` are not offered. Bad values raise the engine's ``ConfigError`` message.
 * **information state and observation**: both are the engine's ``observation_tensor(seat)``
   (float32, the game's documented layout), which already holds perfect recall of everything
-  the seat knows; the strings are ``render_text(seat)`` (the seat's own text view). Both
+  the seat knows; the strings are ``render_text(seat)`` (the seat's own text view) plus a
+  digest line of that tensor (the text view may summarise; ISMCTS keys its nodes by the
+  string, so equal strings must mean equal information states). Both
   observer types therefore give the same tensor and string; a public-only observer
   (``private_info`` not ``SINGLE_PLAYER``) is refused.
 * **game length**: ``max_game_length`` (default per game, :data:`DEFAULT_MAX_GAME_LENGTH`, far
@@ -47,6 +49,7 @@ Mapping (OpenSpiel's terms on the left):
 
 from __future__ import annotations
 
+import hashlib
 import inspect
 from dataclasses import dataclass
 from typing import Any
@@ -341,7 +344,8 @@ class CunningObserver:
     """OpenSpiel Python observer: the engine's observation tensor and the seat's text view.
 
     ``tensor`` is float32 (observation_size,) = ``observation_tensor(seat)``, also in
-    ``dict["observation"]``; ``string_from`` is ``render_text(seat)``. The engine's observation
+    ``dict["observation"]``; ``string_from`` is ``render_text(seat)`` plus a digest of the
+    tensor. The engine's observation
     holds perfect recall, so it serves the information state and the observation alike.
 
     Raises:
@@ -365,8 +369,16 @@ class CunningObserver:
         self.tensor[:] = state.engine.observation_tensor(player)
 
     def string_from(self, state: CunningSpielState, player: int) -> str:
-        """``player``'s text view of ``state`` (``render_text(player)``)."""
-        return state.engine.render_text(player)
+        """``player``'s text view of ``state`` (``render_text(player)``), then a line with a
+        digest of its observation tensor.
+
+        The text view is for reading and may summarise; the digest line makes two strings equal
+        exactly when the information states (the tensors) are equal, as ISMCTS, which keys
+        its nodes by this string, needs.
+        """
+        obs = state.engine.observation_tensor(player)
+        digest = hashlib.blake2b(obs.tobytes(), digest_size=12).hexdigest()
+        return f"{state.engine.render_text(player)}\ninformation state {digest}"
 
 
 def _restore_game(game: str, params: dict[str, Any], rng_state: dict) -> CunningSpielGame:

@@ -117,8 +117,9 @@ def test_state_is_the_engine(game):
                                           e.observation_tensor(p))
             np.testing.assert_array_equal(np.asarray(s.observation_tensor(p), np.float32),
                                           e.observation_tensor(p))
-            assert s.information_state_string(p) == e.render_text(p)
-            assert s.observation_string(p) == e.render_text(p)
+            text = s.information_state_string(p)
+            assert text.startswith(e.render_text(p) + "\ninformation state ")
+            assert s.observation_string(p) == text
             if p != e.current_player:
                 assert s.legal_actions(p) == []
         a = int(rng.choice(s.legal_actions()))
