@@ -35,7 +35,7 @@ import gymnasium as gym
 import numpy as np
 
 from agents import make_agent
-from agents.base import Agent
+from agents.base import Agent, act_with_state
 from agents.learned import PolicyAgent
 from envs import GAMES, env_module
 from envs.core import GameState
@@ -137,7 +137,7 @@ class LearnerEnv(gym.Env):
             p = s.current_player
             kind, agent = self.opponents[p]
             obs = {"observation": s.observation_tensor(p), "action_mask": s.legal_action_mask()}
-            s.apply_action(agent.act(obs, f"player_{p}"))
+            s.apply_action(act_with_state(agent, obs, f"player_{p}", s))
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
