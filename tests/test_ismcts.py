@@ -248,3 +248,36 @@ def test_ismcts_50_beats_random(game, games):
     row = report.entry_rows()[0]
     lo, _ = wilson_interval(row["wins"], row["games"])
     assert lo > 1 / n, row
+
+
+def test_evaluate_command_line_takes_ismcts(tmp_path):
+    from training.evaluate import main
+
+    assert main(["--game", "clans", "--agents", "ismcts:10", "random", "random", "--games", "1",
+                 "--out", str(tmp_path)]) == 0
+    import json
+
+    report = json.loads((tmp_path / "evaluation.json").read_text())
+    assert report["lineup"] == ["ismcts:10", "random", "random"]
+    assert report["summary"]["games"] == 1
+
+
+def test_selfplay_opponents_may_search():
+    """The training env hands the live state to an opponent that declares ``needs_state``."""
+    from training.selfplay import LearnerEnv, OpponentPool
+
+    config = env_module("clans").raw_env.state_class(seed=0, num_players=3).config
+    pool = OpponentPool("clans", config, {"random": 1.0}, seed=0)
+    searcher = ISMCTSAgent("clans", config, iterations=5, seed=0)
+    calls = []
+    searcher.search = lambda state, seat: calls.append(seat) or ISMCTSAgent.search(
+        searcher, state, seat)
+    pool.baselines["random"] = searcher
+    env = LearnerEnv(state_class("clans"), config, pool, seed=0)
+    env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    done = False
+    while not done:
+        _, _, term, trunc, _ = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+        done = term or trunc
+    assert calls and 0 not in calls   # the learner sits at seat 0 in the first episode
