@@ -198,6 +198,8 @@ class ISMCTSAgent:
 
         Raises:
             ValueError: the game is over or ``seat`` is not the seat to act.
+            RuntimeError: the determinizations never had ``seat`` to act (a resampler breaking
+                the engine contract).
         """
         if state.is_over or state.current_player != seat:
             raise ValueError(f"ISMCTS searches for the seat to act; got seat {seat} while "
@@ -219,6 +221,9 @@ class ISMCTSAgent:
         stats = {a: (ch.visits, ch.total / ch.visits if ch.visits else 0.0)
                  for (p, a), ch in root.children.items() if p == seat}
         self.last_stats = stats
+        if not stats:
+            raise RuntimeError(f"no root move searched: resample_from_infostate({seat}) gave "
+                               f"worlds where seat {seat} is not to act")
         return max(stats, key=lambda a: (stats[a][0], stats[a][1], -a))
 
     def _iterate(self, root: _Node, world: Any, rng: np.random.Generator) -> None:
