@@ -59,5 +59,5 @@ def make_agent(spec: str, game: str, config: dict[str, Any], seed: int | None = 
                      "'ismcts:N'")
 
 
-__all__ = ["Agent", "HEURISTICS", "RandomAgent", "act_with_state", "heuristic_class", "legal_ids",
+__all__ = ["HEURISTICS", "Agent", "RandomAgent", "act_with_state", "heuristic_class", "legal_ids",
            "make_agent"]
