@@ -70,7 +70,7 @@ class _Node:
     ``children``: ``(seat, action) -> _Node``.
     """
 
-    __slots__ = ("visits", "total", "avail", "children")
+    __slots__ = ("avail", "children", "total", "visits")
 
     def __init__(self) -> None:
         self.visits = 0
