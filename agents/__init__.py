@@ -7,7 +7,11 @@
   ``Cls(config, seed=seed)`` where ``config`` is the game's resolved configuration
   (``GameState.config``: every keyword, defaults filled in);
 * ``ppo:PATH`` — a MaskablePPO policy saved at ``PATH`` (``.zip``), acting greedily
-  (:class:`agents.learned.PolicyAgent`).
+  (:class:`agents.learned.PolicyAgent`);
+* ``ismcts:N`` — information set Monte Carlo tree search with N iterations per decision
+  (:class:`agents.ismcts.ISMCTSAgent`), options after further colons: ``rollout=heuristic``,
+  ``c=2.0``, ``seconds=1.5``, ``max_depth=2000`` (e.g. ``ismcts:200:rollout=heuristic``). It
+  declares ``needs_state = True``: callers pass the game via :func:`agents.base.act_with_state`.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from .base import Agent, RandomAgent, legal_ids
+from .base import Agent, RandomAgent, act_with_state, legal_ids
 
 #: game -> "module:Class" of its scripted heuristic
 HEURISTICS: dict[str, str] = {
@@ -35,7 +39,7 @@ def heuristic_class(game: str) -> type:
 
 
 def make_agent(spec: str, game: str, config: dict[str, Any], seed: int | None = None) -> Agent:
-    """An agent from ``spec`` (``random``, ``heuristic`` or ``ppo:PATH``) for ``game``.
+    """An agent from ``spec`` (``random``, ``heuristic``, ``ppo:PATH`` or ``ismcts:N[:...]``).
 
     Raises:
         ValueError: unknown spec form or game; FileNotFoundError: a ``ppo:`` path is missing.
@@ -48,7 +52,13 @@ def make_agent(spec: str, game: str, config: dict[str, Any], seed: int | None = 
         from .learned import PolicyAgent
 
         return PolicyAgent.load(spec[4:], seed=seed)
-    raise ValueError(f"unknown agent spec {spec!r}: use 'random', 'heuristic' or 'ppo:PATH'")
+    if spec.startswith("ismcts:"):
+        from .ismcts import ISMCTSAgent, parse_spec
+
+        return ISMCTSAgent(game, config, seed=seed, **parse_spec(spec))
+    raise ValueError(f"unknown agent spec {spec!r}: use 'random', 'heuristic', 'ppo:PATH' or "
+                     "'ismcts:N'")
 
 
-__all__ = ["Agent", "HEURISTICS", "RandomAgent", "heuristic_class", "legal_ids", "make_agent"]
+__all__ = ["HEURISTICS", "Agent", "RandomAgent", "act_with_state", "heuristic_class", "legal_ids",
+           "make_agent"]

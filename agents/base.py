@@ -14,6 +14,10 @@ class Agent(Protocol):
     ``observation`` is the PettingZoo observation dict of the acting agent:
     ``{"observation": float32 (D,), "action_mask": int8 (A,)}``; ``agent`` its name
     (``player_<seat>``). The returned id must be legal under ``action_mask``.
+
+    Search agents extend this: a class attribute ``needs_state = True`` asks callers for the
+    live game, given as ``act(observation, agent, state=<GameState>)`` (callers use
+    :func:`act_with_state`).
     """
 
     name: str
@@ -21,6 +25,19 @@ class Agent(Protocol):
     def act(self, observation: dict[str, np.ndarray], agent: str) -> int: ...
 
     def reset(self) -> None: ...
+
+
+def act_with_state(agent: Agent, observation: dict[str, np.ndarray], name: str, state: Any) -> int:
+    """``agent.act(observation, name)``, adding ``state=state`` for agents that search.
+
+    An agent declaring ``needs_state = True`` (e.g. :class:`agents.ismcts.ISMCTSAgent`) is given
+    the live game state as the keyword ``state``; it promises to learn about hidden information
+    only through ``state.resample_from_infostate(<its seat>, rng)`` (CONVENTIONS.md, "Agents").
+    Every other agent sees the observation only, as before.
+    """
+    if getattr(agent, "needs_state", False):
+        return agent.act(observation, name, state=state)
+    return agent.act(observation, name)
 
 
 def legal_ids(observation: dict[str, np.ndarray]) -> np.ndarray:

@@ -19,7 +19,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from agents import Agent, make_agent
+from agents import Agent, act_with_state, make_agent
 from envs import make_raw_env
 from envs.core.aec import seat_of
 
@@ -148,7 +148,7 @@ def play_game(env: Any, seated: Sequence[Agent], seed: int, keep_record: bool = 
             truncated = truncated or trunc
             env.step(None)
             continue
-        env.step(seated[seat_of(name)].act(obs, name))
+        env.step(act_with_state(seated[seat_of(name)], obs, name, env.game))
     game = env.game
     returns = game.returns() if game.is_terminal else np.zeros(game.num_players)
     record = game.to_record() if keep_record else None

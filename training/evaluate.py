@@ -6,9 +6,10 @@ Examples::
     python -m training.evaluate --game prowl --agents ppo:runs/prowl/final_model.zip \\
         heuristic heuristic heuristic --games 500 --out runs/eval_vs_heuristic
 
-One agent spec per seat (``random``, ``heuristic``, ``ppo:PATH``); the number of agents sets
-``num_players``. Seats are rotated game by game. Writes ``evaluation.json``, ``evaluation.csv``
-(per entry), ``evaluation_seats.csv`` (per entry and seat) and ``evaluation.png`` into ``--out``,
+One agent spec per seat (``random``, ``heuristic``, ``ppo:PATH``, ``ismcts:N``); the number of
+agents sets ``num_players``. Seats are rotated game by game. Writes ``evaluation.json``,
+``evaluation.csv`` (per entry), ``evaluation_seats.csv`` (per entry and seat) and
+``evaluation.png`` into ``--out``,
 and prints the table: win rate with its 95% Wilson interval, mean return, openskill rating.
 ``--records`` adds ``records.jsonl``: every game's replayable record with the agent in each seat.
 """
@@ -99,7 +100,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", required=True, choices=sorted(GAMES))
     parser.add_argument("--agents", nargs="+", required=True,
-                        help="one spec per seat: random | heuristic | ppo:PATH")
+                        help="one spec per seat: random | heuristic | ppo:PATH | ismcts:N")
     parser.add_argument("--games", type=int, default=400, help="number of games (default 400)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--config", nargs="*", default=[], metavar="KEY=VALUE",

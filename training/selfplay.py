@@ -46,7 +46,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from agents import make_agent
-from agents.base import Agent
+from agents.base import Agent, act_with_state
 from agents.learned import PolicyAgent
 from envs import GAMES, env_module
 from envs.core import GameState

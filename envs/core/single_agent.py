@@ -230,11 +230,14 @@ class SingleAgentEnv(gym.Env):
     def opponent_action(self, seat: int, agent: Any) -> int:
         """The action ``agent`` takes for ``seat`` now: the one place where an opponent acts.
 
-        The agent sees what the AEC env would show that seat: its observation and mask.
+        The agent sees what the AEC env would show that seat: its observation and mask (and, for
+        a search agent with ``needs_state = True``, the live state: ``agents.base.act_with_state``).
         """
+        from agents.base import act_with_state
+
         s = self.state
         obs = {"observation": s.observation_tensor(seat), "action_mask": s.legal_action_mask()}
-        return agent.act(obs, agent_name(seat))
+        return act_with_state(agent, obs, agent_name(seat), s)
 
     def _advance(self) -> None:
         """Let opponents act until the learner must decide or the episode is over."""

@@ -1,0 +1,337 @@
+"""Single-observer Information Set Monte Carlo Tree Search (SO-ISMCTS) for every Cunning game.
+
+Cowling, Powley & Whitehouse (2012), "Information Set Monte Carlo Tree Search", IEEE TCIAIG 4(2),
+algorithm 3 (SO-ISMCTS), with the multiplayer back-up of their section VI. One implementation for
+every game, written on the engine contract only (:mod:`envs.core.state`):
+``resample_from_infostate``, ``apply_action``, ``legal_action_mask``, ``current_player``,
+``is_over`` / ``is_terminal`` and ``returns``. The searching seat learns about hidden information
+ONLY through ``state.resample_from_infostate(seat, rng)``: at the root it reads the public
+``current_player`` and ``legal_action_mask()`` (both part of the seat's information state) and
+nothing else of the live state; every other read happens on a determinization.
+
+One iteration:
+
+1. **Determinize**: a fresh world ``d = state.resample_from_infostate(seat, rng)``, a full state
+   consistent with everything ``seat`` knows (its future chance comes from a generator drawn from
+   ``rng``).
+2. **Select**: from the root, while ``d`` is not over and every legal action of the player to act
+   in ``d`` already has a child, every such child's *availability* count goes up by one and the
+   child maximising the subset-armed UCB score is followed (its action applied to ``d``)::
+
+       mean + c * sqrt(ln(availability) / visits)
+
+   where ``mean`` is the child's average return *for the seat that chose it* (so opponents pick
+   their own best replies: the per-seat back-up for multiplayer play). Children are keyed by
+   ``(acting seat, action id)``, so one tree serves worlds where the seat to act differs.
+3. **Expand**: at the first node with an untried legal action, one is chosen uniformly (from
+   ``rng``), added as a child and applied (availability of the legal children also counted).
+4. **Roll out**: the rollout policy plays ``d`` to its end: ``"random"`` (uniform over the legal
+   actions, from ``rng``) or ``"heuristic"`` (the game's scripted heuristic, one instance per
+   seat, reset at the start of each rollout, acting on
+   ``{"observation": d.observation_tensor(p), "action_mask": d.legal_action_mask()}``; it sees
+   only what the seat to act sees in the determinized world, and its within-game memory starts
+   at the rollout, not at the real game's start). A rollout that reaches ``max_rollout_depth``
+   actions without ending, or a game that ends truncated, scores **zeros for every seat**: the
+   same "no winner" outcome that evaluation gives a truncated game.
+5. **Back up**: every node on the path gets one visit and adds the return of the seat that acted
+   into it (``returns()[seat]``).
+
+The move played is the root child with the most visits (ties: higher mean return, then the
+lower action id). A decision with a single legal action is returned without searching.
+
+Budget: ``iterations`` and/or ``seconds`` (wall clock); the search stops at whichever is used up
+first, and always runs at least one iteration. With an iteration budget the agent is
+reproducible: the same seed and the same sequence of calls give the same moves (a time budget
+is not, as the number of iterations depends on the machine).
+
+Spec form (:func:`agents.make_agent`): ``ismcts:N`` (N iterations, random rollouts),
+``ismcts:N:rollout=heuristic``, and the other keywords ``c=``, ``seconds=``, ``max_depth=``
+(``ismcts:200:c=1.5:max_depth=300``).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any
+
+import numpy as np
+
+from .base import legal_ids
+
+ROLLOUTS = ("random", "heuristic")
+
+
+class _Node:
+    """A tree node: the edge statistics of the action that leads into it.
+
+    ``visits``: iterations through this node; ``total``: sum of the returns of the seat that chose
+    the action leading here; ``avail``: times the action was legal when its parent was visited;
+    ``children``: ``(seat, action) -> _Node``.
+    """
+
+    __slots__ = ("avail", "children", "total", "visits")
+
+    def __init__(self) -> None:
+        self.visits = 0
+        self.total = 0.0
+        self.avail = 0
+        self.children: dict[tuple[int, int], _Node] = {}
+
+
+class ISMCTSAgent:
+    """SO-ISMCTS search agent (see the module docstring for the algorithm).
+
+    It needs the live game: it declares ``needs_state = True`` and its callers pass the game
+    state as ``act(observation, agent, state=state)`` (:func:`agents.base.act_with_state`).
+    It keeps no memory between moves (the tree is rebuilt at each decision), so one instance may
+    serve several seats; its random stream is shared by them.
+
+    Args:
+        game: registered game name (for the heuristic rollout policy).
+        config: the game's resolved configuration (``GameState.config``).
+        iterations: iterations per decision (``None``: only the time budget counts).
+        seconds: wall-clock seconds per decision (``None``: only the iteration budget counts).
+        rollout: ``"random"`` or ``"heuristic"`` (the game's scripted heuristic).
+        c: UCB exploration constant (returns are in [-1, 1] in every game).
+        max_rollout_depth: most actions played in one rollout; a rollout cut there scores zero
+            for every seat. ``None``: no limit.
+        seed: seed of the agent's ``numpy.random.Generator`` (determinizations, expansion and
+            random rollouts all draw from it).
+
+    Raises:
+        ValueError: no budget, a budget below 1 iteration / not positive seconds, an unknown
+            rollout policy, a negative ``c`` or a ``max_rollout_depth`` below 1.
+    """
+
+    name = "ismcts"
+    needs_state = True
+
+    def __init__(self, game: str, config: dict[str, Any], iterations: int | None = 200,
+                 seconds: float | None = None, rollout: str = "random", c: float = 2.0,
+                 max_rollout_depth: int | None = 2000, seed: int | None = None) -> None:
+        if iterations is None and seconds is None:
+            raise ValueError("ISMCTS needs a budget: give iterations, seconds or both")
+        if iterations is not None and (isinstance(iterations, bool) or int(iterations) != iterations
+                                       or iterations < 1):
+            raise ValueError(f"iterations must be a positive integer, got {iterations!r}")
+        if seconds is not None and not seconds > 0:
+            raise ValueError(f"seconds must be positive, got {seconds!r}")
+        if rollout not in ROLLOUTS:
+            raise ValueError(f"rollout must be one of {ROLLOUTS}, got {rollout!r}")
+        if not c >= 0:
+            raise ValueError(f"c (UCB exploration constant) must be >= 0, got {c!r}")
+        if max_rollout_depth is not None and (int(max_rollout_depth) != max_rollout_depth
+                                              or max_rollout_depth < 1):
+            raise ValueError(f"max_rollout_depth must be a positive integer or None, got "
+                             f"{max_rollout_depth!r}")
+        self.game = game
+        self.config = dict(config)
+        self.iterations = None if iterations is None else int(iterations)
+        self.seconds = seconds
+        self.rollout = rollout
+        self.c = float(c)
+        self.max_rollout_depth = None if max_rollout_depth is None else int(max_rollout_depth)
+        self.seed = seed
+        self.rng = np.random.default_rng(seed)
+        self._heuristics: list[Any] | None = None
+        if rollout == "heuristic":
+            from . import heuristic_class
+
+            cls = heuristic_class(game)
+            n = int(self.config.get("num_players", 0)) or None
+            # one heuristic per seat (they remember things within a game); built lazily if the
+            # player count is only known from the first state
+            self._heuristic_cls = cls
+            if n is not None:
+                self._heuristics = self._make_heuristics(n)
+        #: root statistics of the last search: ``{action: (visits, mean return)}``
+        self.last_stats: dict[int, tuple[int, float]] = {}
+        #: iterations run by the last search
+        self.last_iterations = 0
+
+    def _make_heuristics(self, n: int) -> list[Any]:
+        base = int(self.rng.integers(2**31)) if self.seed is None else int(self.seed)
+        return [self._heuristic_cls(self.config, seed=base * 1009 + 7 * p + 1) for p in range(n)]
+
+    def __repr__(self) -> str:
+        return (f"ISMCTSAgent({self.game!r}, iterations={self.iterations}, seconds={self.seconds}, "
+                f"rollout={self.rollout!r}, c={self.c}, max_rollout_depth="
+                f"{self.max_rollout_depth}, seed={self.seed})")
+
+    def reset(self) -> None:
+        """Nothing to forget between games (the tree is rebuilt for every decision)."""
+
+    def act(self, observation: dict[str, np.ndarray], agent: str, state: Any = None) -> int:
+        """Search from ``state`` for its current player and return the chosen action id.
+
+        Args:
+            observation: the acting seat's observation dict (only its ``action_mask`` is read).
+            agent: the acting agent's name ``player_<seat>``.
+            state: the live :class:`envs.core.state.GameState`; only its public
+                ``current_player`` and ``legal_action_mask()`` and its
+                ``resample_from_infostate`` are used.
+
+        Raises:
+            ValueError: no ``state`` given, or ``state`` is not at ``agent``'s decision (its
+                current player or action mask differ from ``agent`` and ``observation``).
+        """
+        if state is None:
+            raise ValueError("ISMCTSAgent searches the live game: call act(observation, agent, "
+                             "state=<GameState>) (see agents.base.act_with_state)")
+        legal = legal_ids(observation)
+        seat = state.current_player
+        if agent != f"player_{seat}":
+            raise ValueError(f"state is at the decision of player_{seat}, not of {agent}")
+        if not np.array_equal(np.asarray(observation["action_mask"]) != 0,
+                              state.legal_action_mask() != 0):
+            raise ValueError(f"the observation's action mask differs from the state's for {agent}")
+        if legal.size == 1:
+            self.last_stats = {int(legal[0]): (0, 0.0)}
+            self.last_iterations = 0
+            return int(legal[0])
+        return self.search(state, seat)
+
+    # ----------------------------------------------------------------------------------------
+    def search(self, state: Any, seat: int) -> int:
+        """Run the search for ``seat`` (the seat to act in ``state``); return the move.
+
+        Raises:
+            ValueError: the game is over or ``seat`` is not the seat to act.
+            RuntimeError: the determinizations never had ``seat`` to act (a resampler breaking
+                the engine contract).
+        """
+        if state.is_over or state.current_player != seat:
+            raise ValueError(f"ISMCTS searches for the seat to act; got seat {seat} while "
+                             f"current_player is {state.current_player}")
+        if self.rollout == "heuristic" and self._heuristics is None:
+            self._heuristics = self._make_heuristics(state.num_players)
+        root = _Node()
+        rng = self.rng
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        done = 0
+        while True:
+            self._iterate(root, state.resample_from_infostate(seat, rng), rng)
+            done += 1
+            if self.iterations is not None and done >= self.iterations:
+                break
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        self.last_iterations = done
+        stats = {a: (ch.visits, ch.total / ch.visits if ch.visits else 0.0)
+                 for (p, a), ch in root.children.items() if p == seat}
+        self.last_stats = stats
+        if not stats:
+            raise RuntimeError(f"no root move searched: resample_from_infostate({seat}) gave "
+                               f"worlds where seat {seat} is not to act")
+        return max(stats, key=lambda a: (stats[a][0], stats[a][1], -a))
+
+    def _iterate(self, root: _Node, world: Any, rng: np.random.Generator) -> None:
+        """One iteration on the determinization ``world`` (mutated): select, expand, roll out,
+        back up."""
+        node = root
+        path: list[tuple[_Node, int]] = []
+        c = self.c
+        while not world.is_over:
+            p = world.current_player
+            legal = np.flatnonzero(world.legal_action_mask()).tolist()
+            children = node.children
+            untried = []
+            best, best_score = None, -math.inf
+            for a in legal:
+                ch = children.get((p, a))
+                if ch is None:
+                    untried.append(a)
+                    continue
+                ch.avail += 1
+                if not untried:
+                    score = ch.total / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
+                    if score > best_score:
+                        best, best_score = a, score
+            if untried:
+                a = untried[int(rng.integers(len(untried)))]
+                ch = _Node()
+                ch.avail = 1
+                children[(p, a)] = ch
+                world.apply_action(a)
+                path.append((ch, p))
+                break
+            ch = children[(p, best)]
+            world.apply_action(best)
+            path.append((ch, p))
+            node = ch
+        returns = self._rollout(world, rng)
+        for ch, p in path:
+            ch.visits += 1
+            ch.total += returns[p]
+
+    def _rollout(self, world: Any, rng: np.random.Generator) -> list[float]:
+        """Play ``world`` to its end with the rollout policy; each seat's return (list).
+
+        A rollout cut at ``max_rollout_depth`` actions, or a truncated game, scores zeros.
+        """
+        limit = self.max_rollout_depth
+        steps = 0
+        if self.rollout == "random":
+            while not world.is_over:
+                if limit is not None and steps >= limit:
+                    return [0.0] * world.num_players
+                legal = np.flatnonzero(world.legal_action_mask())
+                world.apply_action(int(legal[rng.integers(legal.size)]))
+                steps += 1
+        else:
+            agents = self._heuristics
+            assert agents is not None
+            for h in agents:
+                h.reset()
+            while not world.is_over:
+                if limit is not None and steps >= limit:
+                    return [0.0] * world.num_players
+                p = world.current_player
+                obs = {"observation": world.observation_tensor(p),
+                       "action_mask": world.legal_action_mask()}
+                world.apply_action(agents[p].act(obs, f"player_{p}"))
+                steps += 1
+        if not world.is_terminal:
+            return [0.0] * world.num_players
+        return [float(x) for x in world.returns()]
+
+
+def parse_spec(spec: str) -> dict[str, Any]:
+    """Keywords of :class:`ISMCTSAgent` from ``ismcts:N[:key=value...]``.
+
+    Keys: ``rollout`` (``random`` | ``heuristic``), ``c`` (float), ``seconds`` (float),
+    ``max_depth`` (int or ``none``). ``N`` may be ``none`` when ``seconds`` is given.
+
+    Raises:
+        ValueError: not of that form, an unknown key, a repeated key or a bad value.
+    """
+    parts = spec.split(":")
+    if parts[0] != "ismcts" or len(parts) < 2 or not parts[1]:
+        raise ValueError(f"an ISMCTS spec is 'ismcts:N[:key=value...]' (N iterations), got "
+                         f"{spec!r}")
+    kwargs: dict[str, Any] = {}
+    try:
+        kwargs["iterations"] = None if parts[1].lower() == "none" else int(parts[1])
+    except ValueError:
+        raise ValueError(f"ISMCTS iterations must be an integer, got {parts[1]!r} in {spec!r}") \
+            from None
+    keys = {"rollout": ("rollout", str), "c": ("c", float), "seconds": ("seconds", float),
+            "max_depth": ("max_rollout_depth", int)}
+    for item in parts[2:]:
+        key, sep, value = item.partition("=")
+        if not sep or key not in keys:
+            raise ValueError(f"unknown ISMCTS option {item!r} in {spec!r}; options are "
+                             f"{', '.join(k + '=...' for k in keys)}")
+        name, kind = keys[key]
+        if name in kwargs:
+            raise ValueError(f"ISMCTS option {key!r} given twice in {spec!r}")
+        if kind is int and value.lower() == "none":
+            kwargs[name] = None
+            continue
+        try:
+            kwargs[name] = kind(value)
+        except ValueError:
+            raise ValueError(f"ISMCTS option {key}={value!r} in {spec!r} is not a "
+                             f"{kind.__name__}") from None
+    return kwargs
