@@ -269,11 +269,15 @@ def test_selfplay_opponents_may_search():
 
     config = env_module("clans").raw_env.state_class(seed=0, num_players=3).config
     pool = OpponentPool("clans", config, {"random": 1.0}, seed=0)
-    searcher = ISMCTSAgent("clans", config, iterations=5, seed=0)
     calls = []
-    searcher.search = lambda state, seat: calls.append(seat) or ISMCTSAgent.search(
-        searcher, state, seat)
-    pool.baselines["random"] = searcher
+
+    def make(label, seed=None):   # one searching instance per seat, as the pool gives
+        searcher = ISMCTSAgent("clans", config, iterations=5, seed=seed)
+        searcher.search = lambda state, seat: calls.append(seat) or ISMCTSAgent.search(
+            searcher, state, seat)
+        return searcher
+
+    pool.make = make
     env = LearnerEnv(state_class("clans"), config, pool, seed=0)
     env.reset(seed=0)
     rng = np.random.default_rng(0)
