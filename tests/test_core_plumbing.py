@@ -180,3 +180,29 @@ def test_public_history_in_infos_when_asked():
     assert "public_history" not in plain.infos["player_0"]
     with pytest.raises(ConfigError, match="public_history"):
         raw_env(public_history="yes")
+
+
+def test_bad_seeds_are_named_in_envs_and_states():
+    import gymnasium
+
+    import envs  # noqa: F401  (registers the Gymnasium ids)
+
+    for bad in (-1, 1.5, True, "3"):
+        with pytest.raises(ValueError, match="seed must be a non-negative integer"):
+            raw_env().reset(seed=bad)
+        with pytest.raises(ValueError, match="seed must be a non-negative integer"):
+            ToyState(seed=bad)
+        with pytest.raises(ValueError, match="seed must be a non-negative integer"):
+            gymnasium.make("cunning/Prowl-v0", num_players=4).reset(seed=bad)
+
+
+def test_single_agent_env_takes_ppo_opponents_and_checks_illegal_reward(tmp_path):
+    import gymnasium
+
+    import envs  # noqa: F401
+
+    with pytest.raises(FileNotFoundError):
+        gymnasium.make("cunning/Prowl-v0", num_players=4, opponents=[str("ppo:" + str(tmp_path))])
+    for bad in ("x", None, float("nan"), True):
+        with pytest.raises(ConfigError, match="illegal_reward"):
+            gymnasium.make("cunning/Prowl-v0", num_players=4, illegal_reward=bad)

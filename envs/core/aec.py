@@ -31,7 +31,7 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel_wrapper
 
 from .errors import ConfigError, IllegalActionError
-from .state import GameState
+from .state import GameState, check_seed
 from .text import SeatLogs
 
 
@@ -132,7 +132,12 @@ class GameAECEnv(AECEnv):
 
     # episode ---------------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        """Start a new game. ``seed`` fixes the deal; ``None`` draws one from the env's stream."""
+        """Start a new game. ``seed`` fixes the deal; ``None`` draws one from the env's stream.
+
+        Raises:
+            ValueError: ``seed`` is not ``None`` or a non-negative integer.
+        """
+        check_seed(seed)
         if seed is not None:
             self._seed_rng = np.random.default_rng(seed)
         game_seed = int(self._seed_rng.integers(2**62))

@@ -23,7 +23,7 @@ import numpy as np
 
 from .aec import agent_name
 from .errors import ConfigError, CunningError, IllegalActionError
-from .state import GameState
+from .state import GameState, check_seed
 
 #: options of ``illegal_action``
 ILLEGAL_ACTION_MODES = ("raise", "lose")
@@ -157,13 +157,22 @@ class SingleAgentEnv(gym.Env):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ConfigError(f"render_mode must be one of {self.metadata['render_modes']} or "
                               f"None, got {render_mode!r}")
+        if isinstance(illegal_reward, (bool, np.bool_)) or not isinstance(
+                illegal_reward, (int, float, np.integer, np.floating)) \
+                or not np.isfinite(illegal_reward):
+            raise ConfigError(f"illegal_reward must be a finite number, got {illegal_reward!r}")
         self.illegal_action = illegal_action
         self.illegal_reward = float(illegal_reward)
         self.max_cycles = None if max_cycles is None else int(max_cycles)
         self.render_mode = render_mode
+        # this env's own opponent instances, one per (seat, opponent label), kept across
+        # episodes (reset before each game) and never shared with another seat or env
+        self._instances: dict[tuple[int, str], Any] = {}
+        self._prototypes: dict[str, Any] = {}
         self.specs = self._check_specs(opponents)
         self._first_seat = int(seat) if not self.rotate else int(first_seat)
         self._next_seat = self._first_seat
+        check_seed(seed)
         self._seed = int(np.random.SeedSequence().entropy % 2**62) if seed is None else int(seed)
         self._rng = np.random.default_rng(self._seed)
         self.state: GameState = probe
@@ -174,10 +183,6 @@ class SingleAgentEnv(gym.Env):
         self.num_steps = 0
         self._done = True
         self._mask = np.zeros(probe.num_actions, dtype=np.int8)
-        # this env's own opponent instances, one per (seat, opponent label), kept across
-        # episodes (reset before each game) and never shared with another seat or env
-        self._instances: dict[tuple[int, str], Any] = {}
-        self._prototypes: dict[str, Any] = {}
 
     # opponents ------------------------------------------------------------------------------
     def _check_specs(self, opponents: str | Sequence[str] | None) -> list[str]:
@@ -264,6 +269,7 @@ class SingleAgentEnv(gym.Env):
             RuntimeError: ``MAX_GAMES_WITHOUT_DECISION`` games in a row gave the learner no
                 decision (e.g. ``max_cycles`` too small for its seat).
         """
+        check_seed(seed)
         super().reset(seed=seed)
         if seed is not None:
             self._seed = int(seed)

@@ -111,8 +111,7 @@ class GameState(ABC):
     def __init__(self, *, seed: int | None, config: dict[str, Any]) -> None:
         if seed is None:
             seed = int(np.random.SeedSequence().entropy % (2**63))
-        if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0:
-            raise ValueError(f"seed must be a non-negative integer or None, got {seed!r}")
+        check_seed(seed)
         self.seed = int(seed)
         self.config = dict(config)
         self.rng = np.random.default_rng(self.seed)
@@ -446,6 +445,18 @@ class GameState(ABC):
         if state._forced_chance:
             raise RecordError(f"record holds {len(state._forced_chance)} chance outcome(s) that "
                               "its actions never draw")
+
+
+def check_seed(seed: Any, name: str = "seed") -> None:
+    """Refuse a seed that is not ``None`` or a non-negative integer (bools refused).
+
+    Raises:
+        ValueError: naming ``name`` and the value.
+    """
+    if seed is None:
+        return
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"{name} must be a non-negative integer or None, got {seed!r}")
 
 
 def _with_seat_check(fn: Callable[..., Any]) -> Callable[..., Any]:
