@@ -1,11 +1,13 @@
-"""Copy the per-game references ``docs/<game>.md`` into README.md's "The games" section.
+"""Write README.md's "The games" section from the per-game references ``docs/<game>.md``.
 
     python docs/build_readme.py          # rewrite README.md between the games markers
     python docs/build_readme.py --check  # exit 1 if README.md is out of date
 
-Each game file's headings move down two levels so they sit under README's "The games" heading.
-The test suite runs the check, so README's observation and action tables cannot drift from the
-per-game references (which are themselves checked against the code's layouts).
+The README is the front page: for each game it carries the reference's title (one level down)
+and its first paragraph, then a link to the full reference (configuration, the action and
+observation tables index by index, rewards, rulings), which stays in ``docs/``. The test suite
+runs the check, so the README cannot drift from the references (which are themselves checked
+against the code's layouts).
 """
 
 from __future__ import annotations
@@ -20,14 +22,15 @@ START, END = "<!-- games:start -->", "<!-- games:end -->"
 
 
 def games_section() -> str:
-    """The generated text between the markers."""
+    """The generated text between the markers: title, first paragraph and link per game."""
     parts = []
     for game in GAMES:
         text = (ROOT / "docs" / f"{game}.md").read_text().strip()
-        text = re.sub(r"^(#+) ", lambda m: "##" + m.group(1) + " ", text, flags=re.M)
-        text = text.replace("](", "](docs/").replace("](docs/http", "](http") \
-            .replace("](docs/#", "](#").replace("](docs/docs/", "](docs/")
-        parts.append(text)
+        title, _, body = text.partition("\n")
+        first = body.strip().split("\n\n", 1)[0]
+        first = first.replace("](", "](docs/").replace("](docs/http", "](http") \
+            .replace("](docs/#", f"](docs/{game}.md#").replace("](docs/docs/", "](docs/")
+        parts.append(f"##{title}\n\n{first}\n\nFull reference: [docs/{game}.md](docs/{game}.md).")
     return "\n\n".join(parts)
 
 
