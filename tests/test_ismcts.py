@@ -102,7 +102,7 @@ def test_search_reads_only_the_information_state(game):
             assert got == real
 
 
-@pytest.mark.parametrize("game", ["toy", "clans"])
+@pytest.mark.parametrize("game", ["toy", "clans", "prowl"])
 def test_choice_identical_on_resampled_states(game):
     """On the raw engine: the move from the real state equals the move from any state resampled
     from the seat's information set (same agent seed), over many positions."""

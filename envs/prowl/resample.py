@@ -85,6 +85,9 @@ def _deal(s: "ProwlState", pool: np.ndarray, clan_slots: list[int],
     """A uniform permutation of ``pool`` (int64 card types) whose first cards fit
     ``clan_slots``' exclusions (rejection, then :func:`constrained_deal`); ``pool`` itself (the
     real cards, always consistent) if both fail."""
+    # the pool in a canonical order, so the draw depends on the cards (the seat's information)
+    # and not on where they really lie
+    pool = np.sort(pool)
     if not clan_slots:
         return rng.permutation(pool)
     excl, type_clan = s.excl, s.type_clan_arr
