@@ -134,6 +134,22 @@ END_REASONS = ("level_v", "relic_deck", "round_limit")
 #: single legal action, so that whether a seat decides never reveals its hand (CONVENTIONS.md).
 ALWAYS_ASK = frozenset({"ascend_suit", "ascend_reduction", "ascend_card", "assign"})
 
+#: Public history vocabulary (design §1.5 "Public history"): ``(kind, *args)`` tuples of ints,
+#: the same list for every seat (:meth:`ClandestineState.public_history`).
+PUBLIC_EVENTS: dict[int, tuple[str, str]] = {
+    0: ("societies", "one Society index (spec.SOCIETIES) per seat, First Player first; the first "
+                     "event"),
+    1: ("decision", "seat, kind, action: a decision of the seat (kind = index in "
+                    "phases.KINDS, effect decisions being 'effect', action = its id 0-400), asked or answered by the engine "
+                    "because it had a single option; every decision except a prime's Secret pick"),
+    2: ("prime_pick", "seat: the seat picked a Secret from its hand to prime face down (Serpent "
+                      "Keepers); which one is hidden, the space follows as a decision event"),
+    3: ("map", "space, relic: a Relic (0-107) became visible on Relic Map space 0-16 (set-up "
+               "and every refill or extension)"),
+}
+EV_SOCIETIES, EV_DECISION, EV_PRIME_PICK, EV_MAP = 0, 1, 2, 3
+_KIND_IDS = {k: i for i, k in enumerate(PH.KINDS)}
+
 
 class ClandestineState(GameState):
     """A Clandestine game state (see the module docstring for what is implemented).
@@ -206,6 +222,7 @@ class ClandestineState(GameState):
         perm = self.chance_permutation("relic_deck", NUM_RELICS)
         self.relic_deck: list[int] = [int(x) for x in perm[::-1]]
         self.relic_map = [-1] * len(MAP_ORDER)
+        self._events: list[tuple[int, ...]] = []  # public history after the societies event
         self.relic_discard: list[int] = []
         # 2. Societies, in reverse turn order
         if spec.societies is None:
@@ -364,14 +381,34 @@ class ClandestineState(GameState):
         self._apply(action)
         self._advance()
 
+    def _note_map(self, before: list[int]) -> None:
+        """Public history: the Relics newly visible on the Map since ``before``."""
+        for space, (a, b) in enumerate(zip(before, self.relic_map)):
+            if b >= 0 and a != b:
+                self._events.append((EV_MAP, space, int(b)))
+
     def _apply(self, action: int) -> None:
         blk = decode(action)
+        seat = self.decider
         if self.kind == "effect" and blk.block == "SECRET" \
                 and self.runners[-1]["runner"].pending.kind == "prime":
             self.prime_steps.append(len(self.history))  # (auto-applied ones are not recorded)
+            self._events.append((EV_PRIME_PICK, seat))
+        else:
+            self._events.append((EV_DECISION, seat, _KIND_IDS[self.kind], int(action)))
         self._mask = None
         PH.KINDS[self.kind][1](self, blk.block, blk.index)
         self._mask = None
+
+    def public_history(self) -> list[tuple[int, ...]]:
+        """Every public event so far, in order, as ``(kind, *args)`` tuples of ints.
+
+        Vocabulary: :data:`PUBLIC_EVENTS` (docs/clandestine.md, "Public history"; design §1.5).
+        The same list for every seat. Cards that become public by a decision (a Secret played,
+        a Relic taken from the Map, discarded, assigned or paid) are named by the decision's
+        action; hidden draws are counted in the observation (hand sizes, Secret draws per epoch).
+        """
+        return [(EV_SOCIETIES, *(SOCIETIES.index(x) for x in self.societies))] + list(self._events)
 
     def _advance(self) -> None:
         """Run automatic steps and single-option decisions until a real choice is due."""
@@ -465,7 +502,9 @@ class ClandestineState(GameState):
 
     def _set_map(self, res: RM.RefillResult) -> None:
         """Take a ``relic_map`` fill result; a deck emptied by it triggers the end (§1.6)."""
+        before = self.relic_map
         self.relic_map = [RELIC_INDEX[c] if c is not None else -1 for c in res.relic_map.cards]
+        self._note_map(before)
         self.relic_deck = [RELIC_INDEX[c] for c in reversed(res.deck)]
         if res.deck_emptied:
             self.record_trigger("relic_deck")
