@@ -400,6 +400,12 @@ class ClandestineState(GameState):
         PH.KINDS[self.kind][1](self, blk.block, blk.index)
         self._mask = None
 
+    def _hidden_effect_request(self) -> bool:
+        """An effect decision whose options depend on the decider's hidden hand, at its first
+        stage (``ops.HIDDEN_KINDS``): always asked (the second stage follows a shown pick)."""
+        return (self.kind == "effect" and self.effect_pick is None
+                and self.runners[-1]["runner"].pending.kind in OPS.HIDDEN_KINDS)
+
     def public_history(self) -> list[tuple[int, ...]]:
         """Every public event so far, in order, as ``(kind, *args)`` tuples of ints.
 
@@ -420,7 +426,7 @@ class ClandestineState(GameState):
             if len(legal) == 0:
                 raise RuntimeError(f"decision {self.kind!r} in phase {self.phase} has an empty "
                                    "mask (engine bug)")
-            if len(legal) > 1 or self.kind in ALWAYS_ASK or (
+            if len(legal) > 1 or self.kind in ALWAYS_ASK or self._hidden_effect_request() or (
                     self.kind == "window_pre" and self.secret_hand[self.decider]):
                 return  # a PRE window is asked whenever Secrets are held (their hidden playability)
             self._apply(int(legal[0]))
