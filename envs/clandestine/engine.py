@@ -93,7 +93,7 @@ from . import scoring as SC
 from .actions import NUM_ACTIONS, OFFSET, decode
 from .city import build_city, load_content
 from .content import load_content as load_cards
-from .spec import SOCIETIES, make_spec
+from .spec import DEFAULT_MAX_ROUNDS, SOCIETIES, make_spec
 
 _C = load_content()
 #: the content as checked frozen records with compiled effects (``content.load_content``)
@@ -163,7 +163,8 @@ class ClandestineState(GameState):
         basic_preset: start the variant flags from the JSON ``variants.basic_preset``.
         conjunctions ... nemesis: the variant flags of design §11 (``None`` = the preset's
             value); values not implemented yet raise ConfigError.
-        max_rounds: round limit (default 40). margin_weight, margin_scale: returns' margin term.
+        max_rounds: round limit (default ``spec.DEFAULT_MAX_ROUNDS`` = 250; the design's 40 is
+            reached by almost every random game and the rulebook has none). margin_weight, margin_scale: returns' margin term.
 
     Raises:
         ConfigError: a keyword outside its allowed values (see :func:`spec.make_spec`).
@@ -198,7 +199,8 @@ class ClandestineState(GameState):
                  first_to_level_effects: bool | None = None, chaos: bool | None = None,
                  map_extension: bool | None = None, hand_limits: bool | None = None,
                  offturn_alchemy: bool | None = None, finite_pawns: bool | None = None,
-                 nemesis: bool | None = None, max_rounds: int = 40, margin_weight: float = 0.0,
+                 nemesis: bool | None = None, max_rounds: int = DEFAULT_MAX_ROUNDS,
+                 margin_weight: float = 0.0,
                  margin_scale: float = 40) -> None:
         flags = {"conjunctions": conjunctions, "society_powers": society_powers,
                  "secret_options_b": secret_options_b, "relic_effects": relic_effects,
