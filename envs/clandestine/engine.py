@@ -1553,8 +1553,8 @@ def observation_layout(num_players: int) -> Layout:
     lay.add("decision", len(DECISION_KINDS), "one-hot decision kind due (design §1.7 order)")
     lay.add("action", len(PH.FRAME_NAMES), "one-hot Action being resolved (fundraise, discover, "
             "reveal, ascend, purge, regroup, revolt) or new_leader's pick")
-    lay.add("action_context", 3, "Strength / 20, pawns still to pick / 20, 1 if the Action is "
-            "an act (no space)")
+    lay.add("action_context", 3, "Strength / 20, pawns still to pick / 20 (each capped at 1), 1 "
+            "if the Action is an act (no space)")
     lay.add("action_space", ns, "one-hot relative space of the Action being resolved")
     lay.add("context_space", ns, "one-hot relative space picked at a decision's first stage "
             "(Leader space, pawn pick) or of the pawn waiting for its distance/destination")
@@ -1568,24 +1568,26 @@ def observation_layout(num_players: int) -> Layout:
     lay.add("end_trigger", n, "one-hot relative end-trigger seat (all 0 before a trigger)")
     lay.add("end_reason", len(END_REASONS), "one-hot end reason (level_v, relic_deck, "
             "round_limit)")
-    lay.add("pawns", (ns, 4), "pawns per relative space and type (pl, pf, uf, sl) / 10")
+    lay.add("pawns", (ns, 4), "pawns per relative space and type (pl, pf, uf, sl) / 20 "
+            "(capped at 1)")
     lay.add("society", (n, len(SOCIETIES)), "one-hot Society of each relative seat")
     lay.add("level", (n, 5), "one-hot Level I-V of each relative seat")
     lay.add("resources", (n, 4), "Gold / 50, Energy / 20, Intrigue tokens / 50, Chaos (meter + "
-            "overflow) / 12 of each relative seat")
+            "overflow) / 12 of each relative seat (each capped at 1)")
     lay.add("hands", (n, 3), "Relic hand size / 10, Secret hand size / 10, Secret deck size / "
-            "31 of each relative seat")
+            "31 of each relative seat (each capped at 1)")
     lay.add("secret_draws", (n, 4), "Secret draws of each relative seat per epoch I-IV / 31 "
             "(public history)")
     lay.add("panel_tokens", (n, 7), "alchemy tokens on each panel (6 = the Conjunction's) this "
             "round, per relative seat")
     lay.add("deep_tokens", (n, 8), "Deep Alchemy tokens held / 12, then placed on each panel "
-            "this round, per relative seat")
+            "this round / 3 (capped at 1), per relative seat")
     lay.add("conjunction_row", NUM_CONJUNCTIONS, "1 per Conjunction in the row")
     lay.add("masks_chaos", ns + len(MAP_ORDER) + 7 * n + n, "the Twilight Masks' Chaos on each "
             "relative space, on the Relic of each Map space, on each panel of each relative "
-            "seat (/ 3), then Chaos purged by each relative seat / 10")
-    lay.add("serpent", (ns, 2), "per relative space: 1 if Initiated, primed Secrets / 4")
+            "seat (/ 3), then Chaos purged by each relative seat / 30 (capped at 1)")
+    lay.add("serpent", (ns, 2), "per relative space: 1 if Initiated, primed Secrets / 4 "
+            "(capped at 1)")
     lay.add("own_primed", _SECRETS_PER_SOCIETY, "1 per Secret the observer primed (Keepers)")
     lay.add("investments", ns + 4, "the Garden Club's Gold invested on each relative space / 4, "
             "then on Routes R1-R4 / 2")
@@ -1621,7 +1623,8 @@ def observation_layout(num_players: int) -> Layout:
     lay.add("assign_relic", NUM_RELICS, "Relic picked at the first stage of an assign")
     lay.add("secrets_turn", 3, "Secrets played this turn / 2, extra Secret grants / 2, 1 while "
             "an extra Action's Leader is chosen")
-    lay.add("pending_strength", n, "pending Strength from Secrets of each relative seat / 10")
+    lay.add("pending_strength", (n, 2), "pending Strength from Secrets of each relative seat: "
+            "its positive part / 10, its negative part / 10 (each capped at 1)")
     lay.add("effect_pick", ns + 2, "first-stage pick of an effect decision: relative space, "
             "or (last two) direction forward / backward")
     _OBS_LAYOUTS[num_players] = lay
@@ -1646,7 +1649,8 @@ def encode_observation(st: ClandestineState, seat: int) -> np.ndarray:
     if st.acts:
         f = st.acts[-1]
         v("action")[PH.FRAME_NAMES.index(f.name)] = 1
-        v("action_context")[:] = (f.strength / 20, f.picks_left / 20, float(f.space < 0))
+        v("action_context")[:] = (min(max(f.strength, 0) / 20, 1), min(f.picks_left / 20, 1),
+                                  float(f.space < 0))
         if f.space >= 0:
             v("action_space")[perm[f.space]] = 1
         ctx = f.pending[0] if f.pending else f.pick_space
@@ -1665,19 +1669,19 @@ def encode_observation(st: ClandestineState, seat: int) -> np.ndarray:
         v("end_trigger")[rel_seat(st.end_trigger)] = 1
     if st.end_reason is not None:
         v("end_reason")[END_REASONS.index(st.end_reason)] = 1
-    v("pawns")[perm] = st.pawns.counts / 10.0
+    v("pawns")[perm] = np.minimum(st.pawns.counts / 20.0, 1.0)
     for s in range(n):
         r = rel_seat(s)
         v("society")[r, SOCIETIES.index(st.societies[s])] = 1
         v("level")[r, st.level[s] - 1] = 1
-        v("resources")[r] = (st.gold[s] / 50, st.energy[s] / 20, st.intrigue[s] / 50,
-                             st.chaos[s] / 12)
-        v("hands")[r] = (len(st.relic_hand[s]) / 10, len(st.secret_hand[s]) / 10,
-                         len(st.secret_deck[s]) / 31)
+        v("resources")[r] = np.minimum((st.gold[s] / 50, st.energy[s] / 20,
+                                        st.intrigue[s] / 50, st.chaos[s] / 12), 1.0)
+        v("hands")[r] = np.minimum((len(st.relic_hand[s]) / 10, len(st.secret_hand[s]) / 10,
+                                    len(st.secret_deck[s]) / 31), 1.0)
         v("secret_draws")[r] = np.array(st.secret_draws[s]) / 31
         v("panel_tokens")[r] = st.panel_tokens[s]
         v("deep_tokens")[r, 0] = st.deep_held[s] / DEEP_TOKENS
-        v("deep_tokens")[r, 1:] = st.panel_deep[s]
+        v("deep_tokens")[r, 1:] = np.minimum(np.asarray(st.panel_deep[s]) / 3, 1.0)
         v("conjunction")[r, st.conj[s]] = 1  # -1 = the last entry: none
         v("conjunction_secret")[r] = float(st.conj_secret[s])
         v("known_relics")[r, st.relic_known[s]] = 1
@@ -1698,11 +1702,11 @@ def encode_observation(st: ClandestineState, seat: int) -> np.ndarray:
     for s in range(n):
         base = 9 * n + len(MAP_ORDER) + 7 * rel_seat(s)
         mc[base:base + 7] = np.array(st.masks_panel[s]) / MASKS_CAP
-        mc[9 * n + len(MAP_ORDER) + 7 * n + rel_seat(s)] = st.purged[s] / 10
+        mc[9 * n + len(MAP_ORDER) + 7 * n + rel_seat(s)] = min(st.purged[s] / 30, 1.0)
     sp = v("serpent")
     sp[perm, 0] = np.array(st.initiated, dtype=np.float32)
     for space_, cards in st.primed.items():
-        sp[perm[space_], 1] = len(cards) / 4
+        sp[perm[space_], 1] = min(len(cards) / 4, 1.0)
         if st.has_power(seat, "serpent"):
             v("own_primed")[cards] = 1
     v("investments")[perm] = np.array(st.invest_space) / 4
@@ -1713,7 +1717,8 @@ def encode_observation(st: ClandestineState, seat: int) -> np.ndarray:
         v("tiles_held")[rel_seat(s), st.tiles_spent[s]] = 0.5
     v("secrets_turn")[:] = (st.secrets_played / 2, st.extra_secrets / 2, float(st.extra_select))
     for s in range(n):
-        v("pending_strength")[rel_seat(s)] = st.pending_strength[s] / 10
+        ps = st.pending_strength[s]
+        v("pending_strength")[rel_seat(s)] = (min(max(ps, 0) / 10, 1), min(max(-ps, 0) / 10, 1))
     ep = st.effect_pick
     if isinstance(ep, str) and ep in ("forward", "backward"):
         v("effect_pick")[9 * n + (ep == "backward")] = 1
