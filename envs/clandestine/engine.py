@@ -343,6 +343,12 @@ class ClandestineState(GameState):
         return NUM_ACTIONS
 
     @property
+    def layout(self) -> Layout:
+        """The observation :class:`Layout` for this game's number of seats
+        (:func:`observation_layout`; docs/clandestine.md has the table)."""
+        return observation_layout(self.num_players)
+
+    @property
     def observation_size(self) -> int:
         return observation_layout(self.spec.num_players).size
 
