@@ -7,8 +7,14 @@ import numpy as np
 import pytest
 
 from envs.clandestine import ops as OPS
-from envs.clandestine.engine import (EV_DECISION, EV_MAP, EV_PRIME_PICK, EV_SOCIETIES,
-                                     PUBLIC_EVENTS, ClandestineState)
+from envs.clandestine.engine import (
+    EV_DECISION,
+    EV_MAP,
+    EV_PRIME_PICK,
+    EV_SOCIETIES,
+    PUBLIC_EVENTS,
+    ClandestineState,
+)
 from envs.clandestine.spec import SOCIETIES
 from tests.clandestine_hooks import clandestine_hidden_change
 from tests.laws import assert_history_consistent
