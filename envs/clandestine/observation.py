@@ -113,7 +113,7 @@ def observation_layout(num_players: int) -> Layout:
     lay.add("tucked", (n, NUM_RELICS), "Relics tucked by Ascending, per relative seat (public)")
     lay.add("first_to_level", (n, 4), "First-to-Level tiles II-V held by each relative seat")
     lay.add("ascend", 8, "Ascend in progress: one-hot Suit (Rod, Sword, Disk, Chalice), "
-            "one-hot reduction (Gold, Suit), cost Gold / 20, cost Suits / 10")
+            "one-hot reduction (Gold, Suit), cost Gold / 20, cost Suits / 10 (each capped at 1)")
     lay.add("ascend_paid", NUM_RELICS + _SECRETS_PER_SOCIETY, "cards picked so far for the "
             "Ascend payment: Relic ids, then the acting Society's Secret indices")
     lay.add("map_picks", len(MAP_ORDER), "Map spaces taken so far in the Discover in progress")
@@ -247,7 +247,7 @@ def encode_observation(st: ClandestineState, seat: int) -> np.ndarray:
                 asc[f.suit] = 1
             if f.reduction >= 0:
                 asc[4 + f.reduction] = 1
-            asc[6:8] = (f.cost.gold / 20, f.cost.suits / 10)
+            asc[6:8] = (min(f.cost.gold / 20, 1), min(f.cost.suits / 10, 1))
         for cid in f.paid or ():
             block, index = st.card_action(f.actor, cid)
             v("ascend_paid")[index if block == "RELIC" else NUM_RELICS + index] = 1
