@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-GAMES = ("prowl", "badland_wolves", "clans")
+GAMES = ("prowl", "badland_wolves", "clans", "clandestine")
 START, END = "<!-- games:start -->", "<!-- games:end -->"
 
 

@@ -30,6 +30,7 @@ GAMES: dict[str, str] = {
     "prowl": "envs.prowl_v0",
     "badland_wolves": "envs.badland_wolves_v0",
     "clans": "envs.clans_v0",
+    "clandestine": "envs.clandestine_v0",
 }
 
 

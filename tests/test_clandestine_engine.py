@@ -71,7 +71,7 @@ def refresh(st):
 def test_basic_preset_and_flag_defaults_come_from_the_json():
     sp = S.make_spec(3, basic_preset=True)
     assert dict(sp.flags) == C["variants"]["basic_preset"]
-    assert sp.num_actions == 401 and sp.max_rounds == 40 and sp.margin_scale == 40.0
+    assert sp.num_actions == 401 and sp.max_rounds == 250 and sp.margin_scale == 40.0
     sp2 = S.make_spec(4, basic_preset=True, chaos=False, hand_limits=False)
     assert sp2.flags["chaos"] is False and sp2.flags["hand_limits"] is False
     assert sp2.flags["first_to_level_effects"] is True
@@ -1364,7 +1364,7 @@ def play_random(seed, n, check_every=0, **kw):
             assert obs.shape == (size,) and obs.dtype == np.float32
     assert st.end_reason in ("round_limit", "relic_deck", "level_v")
     if st.end_reason == "round_limit":
-        assert st.rounds_done == 40
+        assert st.rounds_done == st.spec.max_rounds
     elif st.end_reason == "relic_deck":
         assert st.relic_deck == []
     else:

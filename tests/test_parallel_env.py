@@ -6,7 +6,7 @@ from pettingzoo.test import parallel_api_test
 
 import envs
 
-GAMES = {"prowl": 4, "badland_wolves": 3, "clans": 3}
+GAMES = {"prowl": 4, "badland_wolves": 3, "clans": 3, "clandestine": 3}
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))

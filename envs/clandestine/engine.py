@@ -90,10 +90,10 @@ from . import pawns as P
 from . import phases as PH
 from . import relic_map as RM
 from . import scoring as SC
-from .actions import NUM_ACTIONS, OFFSET, decode
+from .actions import NUM_ACTIONS, decode
 from .city import build_city, load_content
 from .content import load_content as load_cards
-from .spec import SOCIETIES, make_spec
+from .spec import DEFAULT_MAX_ROUNDS, SOCIETIES, make_spec
 
 _C = load_content()
 #: the content as checked frozen records with compiled effects (``content.load_content``)
@@ -134,6 +134,23 @@ END_REASONS = ("level_v", "relic_deck", "round_limit")
 #: single legal action, so that whether a seat decides never reveals its hand (CONVENTIONS.md).
 ALWAYS_ASK = frozenset({"ascend_suit", "ascend_reduction", "ascend_card", "assign"})
 
+#: Public history vocabulary (design §1.5 "Public history"): ``(kind, *args)`` tuples of ints,
+#: the same list for every seat (:meth:`ClandestineState.public_history`).
+PUBLIC_EVENTS: dict[int, tuple[str, str]] = {
+    0: ("societies", "one Society index (spec.SOCIETIES) per seat, First Player first; the first "
+                     "event"),
+    1: ("decision", "seat, kind, action: a decision of the seat (kind = index in phases.KINDS, "
+                    "effect decisions being 'effect'; action = its id 0-400), asked, or answered "
+                    "by the engine because it had a single option; every decision except a "
+                    "prime's Secret pick"),
+    2: ("prime_pick", "seat: the seat picked a Secret from its hand to prime face down (Serpent "
+                      "Keepers); which one is hidden, the space follows as a decision event"),
+    3: ("map", "space, relic: a Relic (0-107) became visible on Relic Map space 0-16 (set-up "
+               "and every refill or extension)"),
+}
+EV_SOCIETIES, EV_DECISION, EV_PRIME_PICK, EV_MAP = 0, 1, 2, 3
+_KIND_IDS = {k: i for i, k in enumerate(PH.KINDS)}
+
 
 class ClandestineState(GameState):
     """A Clandestine game state (see the module docstring for what is implemented).
@@ -147,7 +164,8 @@ class ClandestineState(GameState):
         basic_preset: start the variant flags from the JSON ``variants.basic_preset``.
         conjunctions ... nemesis: the variant flags of design §11 (``None`` = the preset's
             value); values not implemented yet raise ConfigError.
-        max_rounds: round limit (default 40). margin_weight, margin_scale: returns' margin term.
+        max_rounds: round limit (default ``spec.DEFAULT_MAX_ROUNDS`` = 250; the design's 40 is
+            reached by almost every random game and the rulebook has none). margin_weight, margin_scale: returns' margin term.
 
     Raises:
         ConfigError: a keyword outside its allowed values (see :func:`spec.make_spec`).
@@ -182,7 +200,8 @@ class ClandestineState(GameState):
                  first_to_level_effects: bool | None = None, chaos: bool | None = None,
                  map_extension: bool | None = None, hand_limits: bool | None = None,
                  offturn_alchemy: bool | None = None, finite_pawns: bool | None = None,
-                 nemesis: bool | None = None, max_rounds: int = 40, margin_weight: float = 0.0,
+                 nemesis: bool | None = None, max_rounds: int = DEFAULT_MAX_ROUNDS,
+                 margin_weight: float = 0.0,
                  margin_scale: float = 40) -> None:
         flags = {"conjunctions": conjunctions, "society_powers": society_powers,
                  "secret_options_b": secret_options_b, "relic_effects": relic_effects,
@@ -206,6 +225,7 @@ class ClandestineState(GameState):
         perm = self.chance_permutation("relic_deck", NUM_RELICS)
         self.relic_deck: list[int] = [int(x) for x in perm[::-1]]
         self.relic_map = [-1] * len(MAP_ORDER)
+        self._events: list[tuple[int, ...]] = []  # public history after the societies event
         self.relic_discard: list[int] = []
         # 2. Societies, in reverse turn order
         if spec.societies is None:
@@ -324,6 +344,12 @@ class ClandestineState(GameState):
         return NUM_ACTIONS
 
     @property
+    def layout(self) -> Layout:
+        """The observation :class:`Layout` for this game's number of seats
+        (:func:`observation_layout`; docs/clandestine.md has the table)."""
+        return observation_layout(self.num_players)
+
+    @property
     def observation_size(self) -> int:
         return observation_layout(self.spec.num_players).size
 
@@ -364,14 +390,40 @@ class ClandestineState(GameState):
         self._apply(action)
         self._advance()
 
+    def _note_map(self, before: list[int]) -> None:
+        """Public history: the Relics newly visible on the Map since ``before``."""
+        for space, (a, b) in enumerate(zip(before, self.relic_map)):
+            if b >= 0 and a != b:
+                self._events.append((EV_MAP, space, int(b)))
+
     def _apply(self, action: int) -> None:
         blk = decode(action)
+        seat = self.decider
         if self.kind == "effect" and blk.block == "SECRET" \
                 and self.runners[-1]["runner"].pending.kind == "prime":
             self.prime_steps.append(len(self.history))  # (auto-applied ones are not recorded)
+            self._events.append((EV_PRIME_PICK, seat))
+        else:
+            self._events.append((EV_DECISION, seat, _KIND_IDS[self.kind], int(action)))
         self._mask = None
         PH.KINDS[self.kind][1](self, blk.block, blk.index)
         self._mask = None
+
+    def _hidden_effect_request(self) -> bool:
+        """An effect decision whose options depend on the decider's hidden hand, at its first
+        stage (``ops.HIDDEN_KINDS``): always asked (the second stage follows a shown pick)."""
+        return (self.kind == "effect" and self.effect_pick is None
+                and self.runners[-1]["runner"].pending.kind in OPS.HIDDEN_KINDS)
+
+    def public_history(self) -> list[tuple[int, ...]]:
+        """Every public event so far, in order, as ``(kind, *args)`` tuples of ints.
+
+        Vocabulary: :data:`PUBLIC_EVENTS` (docs/clandestine.md, "Public history"; design §1.5).
+        The same list for every seat. Cards that become public by a decision (a Secret played,
+        a Relic taken from the Map, discarded, assigned or paid) are named by the decision's
+        action; hidden draws are counted in the observation (hand sizes, Secret draws per epoch).
+        """
+        return [(EV_SOCIETIES, *(SOCIETIES.index(x) for x in self.societies))] + list(self._events)
 
     def _advance(self) -> None:
         """Run automatic steps and single-option decisions until a real choice is due."""
@@ -383,7 +435,7 @@ class ClandestineState(GameState):
             if len(legal) == 0:
                 raise RuntimeError(f"decision {self.kind!r} in phase {self.phase} has an empty "
                                    "mask (engine bug)")
-            if len(legal) > 1 or self.kind in ALWAYS_ASK or (
+            if len(legal) > 1 or self.kind in ALWAYS_ASK or self._hidden_effect_request() or (
                     self.kind == "window_pre" and self.secret_hand[self.decider]):
                 return  # a PRE window is asked whenever Secrets are held (their hidden playability)
             self._apply(int(legal[0]))
@@ -465,7 +517,9 @@ class ClandestineState(GameState):
 
     def _set_map(self, res: RM.RefillResult) -> None:
         """Take a ``relic_map`` fill result; a deck emptied by it triggers the end (§1.6)."""
+        before = self.relic_map
         self.relic_map = [RELIC_INDEX[c] if c is not None else -1 for c in res.relic_map.cards]
+        self._note_map(before)
         self.relic_deck = [RELIC_INDEX[c] for c in reversed(res.deck)]
         if res.deck_emptied:
             self.record_trigger("relic_deck")
@@ -1490,228 +1544,6 @@ class ClandestineState(GameState):
         return render_rgb(self)
 
 
-# ---------------------------------------------------------------------------- observation (§1.5)
-DECISION_KINDS: tuple[str, ...] = tuple(k["kind"] for k in _C["decisions"]["kinds"])
-_SECRETS_PER_SOCIETY = 32  # 31 + the Conjunction Secret (SECRET block)
-_OBS_LAYOUTS: dict[int, Layout] = {}
-
-
-def observation_layout(num_players: int) -> Layout:
-    """The observation :class:`Layout` for ``num_players`` seats (design §1.5).
-
-    Seats are relative to the observer (relative seat r = absolute seat (observer + r) mod N);
-    City spaces use the SPACE block's relative numbering (the observer's own path first).
-    Only what the engine implements so far is encoded; every entry is a public item, one of the
-    observer's own private items, or public history (Secret draws per epoch).
-    """
-    if num_players in _OBS_LAYOUTS:
-        return _OBS_LAYOUTS[num_players]
-    n, ns = num_players, 9 * num_players
-    lay = Layout()
-    lay.add("phase", len(PHASES), "one-hot phase (START, PRE, SELECT_LEADER, ACTION, POST, "
-            "END, REACT, FINAL, OVER)")
-    lay.add("decision", len(DECISION_KINDS), "one-hot decision kind due (design §1.7 order)")
-    lay.add("action", len(PH.FRAME_NAMES), "one-hot Action being resolved (fundraise, discover, "
-            "reveal, ascend, purge, regroup, revolt) or new_leader's pick")
-    lay.add("action_context", 3, "Strength / 20, pawns still to pick / 20, 1 if the Action is "
-            "an act (no space)")
-    lay.add("action_space", ns, "one-hot relative space of the Action being resolved")
-    lay.add("context_space", ns, "one-hot relative space picked at a decision's first stage "
-            "(Leader space, pawn pick) or of the pawn waiting for its distance/destination")
-    lay.add("context_pawn", 4, "one-hot type (pl, pf, uf, sl) of the pawn waiting for its "
-            "distance or destination")
-    lay.add("moved", (ns, 4), "pawns moved by the current pick step per relative space and type "
-            "/ 10 (they cannot be picked again)")
-    lay.add("round", 1, "complete rounds / max_rounds")
-    lay.add("active", n, "one-hot relative seat whose turn it is")
-    lay.add("decider", n, "one-hot relative seat whose decision is due")
-    lay.add("end_trigger", n, "one-hot relative end-trigger seat (all 0 before a trigger)")
-    lay.add("end_reason", len(END_REASONS), "one-hot end reason (level_v, relic_deck, "
-            "round_limit)")
-    lay.add("pawns", (ns, 4), "pawns per relative space and type (pl, pf, uf, sl) / 10")
-    lay.add("society", (n, len(SOCIETIES)), "one-hot Society of each relative seat")
-    lay.add("level", (n, 5), "one-hot Level I-V of each relative seat")
-    lay.add("resources", (n, 4), "Gold / 50, Energy / 20, Intrigue tokens / 50, Chaos (meter + "
-            "overflow) / 12 of each relative seat")
-    lay.add("hands", (n, 3), "Relic hand size / 10, Secret hand size / 10, Secret deck size / "
-            "31 of each relative seat")
-    lay.add("secret_draws", (n, 4), "Secret draws of each relative seat per epoch I-IV / 31 "
-            "(public history)")
-    lay.add("panel_tokens", (n, 7), "alchemy tokens on each panel (6 = the Conjunction's) this "
-            "round, per relative seat")
-    lay.add("deep_tokens", (n, 8), "Deep Alchemy tokens held / 12, then placed on each panel "
-            "this round, per relative seat")
-    lay.add("conjunction_row", NUM_CONJUNCTIONS, "1 per Conjunction in the row")
-    lay.add("masks_chaos", ns + len(MAP_ORDER) + 7 * n + n, "the Twilight Masks' Chaos on each "
-            "relative space, on the Relic of each Map space, on each panel of each relative "
-            "seat (/ 3), then Chaos purged by each relative seat / 10")
-    lay.add("serpent", (ns, 2), "per relative space: 1 if Initiated, primed Secrets / 4")
-    lay.add("own_primed", _SECRETS_PER_SOCIETY, "1 per Secret the observer primed (Keepers)")
-    lay.add("investments", ns + 4, "the Garden Club's Gold invested on each relative space / 4, "
-            "then on Routes R1-R4 / 2")
-    lay.add("tiles_board", NUM_TILES, "1 per Ascension tile still on the board (its slot is "
-            "its start slot)")
-    lay.add("tiles_held", (n, NUM_TILES), "Ascension and Starting tiles held by each relative "
-            "seat (1; 0.5 once a hood tile is flipped)")
-    lay.add("conjunction", (n, NUM_CONJUNCTIONS + 1), "one-hot claimed Conjunction of each "
-            "relative seat (last entry: none)")
-    lay.add("conjunction_secret", n, "1 if the relative seat's Conjunction Secret entered its "
-            "hand")
-    lay.add("own_secrets", _SECRETS_PER_SOCIETY, "1 per Secret in the observer's hand (index in "
-            "its Society's Secret order; 31 = Conjunction Secret)")
-    lay.add("own_relics", NUM_RELICS, "1 per Relic in the observer's hand (blind draws included)")
-    lay.add("known_relics", (n, NUM_RELICS), "publicly known Relics in each relative seat's hand")
-    lay.add("relic_map", (len(MAP_ORDER), NUM_RELICS), "one-hot Relic on each Map space "
-            "(relic_map.map_order)")
-    lay.add("relic_discard", NUM_RELICS, "1 per Relic in the face-up Relic discard pile")
-    lay.add("secret_discard", (n, _SECRETS_PER_SOCIETY), "1 per Secret in each relative seat's "
-            "face-up Secret discard pile")
-    lay.add("relic_deck", 1, "Relic deck size / 108")
-    lay.add("tucked", (n, NUM_RELICS), "Relics tucked by Ascending, per relative seat (public)")
-    lay.add("first_to_level", (n, 4), "First-to-Level tiles II-V held by each relative seat")
-    lay.add("ascend", 8, "Ascend in progress: one-hot Suit (Rod, Sword, Disk, Chalice), "
-            "one-hot reduction (Gold, Suit), cost Gold / 20, cost Suits / 10")
-    lay.add("ascend_paid", NUM_RELICS + _SECRETS_PER_SOCIETY, "cards picked so far for the "
-            "Ascend payment: Relic ids, then the acting Society's Secret indices")
-    lay.add("map_picks", len(MAP_ORDER), "Map spaces taken so far in the Discover in progress")
-    lay.add("slots", (n, 6, NUM_RELICS), "one-hot Relic assigned to each slot 1-6 of each "
-            "relative seat")
-    lay.add("tableau", (n, 2), "Society Leaders left in cutouts / 4, free alchemy tokens / 3, "
-            "per relative seat")
-    lay.add("assign_relic", NUM_RELICS, "Relic picked at the first stage of an assign")
-    lay.add("secrets_turn", 3, "Secrets played this turn / 2, extra Secret grants / 2, 1 while "
-            "an extra Action's Leader is chosen")
-    lay.add("pending_strength", n, "pending Strength from Secrets of each relative seat / 10")
-    lay.add("effect_pick", ns + 2, "first-stage pick of an effect decision: relative space, "
-            "or (last two) direction forward / backward")
-    _OBS_LAYOUTS[num_players] = lay
-    return lay
-
-
-__doc__ = __doc__.format(table=observation_layout(3).table())
-
-
-def encode_observation(st: ClandestineState, seat: int) -> np.ndarray:
-    """The observation vector of ``seat`` (see :func:`observation_layout`)."""
-    n = st.num_players
-    lay = observation_layout(n)
-    obs = lay.zeros()
-    v = lambda name: lay.view(obs, name)
-    rel_seat = lambda s: (s - seat) % n
-    perm = np.array([PH.space_to_index(s, seat, n) for s in range(9 * n)])
-    v("phase")[PHASES.index(st.phase)] = 1
-    if st.kind is not None:
-        kind = st.runners[-1]["runner"].pending.kind if st.kind == "effect" else st.kind
-        v("decision")[DECISION_KINDS.index(kind)] = 1
-    if st.acts:
-        f = st.acts[-1]
-        v("action")[PH.FRAME_NAMES.index(f.name)] = 1
-        v("action_context")[:] = (f.strength / 20, f.picks_left / 20, float(f.space < 0))
-        if f.space >= 0:
-            v("action_space")[perm[f.space]] = 1
-        ctx = f.pending[0] if f.pending else f.pick_space
-        if ctx >= 0:
-            v("context_space")[perm[ctx]] = 1
-        if f.pending:
-            v("context_pawn")[f.pending[1]] = 1
-        v("moved")[perm] = f.moved / 10.0
-    if st.leader_space >= 0:
-        v("context_space")[perm[st.leader_space]] = 1
-    v("round")[0] = st.rounds_done / st.spec.max_rounds
-    v("active")[rel_seat(st.turn)] = 1
-    if st.phase != "OVER":
-        v("decider")[rel_seat(st.decider)] = 1
-    if st.end_trigger is not None:
-        v("end_trigger")[rel_seat(st.end_trigger)] = 1
-    if st.end_reason is not None:
-        v("end_reason")[END_REASONS.index(st.end_reason)] = 1
-    v("pawns")[perm] = st.pawns.counts / 10.0
-    for s in range(n):
-        r = rel_seat(s)
-        v("society")[r, SOCIETIES.index(st.societies[s])] = 1
-        v("level")[r, st.level[s] - 1] = 1
-        v("resources")[r] = (st.gold[s] / 50, st.energy[s] / 20, st.intrigue[s] / 50,
-                             st.chaos[s] / 12)
-        v("hands")[r] = (len(st.relic_hand[s]) / 10, len(st.secret_hand[s]) / 10,
-                         len(st.secret_deck[s]) / 31)
-        v("secret_draws")[r] = np.array(st.secret_draws[s]) / 31
-        v("panel_tokens")[r] = st.panel_tokens[s]
-        v("deep_tokens")[r, 0] = st.deep_held[s] / DEEP_TOKENS
-        v("deep_tokens")[r, 1:] = st.panel_deep[s]
-        v("conjunction")[r, st.conj[s]] = 1  # -1 = the last entry: none
-        v("conjunction_secret")[r] = float(st.conj_secret[s])
-        v("known_relics")[r, st.relic_known[s]] = 1
-        v("secret_discard")[r, st.secret_discard[s]] = 1
-    v("own_secrets")[st.secret_hand[seat]] = 1
-    v("own_relics")[st.relic_hand[seat]] = 1
-    for slot, r in enumerate(st.relic_map):
-        if r >= 0:
-            v("relic_map")[slot, r] = 1
-    v("relic_discard")[st.relic_discard] = 1
-    v("relic_deck")[0] = len(st.relic_deck) / NUM_RELICS
-    v("conjunction_row")[st.conj_row] = 1
-    mc = v("masks_chaos")
-    mc[perm] = np.array(st.masks_space) / MASKS_CAP
-    for k, r in enumerate(st.relic_map):
-        if r >= 0:
-            mc[9 * n + k] = st.masks_relic.get(r, 0) / MASKS_CAP
-    for s in range(n):
-        base = 9 * n + len(MAP_ORDER) + 7 * rel_seat(s)
-        mc[base:base + 7] = np.array(st.masks_panel[s]) / MASKS_CAP
-        mc[9 * n + len(MAP_ORDER) + 7 * n + rel_seat(s)] = st.purged[s] / 10
-    sp = v("serpent")
-    sp[perm, 0] = np.array(st.initiated, dtype=np.float32)
-    for space_, cards in st.primed.items():
-        sp[perm[space_], 1] = len(cards) / 4
-        if st.has_power(seat, "serpent"):
-            v("own_primed")[cards] = 1
-    v("investments")[perm] = np.array(st.invest_space) / 4
-    v("investments")[9 * n:] = np.array(st.invest_route) / 2
-    v("tiles_board")[[t for t in st.board_tile if t >= 0]] = 1
-    for s in range(n):
-        v("tiles_held")[rel_seat(s), st.tiles[s]] = 1
-        v("tiles_held")[rel_seat(s), st.tiles_spent[s]] = 0.5
-    v("secrets_turn")[:] = (st.secrets_played / 2, st.extra_secrets / 2, float(st.extra_select))
-    for s in range(n):
-        v("pending_strength")[rel_seat(s)] = st.pending_strength[s] / 10
-    ep = st.effect_pick
-    if isinstance(ep, str) and ep in ("forward", "backward"):
-        v("effect_pick")[9 * n + (ep == "backward")] = 1
-    elif isinstance(ep, str) and ep in RELIC_INDEX:
-        v("assign_relic")[RELIC_INDEX[ep]] = 1
-    elif isinstance(ep, str):  # the Secret picked to prime: its owner's private item
-        if seat == st.decider:
-            v("own_primed")[st.secret_index(seat, ep)] = 0.5
-    elif ep is not None:
-        v("effect_pick")[perm[ep]] = 1
-    if st.assigning is not None and st.assigning[1] >= 0:
-        v("assign_relic")[st.assigning[1]] = 1
-    for s in range(n):
-        for k, r in enumerate(st.slots[s]):
-            if r >= 0:
-                v("slots")[rel_seat(s), k, r] = 1
-        v("tableau")[rel_seat(s)] = (st.cutouts[s] / 4, st.tokens_free[s] / 3)
-        v("tucked")[rel_seat(s), st.tucked[s]] = 1
-        for lv in st.ftl[s]:
-            v("first_to_level")[rel_seat(s), lv - 2] = 1
-    if st.acts:
-        f = st.acts[-1]
-        if f.cost is not None:
-            asc = v("ascend")
-            if f.suit >= 0:
-                asc[f.suit] = 1
-            if f.reduction >= 0:
-                asc[4 + f.reduction] = 1
-            asc[6:8] = (f.cost.gold / 20, f.cost.suits / 10)
-        for cid in f.paid or ():
-            block, index = st.card_action(f.actor, cid)
-            v("ascend_paid")[index if block == "RELIC" else NUM_RELICS + index] = 1
-        if f.purchase is not None:
-            for sp in f.purchase.picks:
-                v("map_picks")[RM.MAP_INDEX[sp]] = 1
-    return obs
-
-
 def render_state(st: ClandestineState, seat: int | None = None) -> str:
     """Text picture: flow, each seat's tableau, the pawns by space (hands only for ``seat``,
     everything with ``seat=None``)."""
@@ -1743,87 +1575,8 @@ def render_state(st: ClandestineState, seat: int | None = None) -> str:
     return "\n".join(lines)
 
 
-# ---------------------------------------------------------------------------- resampling
-def _relabel(hidden_groups: list[list[int]], rng: np.random.Generator) -> dict[int, int]:
-    """A random bijection of card indices permuting each group uniformly within itself."""
-    sigma: dict[int, int] = {}
-    for group in hidden_groups:
-        group = sorted(group)
-        for a, j in zip(group, rng.permutation(len(group))):
-            sigma[a] = group[int(j)]
-    return sigma
+# the observation and the resampler live in their own modules (they import this one's constants)
+from .observation import encode_observation, observation_layout
+from .resample import resample
 
-
-def resample(st: ClandestineState, seat: int, rng: np.random.Generator) -> ClandestineState:
-    """A state consistent with what ``seat`` knows (design §1.5 Resampler, for the parts
-    implemented), with a history that replays to it.
-
-    The cards hidden from ``seat`` are relabelled by a random bijection: the Relics in the deck
-    and in other seats' blind hand parts uniformly among those of the same tone (Bright, Dark);
-    each other seat's hidden
-    Secrets (hand and deck), and ``seat``'s own deck, uniformly within each Level. Every chance
-    outcome is rewritten so that each pile is the relabelled real pile at every moment (draws
-    from the top then give the relabelled cards), and the record is replayed. Approximation
-    (documented): keeping each hidden Secret's Level and each hidden Relic's tone is narrower
-    than the design's sampler, which mixes Levels subject to the epoch condition and tones
-    freely. Future chance comes from a
-    generator seeded from ``rng``.
-    """
-    n = st.num_players
-    # cards picked for an Ascend payment in progress are public (the picks are public actions)
-    picked = {st.card_action(f.actor, c) + (f.actor,) for f in st.acts if f.paid for c in f.paid}
-    hidden_relics = set(st.relic_deck)
-    for j in range(n):
-        if j != seat:
-            hidden_relics |= set(st.relic_hand[j]) - set(st.relic_known[j])
-    hidden_relics -= {i for b, i, _j in picked if b == "RELIC"}
-    # a Relic shown by the first stage of an assign (its slot not yet chosen) is public
-    if st.assigning is not None and st.assigning[1] >= 0:
-        hidden_relics.discard(st.assigning[1])
-    if isinstance(st.effect_pick, str) and st.effect_pick in RELIC_INDEX:
-        hidden_relics.discard(RELIC_INDEX[st.effect_pick])
-    # Bright and Dark kept apart: which slots an assign may use depends on the tone, and the
-    # effect language answers a single-option assign by itself (ops.OpState.ask)
-    sig_r = _relabel([[r for r in hidden_relics if RELIC_DARK[r] == dark]
-                      for dark in (False, True)], rng)
-    sig_s = []
-    for j in range(n):
-        soc = _C["secrets"][st.societies[j]]
-        hidden = set(st.secret_deck[j]) | (set(st.secret_hand[j]) if j != seat else set())
-        if j != seat:  # primed Secrets: location public, identity the Keepers' own
-            hidden |= {c for cards in st.primed.values() for c in cards} \
-                if st.has_power(j, "serpent") else set()
-        hidden.discard(CONJ_SECRET)  # public once in hand
-        if j == st.turn and st.kind == "secret_option":
-            hidden.discard(st.playing)  # shown by the SECRET action, option not yet chosen
-        hidden -= {i for b, i, jj in picked if b == "SECRET" and jj == j}
-        sig_s.append(_relabel([[c for c in hidden if soc[c]["level"] == lv]
-                               for lv in (1, 2, 3, 4)], rng))
-    log = [list(e) for e in st.chance_log]
-    deck_seats = iter(reversed(range(n)))  # initial Secret decks: reverse turn order
-    shuffles = iter(st.shuffle_inputs)
-    for e in log:
-        if e[0] == "relic_deck":
-            e[1] = [sig_r.get(x, x) for x in e[1]]
-        elif e[0] == "secret_deck":
-            j = next(deck_seats)
-            level1 = [i for i, c in enumerate(_C["secrets"][st.societies[j]]) if c["level"] == 1]
-            real = [level1[p] for p in e[1]]
-            e[1] = [level1.index(sig_s[j].get(c, c)) for c in real]
-        elif e[0] == "secret_shuffle":
-            j, before, pile_start = next(shuffles)
-            real = [before[p] for p in e[1]]
-            cf_before = [sig_s[j].get(c, c) for c in before[:pile_start]] + before[pile_start:]
-            pos = {c: i for i, c in enumerate(cf_before)}
-            e[1] = [pos[sig_s[j].get(c, c)] for c in real]
-    record = st.to_record()
-    record.pop("returns", None)
-    record["chance"] = log
-    keepers = [j for j in range(n) if j != seat and st.has_power(j, "serpent")]
-    for i in st.prime_steps:  # a prime pick names a hidden Secret: relabel it too
-        if keepers:
-            k = record["actions"][i] - OFFSET["SECRET"]
-            record["actions"][i] = OFFSET["SECRET"] + sig_s[keepers[0]].get(k, k)
-    new = ClandestineState.from_record(record)
-    new.set_chance_log(new.chance_log, int(rng.integers(2**63)))
-    return new
+__doc__ = __doc__.format(table=observation_layout(3).table())

@@ -278,6 +278,10 @@ class Frame:
 
 
 _NO_ANSWER = "_answer"
+#: Request kinds whose options depend on the asked seat's hidden hand (``assign``: which Relics
+#: fit which slots; ``prime``: which Secrets): always asked, even with one option, so that whether
+#: a seat decides never reveals its hand (issue 7 timing law; CONVENTIONS.md).
+HIDDEN_KINDS = frozenset({"assign", "prime"})
 
 
 class OpState:
@@ -318,13 +322,14 @@ class OpState:
 
     def ask(self, ctx: EffectContext, request: Request) -> Any:
         """The answer to ``request``: the one given on resume, else ``ctx.decide(request)``.
-        Never asks when there is one option and no PASS."""
+        Never asks when there is one option and no PASS, except for :data:`HIDDEN_KINDS`."""
         st = self.frame.state
         if _NO_ANSWER in st:
             answer = st.pop(_NO_ANSWER)
             request.check(answer)
             return answer
-        if len(request.options) == 1 and not request.can_pass:
+        if len(request.options) == 1 and not request.can_pass \
+                and request.kind not in HIDDEN_KINDS:
             return request.options[0]
         answer = ctx.decide(request)
         request.check(answer)
@@ -661,7 +666,10 @@ def op_deep_alchemy(op: dsl.DeepAlchemy, ctx: EffectContext, st: OpState) -> Non
 
 @register("assign")
 def op_assign(op: dsl.Assign, ctx: EffectContext, st: OpState) -> None:
-    """Assign one Relic from hand to a slot of the kind asked (Dark Relics: slots 3-4 only)."""
+    """Assign one Relic from hand to a slot of the kind asked (Dark Relics: slots 3-4 only).
+
+    With Relics in hand but none fitting (which depends on the hidden part of the hand) the seat
+    is still asked, with PASS as its only answer (timing law); an empty hand is public."""
     if not ctx.tracks(st.seat, "relic"):
         return
     slots = list(ctx.relic_slots(st.seat))
@@ -675,9 +683,13 @@ def op_assign(op: dsl.Assign, ctx: EffectContext, st: OpState) -> None:
             if dark and i not in dark_slots:
                 continue
             opts.append((rid, i))
-    if not opts:
+    if not opts and not ctx.relic_hand(st.seat):
         return
-    rid, slot = _ask_or_pause(st, ctx, Request(st.seat, "assign", tuple(opts), op="assign"))
+    answer = _ask_or_pause(st, ctx, Request(st.seat, "assign", tuple(opts), can_pass=not opts,
+                                            op="assign"))
+    if answer is None:
+        return
+    rid, slot = answer
     ctx.assign_relic(st.seat, rid, slot)
 
 

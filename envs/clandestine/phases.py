@@ -580,6 +580,8 @@ def mask_effect(state, mask: np.ndarray) -> None:
                 _on(mask, "SPACE", _rel(state, sp))
     elif req.kind == "assign":
         if pick is None:
+            if req.can_pass:  # no Relic fits: asked anyway (ops.HIDDEN_KINDS)
+                mask[OFFSET["PASS"]] = 1
             for rid, _slot in req.options:
                 _on(mask, "RELIC", state.relic_index(rid))
         else:

@@ -1,0 +1,95 @@
+"""Clandestine resampling: :func:`resample` (``ClandestineState.resample_from_infostate``;
+design §1.5 Resampler), a state consistent with what a seat knows, with a record that replays
+to it (history consistency, CONVENTIONS.md)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .actions import OFFSET
+from .engine import _C, CONJ_SECRET, RELIC_DARK, RELIC_INDEX, ClandestineState
+
+
+def _relabel(hidden_groups: list[list[int]], rng: np.random.Generator) -> dict[int, int]:
+    """A random bijection of card indices permuting each group uniformly within itself."""
+    sigma: dict[int, int] = {}
+    for group in hidden_groups:
+        group = sorted(group)
+        for a, j in zip(group, rng.permutation(len(group))):
+            sigma[a] = group[int(j)]
+    return sigma
+
+
+def resample(st: ClandestineState, seat: int, rng: np.random.Generator) -> ClandestineState:
+    """A state consistent with what ``seat`` knows (design §1.5 Resampler, for the parts
+    implemented), with a history that replays to it.
+
+    The cards hidden from ``seat`` are relabelled by a random bijection: the Relics in the deck
+    and in other seats' blind hand parts uniformly among those of the same tone (Bright, Dark);
+    each other seat's hidden
+    Secrets (hand and deck), and ``seat``'s own deck, uniformly within each Level. Every chance
+    outcome is rewritten so that each pile is the relabelled real pile at every moment (draws
+    from the top then give the relabelled cards), and the record is replayed. Approximation
+    (documented): keeping each hidden Secret's Level and each hidden Relic's tone is narrower
+    than the design's sampler, which mixes Levels subject to the epoch condition and tones
+    freely. Future chance comes from a
+    generator seeded from ``rng``.
+    """
+    n = st.num_players
+    # cards picked for an Ascend payment in progress are public (the picks are public actions)
+    picked = {st.card_action(f.actor, c) + (f.actor,) for f in st.acts if f.paid for c in f.paid}
+    hidden_relics = set(st.relic_deck)
+    for j in range(n):
+        if j != seat:
+            hidden_relics |= set(st.relic_hand[j]) - set(st.relic_known[j])
+    hidden_relics -= {i for b, i, _j in picked if b == "RELIC"}
+    # a Relic shown by the first stage of an assign (its slot not yet chosen) is public
+    if st.assigning is not None and st.assigning[1] >= 0:
+        hidden_relics.discard(st.assigning[1])
+    if isinstance(st.effect_pick, str) and st.effect_pick in RELIC_INDEX:
+        hidden_relics.discard(RELIC_INDEX[st.effect_pick])
+    # Bright and Dark kept apart: which slots an assign may use depends on the tone, and the
+    # effect language answers a single-option assign by itself (ops.OpState.ask)
+    sig_r = _relabel([[r for r in hidden_relics if RELIC_DARK[r] == dark]
+                      for dark in (False, True)], rng)
+    sig_s = []
+    for j in range(n):
+        soc = _C["secrets"][st.societies[j]]
+        hidden = set(st.secret_deck[j]) | (set(st.secret_hand[j]) if j != seat else set())
+        if j != seat:  # primed Secrets: location public, identity the Keepers' own
+            hidden |= {c for cards in st.primed.values() for c in cards} \
+                if st.has_power(j, "serpent") else set()
+        hidden.discard(CONJ_SECRET)  # public once in hand
+        if j == st.turn and st.kind == "secret_option":
+            hidden.discard(st.playing)  # shown by the SECRET action, option not yet chosen
+        hidden -= {i for b, i, jj in picked if b == "SECRET" and jj == j}
+        sig_s.append(_relabel([[c for c in hidden if soc[c]["level"] == lv]
+                               for lv in (1, 2, 3, 4)], rng))
+    log = [list(e) for e in st.chance_log]
+    deck_seats = iter(reversed(range(n)))  # initial Secret decks: reverse turn order
+    shuffles = iter(st.shuffle_inputs)
+    for e in log:
+        if e[0] == "relic_deck":
+            e[1] = [sig_r.get(x, x) for x in e[1]]
+        elif e[0] == "secret_deck":
+            j = next(deck_seats)
+            level1 = [i for i, c in enumerate(_C["secrets"][st.societies[j]]) if c["level"] == 1]
+            real = [level1[p] for p in e[1]]
+            e[1] = [level1.index(sig_s[j].get(c, c)) for c in real]
+        elif e[0] == "secret_shuffle":
+            j, before, pile_start = next(shuffles)
+            real = [before[p] for p in e[1]]
+            cf_before = [sig_s[j].get(c, c) for c in before[:pile_start]] + before[pile_start:]
+            pos = {c: i for i, c in enumerate(cf_before)}
+            e[1] = [pos[sig_s[j].get(c, c)] for c in real]
+    record = st.to_record()
+    record.pop("returns", None)
+    record["chance"] = log
+    keepers = [j for j in range(n) if j != seat and st.has_power(j, "serpent")]
+    for i in st.prime_steps:  # a prime pick names a hidden Secret: relabel it too
+        if keepers:
+            k = record["actions"][i] - OFFSET["SECRET"]
+            record["actions"][i] = OFFSET["SECRET"] + sig_s[keepers[0]].get(k, k)
+    new = ClandestineState.from_record(record)
+    new.set_chance_log(new.chance_log, int(rng.integers(2**63)))
+    return new

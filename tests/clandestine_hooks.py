@@ -1,0 +1,40 @@
+"""Clandestine's hooks for the shared contract laws (tests/contract_hooks.py registry)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from envs.clandestine.engine import CONJ_SECRET, ClandestineState
+
+
+def clandestine_hidden_change(state: ClandestineState, observer: int,
+                              rng: np.random.Generator) -> ClandestineState | None:
+    """A copy of ``state`` where something only another seat knows differs, or ``None``.
+
+    Leak law (issue 7/9; design §1.5): seat j's Secret hand is j's own private item, so swapping
+    one of its hidden Secrets with a card of j's Secret deck (seat j != ``observer``, chosen by
+    ``rng``) must leave ``observer``'s observation unchanged. Cards that are public are never
+    moved: the Conjunction Secret, a Secret shown by a SECRET action awaiting its option, cards
+    picked for an Ascend payment in progress. ``None`` when no other seat has both a movable
+    hand Secret and a deck card.
+    """
+    n = state.num_players
+    shown = {state.playing} if state.kind == "secret_option" else set()
+    busy = any(f.paid for f in state.acts)
+    choices = []
+    for j in range(n):
+        if j == observer or busy:
+            continue
+        hand = [c for c in state.secret_hand[j] if c != CONJ_SECRET and c not in shown]
+        if hand and state.secret_deck[j]:
+            choices.append((j, hand))
+    if not choices:
+        return None
+    j, hand = choices[int(rng.integers(len(choices)))]
+    card = hand[int(rng.integers(len(hand)))]
+    new = state.clone()
+    k = int(rng.integers(len(new.secret_deck[j])))
+    i = new.secret_hand[j].index(card)
+    new.secret_hand[j][i], new.secret_deck[j][k] = new.secret_deck[j][k], card
+    new._mask = None
+    return new

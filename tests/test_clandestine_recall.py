@@ -1,0 +1,175 @@
+"""Clandestine information laws (issue 7; design §1.5): public history, history-consistent
+resampling, the timing law, the leak law and resampling of finished games."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from envs.clandestine import ops as OPS
+from envs.clandestine.engine import (
+    EV_DECISION,
+    EV_MAP,
+    EV_PRIME_PICK,
+    EV_SOCIETIES,
+    PUBLIC_EVENTS,
+    ClandestineState,
+)
+from envs.clandestine.spec import SOCIETIES
+from tests.clandestine_hooks import clandestine_hidden_change
+from tests.laws import assert_history_consistent
+from tests.test_clandestine_dsl import FakeContext, run, steps
+
+
+def random_position(seed: int, n: int, max_steps: int, **kw) -> ClandestineState:
+    rng = np.random.default_rng(seed)
+    st = ClandestineState(seed=seed, num_players=n, basic_preset=bool(seed % 2), **kw)
+    for _ in range(int(rng.integers(0, max_steps + 1))):
+        if st.is_over:
+            break
+        st.apply_action(int(rng.choice(st.legal_actions())))
+    return st
+
+
+# ----------------------------------------------------------------------------- timing (ops)
+def test_single_option_assign_is_asked():
+    """ops.OpState.ask never answers an assign by itself: its options depend on the hidden
+    hand (one fitting Relic here), so answering alone would show that to every seat."""
+    ctx = FakeContext(script=[("R055", 3)])
+    ctx.rhand[0] = ["R055"]
+    ctx.slots[0][2] = "R001"
+    run(ctx, steps({"op": "assign", "slot": "filled"}))
+    assert len(ctx.requests) == 1 and ctx.requests[0].options == (("R055", 3),)
+    assert not ctx.requests[0].can_pass and ctx.slots[0][2] == "R055"
+    assert OPS.HIDDEN_KINDS == {"assign", "prime"}
+
+
+def test_assign_with_relics_but_none_fitting_asks_pass_only():
+    ctx = FakeContext(script=[None])
+    ctx.rhand[0] = ["R027"]  # Goremaw Staff (Dark): slots 3-4 only, both filled
+    ctx.slots[0][2], ctx.slots[0][3] = "R001", "R055"
+    run(ctx, steps({"op": "assign", "slot": "empty"}))
+    assert len(ctx.requests) == 1
+    assert ctx.requests[0].options == () and ctx.requests[0].can_pass
+    assert ctx.rhand[0] == ["R027"]
+
+
+# ------------------------------------------------------------------------------ public history
+def test_public_history_vocabulary_and_prime_shows_no_secret():
+    st = ClandestineState(seed=4, num_players=5, societies=list(SOCIETIES))
+    rng = np.random.default_rng(4)
+    while not st.is_over and len(st.history) < 2500:
+        st.apply_action(int(rng.choice(st.legal_actions())))
+    ev = st.public_history()
+    assert ev[0] == (EV_SOCIETIES, 0, 1, 2, 3, 4)
+    assert {e[0] for e in ev} <= set(PUBLIC_EVENTS)
+    assert sum(e[0] == EV_MAP for e in ev) >= 17  # at least the set-up Map
+    decisions = [e for e in ev if e[0] in (EV_DECISION, EV_PRIME_PICK)]
+    assert len(decisions) >= len(st.history)  # asked ones plus single-option ones
+    primes = [e for e in ev if e[0] == EV_PRIME_PICK]  # (kind, seat): no Secret named
+    assert len(primes) == len(st.prime_steps) > 0 and all(len(e) == 2 for e in primes)
+    for i, e in enumerate(ev):  # then the space (or the stop), a decision of the same seat
+        if e[0] == EV_PRIME_PICK:
+            assert ev[i + 1][:2] == (EV_DECISION, e[1])
+
+
+# ------------------------------------------------------------------------ history consistency
+def test_history_consistent_resampling_fast():
+    """CONVENTIONS.md law over 100 random positions (2-5 players, default and basic_preset),
+    one seat per position in rotation (every seat over the run)."""
+    rng = np.random.default_rng(7)
+    count = 0
+    for k in range(100):
+        n = 2 + k % 4
+        st = random_position(k, n, 90)
+        seat = (k // 4) % n
+        world = st.resample_from_infostate(seat, rng)
+        count += assert_history_consistent(st, seat, world)
+    assert count > 100
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_history_consistent_resampling_long(n):
+    """500 positions per player count at depths up to 300 decisions, every seat in rotation."""
+    rng = np.random.default_rng(n)
+    for k in range(500):
+        st = random_position(10_000 * n + k, n, 300)
+        seat = k % n
+        assert_history_consistent(st, seat, st.resample_from_infostate(seat, rng))
+
+
+# ------------------------------------------------------------------------- timing and leaks
+def _timing_and_leak(seed: int, n: int, depth: int, follow: int) -> int:
+    """Change what one seat j alone knows (clandestine_hidden_change), then play both games on
+    with the same actions: every other seat's observation, the current player and the decision
+    kind stay identical (j decides from actions legal in both games)."""
+    rng = np.random.default_rng(seed)
+    st = random_position(seed, n, depth)
+    checked = 0
+    for observer in range(n):
+        if st.is_over:
+            break
+        alt = clandestine_hidden_change(st, observer, rng)
+        if alt is None:
+            continue
+        a, b = st.clone(), alt
+        for _ in range(follow):
+            if a.is_over or b.is_over:
+                assert a.is_over == b.is_over
+                break
+            assert a.current_player == b.current_player and a.kind == b.kind
+            for s in range(n):
+                ha = a.hidden_truth()["secret_hands"][s] == b.hidden_truth()["secret_hands"][s]
+                if s == observer or ha:
+                    assert np.array_equal(a.observation_tensor(s), b.observation_tensor(s))
+            both = np.flatnonzero(a.legal_action_mask() & b.legal_action_mask())
+            if len(both) == 0:
+                break
+            act = int(rng.choice(both))
+            a.apply_action(act)
+            b.apply_action(act)
+            checked += 1
+    return checked
+
+
+def test_timing_and_leak_laws():
+    total = sum(_timing_and_leak(100 + k, 2 + k % 4, 250, 40) for k in range(24))
+    assert total > 300
+
+
+@pytest.mark.slow
+def test_timing_and_leak_laws_long():
+    for k in range(400):
+        _timing_and_leak(5000 + k, 2 + k % 4, 1500, 120)
+
+
+def test_leak_law_over_many_positions():
+    """Changing seat j's hidden Secret hand leaves every other seat's observation unchanged."""
+    rng = np.random.default_rng(3)
+    changed = 0
+    for k in range(60):
+        n = 2 + k % 4
+        st = random_position(300 + k, n, 600)
+        for observer in range(n):
+            alt = clandestine_hidden_change(st, observer, rng)
+            if alt is not None:
+                changed += 1
+                assert alt.hidden_truth() != st.hidden_truth()
+                assert np.array_equal(alt.observation_tensor(observer),
+                                      st.observation_tensor(observer))
+    assert changed > 60
+
+
+# ------------------------------------------------------------------------------ finished games
+def test_resampling_a_finished_game_keeps_the_outcome():
+    rng = np.random.default_rng(5)
+    for k in range(4):
+        n = 2 + k
+        st = random_position(k, n, 10**6)
+        assert st.is_terminal
+        for seat in range(n):
+            w = st.resample_from_infostate(seat, rng)
+            assert w.is_terminal and w.winners() == st.winners()
+            assert np.array_equal(w.final_scores(), st.final_scores())
+            assert np.array_equal(w.returns(), st.returns())
