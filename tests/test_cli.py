@@ -239,3 +239,61 @@ def test_evaluate_no_progress_hides_its_bar(tmp_path, capsys):
     assert evaluate.main(argv + ["--out", str(tmp_path / "b"), "--no-progress"]) == 0
     out, err = capsys.readouterr()
     assert "%|" not in err + out and "wrote" in out
+
+
+def _one_line_error(main, argv, capsys, prog):
+    """Run ``main(argv)``; assert the one-line error with exit 2 and return its message."""
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(f"python -m training.{prog}: error: ")
+    return err
+
+
+def test_dataset_bad_arguments_are_one_line_errors(tmp_path, capsys):
+    from training.dataset import main
+
+    out = ["--out", str(tmp_path / "d")]
+    cases = [
+        (["--game", "prowl", "--games", "0"], "--games must be a positive integer, got 0"),
+        (["--game", "prowl", "--games", "1", "--shard-size", "0"], "--shard-size must be a "
+         "positive integer, got 0"),
+        (["--game", "prowl", "--games", "1", "--agents", "heur"], "unknown agent spec 'heur'"),
+        (["--game", "prowl", "--games", "1", "--agents", "ppo:"], "needs a path: ppo:PATH"),
+        (["--game", "clans", "--games", "1", "--num-players", "9"], "num_players must be one of"),
+        (["--game", "prowl", "--games", "1", "--config", "foo"], "KEY=VALUE, got 'foo'"),
+        (["--game", "nope", "--games", "1"], "invalid choice: 'nope'"),
+    ]
+    for argv, message in cases:
+        assert message in _one_line_error(main, argv + out, capsys, "dataset")
+    assert not (tmp_path / "d").exists()   # nothing written before the checks
+    (tmp_path / "f").write_text("")
+    err = _one_line_error(main, ["--game", "prowl", "--games", "1", "--out", str(tmp_path / "f")],
+                          capsys, "dataset")
+    assert "exists and is not a directory" in err
+
+
+def test_dataset_config_takes_key_value_or_json():
+    from training.dataset import parse_config_items
+
+    assert parse_config_items(["num_players=4", "beginner=true"]) == {"num_players": 4,
+                                                                      "beginner": True}
+    assert parse_config_items(['{"num_players": 4}']) == {"num_players": 4}
+    with pytest.raises(ValueError, match="not a JSON object"):
+        parse_config_items(["{num_players"])
+
+
+def test_probe_bad_arguments_are_one_line_errors(tmp_path, capsys):
+    from training.probe import main
+
+    out = ["--out", str(tmp_path / "p.pt")]
+    err = _one_line_error(main, ["--game", "nope"] + out, capsys, "probe")
+    assert "invalid choice: 'nope'" in err
+    err = _one_line_error(main, ["--game", "prowl", "--data", str(tmp_path / "none")] + out,
+                          capsys, "probe")
+    assert "--data: no dataset index at" in err
+    err = _one_line_error(main, ["--game", "prowl", "--games", "0"] + out, capsys, "probe")
+    assert "--games must be a positive integer, got 0" in err
+    err = _one_line_error(main, ["--game", "prowl", "--config", "foo"] + out, capsys, "probe")
+    assert "KEY=VALUE, got 'foo'" in err
