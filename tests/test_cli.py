@@ -297,3 +297,33 @@ def test_probe_bad_arguments_are_one_line_errors(tmp_path, capsys):
     assert "--games must be a positive integer, got 0" in err
     err = _one_line_error(main, ["--game", "prowl", "--config", "foo"] + out, capsys, "probe")
     assert "KEY=VALUE, got 'foo'" in err
+
+
+def test_play_checks_the_record_path_before_the_game(tmp_path, capsys):
+    from training.play import main, record_path_problem
+
+    (tmp_path / "somefile").write_text("")
+    assert record_path_problem(tmp_path / "new" / "deeper" / "g.json") is None   # can be created
+    assert record_path_problem(tmp_path / "somefile") is None   # a file is overwritten
+    assert "is a folder" in record_path_problem(tmp_path)
+    bad = tmp_path / "somefile" / "x.json"
+    # no read function is given: reaching the game would block on the console, so the error
+    # must come first
+    err = _one_line_error(main, ["--game", "prowl", "--opponents", "random", "random",
+                                 "--record", str(bad)], capsys, "play")
+    assert f"a parent of {bad} ({tmp_path / 'somefile'}) is not a directory" in err
+
+
+def test_play_num_players_not_an_integer_and_signed_answers(capsys):
+    from training.play import main, parse_answer
+
+    err = _one_line_error(main, ["--game", "prowl", "--opponents", "random", "random",
+                                 "--config", "num_players=x"], capsys, "play")
+    assert "num_players='x' is not an integer" in err
+    for answer in ("-1", "0", "4", "+9"):
+        index, reason, matches = parse_answer(answer, ["a", "b", "c"])
+        assert index is None and matches == []
+        assert f"{int(answer)} is not one of the choices (out of range): type a number from 1 " \
+               "to 3" in reason
+    assert parse_answer("+2", ["a", "b", "c"])[0] == 1
+    assert "is not a number" in parse_answer("x", ["a", "b", "c"])[1]
