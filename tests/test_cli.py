@@ -327,3 +327,23 @@ def test_play_num_players_not_an_integer_and_signed_answers(capsys):
                "to 3" in reason
     assert parse_answer("+2", ["a", "b", "c"])[0] == 1
     assert "is not a number" in parse_answer("x", ["a", "b", "c"])[1]
+
+
+def test_evaluate_checks_specs_and_numbers_before_the_bar(tmp_path, capsys):
+    from training.evaluate import main
+
+    base = ["--game", "prowl", "--out", str(tmp_path / "e")]
+    cases = [
+        (["--agents", "heur", "random"], "unknown agent spec 'heur'"),
+        (["--agents", "ppo:", "random"], "agent spec 'ppo:' needs a path: ppo:PATH"),
+        (["--agents", f"ppo:{tmp_path / 'none.zip'}", "random"], "no saved policy file at"),
+        (["--agents", "random", "random", "--games", "0"], "--games must be a positive integer"),
+        (["--agents", "random", "random", "--seed", "-1"],
+         "--seed must be a non-negative integer, got -1"),
+        (["--agents", "random", "random", "--config", "num_players=3"],
+         "--agents gives 2 agents but num_players is 3"),
+    ]
+    for argv, message in cases:
+        err = _one_line_error(main, base + argv, capsys, "evaluate")   # one line: no bar drawn
+        assert message in err and "%|" not in err
+    assert not (tmp_path / "e").exists()
