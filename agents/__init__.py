@@ -42,7 +42,8 @@ def make_agent(spec: str, game: str, config: dict[str, Any], seed: int | None = 
     """An agent from ``spec`` (``random``, ``heuristic``, ``ppo:PATH`` or ``ismcts:N[:...]``).
 
     Raises:
-        ValueError: unknown spec form or game; FileNotFoundError: a ``ppo:`` path is missing.
+        ValueError: unknown spec form or game, a ``ppo:`` spec without a path;
+            FileNotFoundError: a ``ppo:`` path is missing.
     """
     if spec == "random":
         return RandomAgent(seed=seed)
@@ -50,6 +51,9 @@ def make_agent(spec: str, game: str, config: dict[str, Any], seed: int | None = 
         return heuristic_class(game)(config, seed=seed)
     if spec.startswith("ppo:"):
         from .learned import PolicyAgent
+
+        if not spec[4:].strip():
+            raise ValueError(f"agent spec {spec!r} needs a path: ppo:PATH (a saved policy file)")
 
         return PolicyAgent.load(spec[4:], seed=seed)
     if spec.startswith("ismcts:"):

@@ -289,7 +289,7 @@ def test_policy_tracker_with_random_policy_stays_consistent():
 
 # ----------------------------------------------------------------------------------- dataset
 def test_dataset_round_trip_schema_and_reproducibility(tmp_path):
-    from training.dataset import FIELDS, SCHEMA, load_dataset, main, read_index
+    from training.dataset import FIELDS, SCHEMA, generate, load_dataset, main, read_index
 
     out = tmp_path / "ds"
     assert main(["--game", "prowl", "--num-players", "2", "--agents", "random",
@@ -324,7 +324,10 @@ def test_dataset_round_trip_schema_and_reproducibility(tmp_path):
     for f in FIELDS:
         np.testing.assert_array_equal(d[f], d2[f])
     with pytest.raises(ValueError, match="already holds"):
+        generate("prowl", {}, ["random"], 1, out)
+    with pytest.raises(SystemExit) as exc:   # the command: a one-line error, exit 2
         main(["--game", "prowl", "--agents", "random", "--games", "1", "--out", str(out)])
+    assert exc.value.code == 2
 
 
 def test_probe_trains_and_tracks(tmp_path):

@@ -239,3 +239,111 @@ def test_evaluate_no_progress_hides_its_bar(tmp_path, capsys):
     assert evaluate.main(argv + ["--out", str(tmp_path / "b"), "--no-progress"]) == 0
     out, err = capsys.readouterr()
     assert "%|" not in err + out and "wrote" in out
+
+
+def _one_line_error(main, argv, capsys, prog):
+    """Run ``main(argv)``; assert the one-line error with exit 2 and return its message."""
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(f"python -m training.{prog}: error: ")
+    return err
+
+
+def test_dataset_bad_arguments_are_one_line_errors(tmp_path, capsys):
+    from training.dataset import main
+
+    out = ["--out", str(tmp_path / "d")]
+    cases = [
+        (["--game", "prowl", "--games", "0"], "--games must be a positive integer, got 0"),
+        (["--game", "prowl", "--games", "1", "--shard-size", "0"], "--shard-size must be a "
+         "positive integer, got 0"),
+        (["--game", "prowl", "--games", "1", "--agents", "heur"], "unknown agent spec 'heur'"),
+        (["--game", "prowl", "--games", "1", "--agents", "ppo:"], "needs a path: ppo:PATH"),
+        (["--game", "clans", "--games", "1", "--num-players", "9"], "num_players must be one of"),
+        (["--game", "prowl", "--games", "1", "--config", "foo"], "KEY=VALUE, got 'foo'"),
+        (["--game", "nope", "--games", "1"], "invalid choice: 'nope'"),
+    ]
+    for argv, message in cases:
+        assert message in _one_line_error(main, argv + out, capsys, "dataset")
+    assert not (tmp_path / "d").exists()   # nothing written before the checks
+    (tmp_path / "f").write_text("")
+    err = _one_line_error(main, ["--game", "prowl", "--games", "1", "--out", str(tmp_path / "f")],
+                          capsys, "dataset")
+    assert "exists and is not a directory" in err
+
+
+def test_dataset_config_takes_key_value_or_json():
+    from training.dataset import parse_config_items
+
+    assert parse_config_items(["num_players=4", "beginner=true"]) == {"num_players": 4,
+                                                                      "beginner": True}
+    assert parse_config_items(['{"num_players": 4}']) == {"num_players": 4}
+    with pytest.raises(ValueError, match="not a JSON object"):
+        parse_config_items(["{num_players"])
+
+
+def test_probe_bad_arguments_are_one_line_errors(tmp_path, capsys):
+    from training.probe import main
+
+    out = ["--out", str(tmp_path / "p.pt")]
+    err = _one_line_error(main, ["--game", "nope"] + out, capsys, "probe")
+    assert "invalid choice: 'nope'" in err
+    err = _one_line_error(main, ["--game", "prowl", "--data", str(tmp_path / "none")] + out,
+                          capsys, "probe")
+    assert "--data: no dataset index at" in err
+    err = _one_line_error(main, ["--game", "prowl", "--games", "0"] + out, capsys, "probe")
+    assert "--games must be a positive integer, got 0" in err
+    err = _one_line_error(main, ["--game", "prowl", "--config", "foo"] + out, capsys, "probe")
+    assert "KEY=VALUE, got 'foo'" in err
+
+
+def test_play_checks_the_record_path_before_the_game(tmp_path, capsys):
+    from training.play import main, record_path_problem
+
+    (tmp_path / "somefile").write_text("")
+    assert record_path_problem(tmp_path / "new" / "deeper" / "g.json") is None   # can be created
+    assert record_path_problem(tmp_path / "somefile") is None   # a file is overwritten
+    assert "is a folder" in record_path_problem(tmp_path)
+    bad = tmp_path / "somefile" / "x.json"
+    # no read function is given: reaching the game would block on the console, so the error
+    # must come first
+    err = _one_line_error(main, ["--game", "prowl", "--opponents", "random", "random",
+                                 "--record", str(bad)], capsys, "play")
+    assert f"a parent of {bad} ({tmp_path / 'somefile'}) is not a directory" in err
+
+
+def test_play_num_players_not_an_integer_and_signed_answers(capsys):
+    from training.play import main, parse_answer
+
+    err = _one_line_error(main, ["--game", "prowl", "--opponents", "random", "random",
+                                 "--config", "num_players=x"], capsys, "play")
+    assert "num_players='x' is not an integer" in err
+    for answer in ("-1", "0", "4", "+9"):
+        index, reason, matches = parse_answer(answer, ["a", "b", "c"])
+        assert index is None and matches == []
+        assert f"{int(answer)} is not one of the choices (out of range): type a number from 1 " \
+               "to 3" in reason
+    assert parse_answer("+2", ["a", "b", "c"])[0] == 1
+    assert "is not a number" in parse_answer("x", ["a", "b", "c"])[1]
+
+
+def test_evaluate_checks_specs_and_numbers_before_the_bar(tmp_path, capsys):
+    from training.evaluate import main
+
+    base = ["--game", "prowl", "--out", str(tmp_path / "e")]
+    cases = [
+        (["--agents", "heur", "random"], "unknown agent spec 'heur'"),
+        (["--agents", "ppo:", "random"], "agent spec 'ppo:' needs a path: ppo:PATH"),
+        (["--agents", f"ppo:{tmp_path / 'none.zip'}", "random"], "no saved policy file at"),
+        (["--agents", "random", "random", "--games", "0"], "--games must be a positive integer"),
+        (["--agents", "random", "random", "--seed", "-1"],
+         "--seed must be a non-negative integer, got -1"),
+        (["--agents", "random", "random", "--config", "num_players=3"],
+         "--agents gives 2 agents but num_players is 3"),
+    ]
+    for argv, message in cases:
+        err = _one_line_error(main, base + argv, capsys, "evaluate")   # one line: no bar drawn
+        assert message in err and "%|" not in err
+    assert not (tmp_path / "e").exists()

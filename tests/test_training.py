@@ -198,7 +198,7 @@ def test_command_line_mistakes_are_one_line_errors(tmp_path, capsys):
     bad.write_text("not json\n")
     cases = [
         (evaluate_cli.main, ["--game", "toy", "--agents", "ppo:", "random", "--games", "2"],
-         "no saved policy file"),
+         "agent spec 'ppo:' needs a path"),
         (evaluate_cli.main, ["--game", "toy", "--agents", f"ppo:{tmp_path}", "random"],
          "no saved policy file"),
         (evaluate_cli.main, ["--game", "toy", "--agents", "random", "random", "--out",

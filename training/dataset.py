@@ -49,6 +49,8 @@ from typing import Any, Iterator, Sequence
 
 import numpy as np
 
+from .cli import ArgumentParser
+
 FORMAT = 1
 FIELDS = ("obs", "mask", "action", "actor", "truth", "game", "step")
 SCHEMA = {
@@ -197,23 +199,92 @@ def load_dataset(path: str | Path, fields: Sequence[str] = FIELDS) -> dict[str, 
     return {f: np.concatenate([p[f] for p in parts]) for f in fields}
 
 
+def parse_config_items(items: Sequence[str]) -> dict[str, Any]:
+    """``--config`` of ``training.dataset`` / ``training.probe`` to a dict.
+
+    Either ``KEY=VALUE`` items (read as :func:`training.evaluate.parse_config` reads them) or a
+    single JSON object (``'{"beginner": true}'``).
+
+    Raises:
+        ValueError: an item that is neither, naming the expected form.
+    """
+    from .evaluate import parse_config
+
+    if len(items) == 1 and items[0].lstrip().startswith("{"):
+        try:
+            config = json.loads(items[0])
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"--config {items[0]!r} is not a JSON object ({exc.msg}); give "
+                             "KEY=VALUE items or one JSON object") from None
+        if not isinstance(config, dict):
+            raise ValueError(f"--config {items[0]!r} is not a JSON object")
+        return config
+    return parse_config(items)
+
+
+def check_cli_args(ap: argparse.ArgumentParser, a: argparse.Namespace) -> dict[str, Any]:
+    """Check the arguments ``training.dataset`` and ``training.probe`` share; the game config.
+
+    Every mistake ends in ``ap.error`` (one line, exit 2): ``--games``/``--shard-size`` below 1,
+    a negative ``--seed``, a bad ``--config``, an unknown agent spec, more specs than seats, or
+    a config the game refuses (its ``ConfigError`` message). Agents are built once to check
+    their specs (``ppo:`` files are read), then dropped.
+    """
+    from agents import make_agent
+    from agents.belief import new_game
+
+    for name in ("games", "shard_size"):
+        value = getattr(a, name, None)
+        if value is not None and value < 1:
+            ap.error(f"--{name.replace('_', '-')} must be a positive integer, got {value}")
+    if a.seed < 0:
+        ap.error(f"--seed must be a non-negative integer, got {a.seed}")
+    try:
+        config = parse_config_items(a.config)
+    except ValueError as exc:
+        ap.error(str(exc))
+    if a.num_players is not None:
+        config["num_players"] = a.num_players
+    try:
+        state = new_game(a.game, a.seed, **config)
+    except (ValueError, TypeError) as exc:
+        ap.error(str(exc))
+    if len(a.agents) > state.num_players:
+        ap.error(f"{len(a.agents)} agent specs for {state.num_players} seats")
+    for spec in a.agents:
+        try:
+            make_agent(spec, a.game, state.config, seed=0)
+        except (ValueError, OSError) as exc:
+            ap.error(f"--agents: {exc}")
+    return config
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m training.dataset", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--game", required=True)
+    from agents.belief import ADAPTERS
+
+    ap = ArgumentParser(prog="python -m training.dataset", description=__doc__,
+                        formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--game", required=True, choices=sorted(ADAPTERS))
     ap.add_argument("--agents", nargs="+", default=["heuristic"])
     ap.add_argument("--games", type=int, required=True)
     ap.add_argument("--out", required=True, help="output directory")
     ap.add_argument("--num-players", type=int, default=None)
-    ap.add_argument("--config", default="{}", help="extra game keywords as JSON")
+    ap.add_argument("--config", nargs="*", default=[], metavar="KEY=VALUE",
+                    help="extra game keywords: KEY=VALUE items (or one JSON object)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--shard-size", type=int, default=4096)
     a = ap.parse_args(argv)
-    config = json.loads(a.config)
-    if a.num_players is not None:
-        config["num_players"] = a.num_players
+    out = Path(a.out)
+    if out.exists() and not out.is_dir():
+        ap.error(f"--out {out} exists and is not a directory")
+    if (out / "index.json").exists():
+        ap.error(f"--out {out} already holds a dataset (index.json); choose another --out")
+    config = check_cli_args(ap, a)
     t0 = time.perf_counter()
-    index = generate(a.game, config, a.agents, a.games, a.out, a.seed, a.shard_size)
+    try:
+        index = generate(a.game, config, a.agents, a.games, a.out, a.seed, a.shard_size)
+    except (ValueError, OSError) as exc:
+        ap.error(str(exc))
     dt = time.perf_counter() - t0
     size = sum((Path(a.out) / s["file"]).stat().st_size for s in index["shards"])
     print(f"{index['decisions']} decisions of {a.games} {a.game} games in {dt:.1f} s "

@@ -25,7 +25,8 @@ import time
 from pathlib import Path
 from typing import Any, Sequence
 
-from envs import GAMES
+from agents import make_agent
+from envs import GAMES, make_raw_env
 
 from .arena import EvaluationReport, evaluate
 from .cli import ArgumentParser
@@ -114,13 +115,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     out = args.out or Path("runs") / f"eval-{args.game}-{time.strftime('%Y%m%d-%H%M%S')}"
     if out.exists() and not out.is_dir():
         parser.error(f"--out {out} exists and is not a folder")
+    if args.games < 1:
+        parser.error(f"--games must be a positive integer, got {args.games}")
+    if args.seed < 0:
+        parser.error(f"--seed must be a non-negative integer, got {args.seed}")
     from tqdm import tqdm
 
+    try:   # the lineup is built (specs and ppo: files checked) before the bar is drawn
+        config = parse_config(args.config)
+        config.setdefault("num_players", len(args.agents))
+        if config["num_players"] != len(args.agents):
+            raise ValueError(f"--agents gives {len(args.agents)} agents but num_players is "
+                             f"{config['num_players']}: give one agent per seat")
+        resolved = dict(make_raw_env(args.game, **config).game.config)
+        agents = [make_agent(spec, args.game, resolved, seed=args.seed * 1000 + i)
+                  for i, spec in enumerate(args.agents)]
+    except (ValueError, OSError) as exc:
+        parser.error(str(exc))
     try:
         with tqdm(total=args.games, desc="games", unit="game", disable=args.no_progress) as bar:
             report = evaluate(args.game, args.agents, args.games, seed=args.seed,
-                              config=parse_config(args.config), keep_records=args.records,
-                              progress=bar.update)
+                              config=config, keep_records=args.records,
+                              progress=bar.update, agents=agents)
     except (ValueError, OSError) as exc:
         parser.error(str(exc))
     print_report(report)

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -117,7 +118,7 @@ def parse_answer(answer: str, names: Sequence[str]) -> tuple[int | None, str, li
         raise Quit
     if not a:
         return None, f"type a number from 1 to {count} (q quits)", []
-    if not a.isdigit():
+    if not (a.isdigit() or a[:1] in "+-" and a[1:].isdigit()):
         matches = [i for i, n in enumerate(names) if a in n.lower()]
         if matches:
             return None, f"{len(matches)} choice(s) contain {answer.strip()!r} (listed above): " \
@@ -126,8 +127,8 @@ def parse_answer(answer: str, names: Sequence[str]) -> tuple[int | None, str, li
                      f"number from 1 to {count}, or words of a choice to list those (q quits)", []
     k = int(a)
     if not 1 <= k <= count:
-        return None, f"{k} is not one of the choices: type a number from 1 to {count} " \
-                     "(q quits)", []
+        return None, f"{k} is not one of the choices (out of range): type a number from 1 to " \
+                     f"{count} (q quits)", []
     return k - 1, "", []
 
 
@@ -202,6 +203,10 @@ def play(game: str, seat: int, opponents: Sequence[str], seed: int | None = None
     read = read or console.input
     config = dict(config or {})
     n = len(opponents) + 1
+    given = config.get("num_players", n)
+    if isinstance(given, bool) or not isinstance(given, int):
+        raise ValueError(f"--config num_players={given!r} is not an integer ({len(opponents)} "
+                         f"opponent(s) and you make {n} players)")
     if config.setdefault("num_players", n) != n:
         raise ValueError(f"--config num_players={config['num_players']} but {len(opponents)} "
                          f"opponent(s) and you make {n} players")
@@ -255,6 +260,28 @@ def save_record(state: GameState, labels: Sequence[str], path: Path) -> Path:
     return path
 
 
+def record_path_problem(path: Path) -> str | None:
+    """Why the game record cannot be written at ``path``, or None when it can.
+
+    Checked before the game starts so that a bad ``--record`` does not lose a played game:
+    ``path`` must not be a folder nor an unwritable file, and its nearest existing ancestor must
+    be a writable folder (the missing folders between are created when saving).
+    """
+    path = Path(path)
+    if path.is_dir():
+        return f"--record {path} is a folder: give a file name"
+    if path.exists():
+        return None if os.access(path, os.W_OK) else f"--record {path} is not writable"
+    parent = path.parent
+    while not parent.exists() and parent != parent.parent:
+        parent = parent.parent
+    if not parent.is_dir():
+        return f"--record {path}: a parent of {path} ({parent}) is not a directory"
+    if not os.access(parent, os.W_OK | os.X_OK):
+        return f"--record {path}: no permission to write in the folder {parent}"
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """The command line (see the module docstring); returns the exit status (0, or 2 after a
     one-line error)."""
@@ -273,8 +300,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     record = args.record or Path("runs") / "play" / \
         f"{args.game}-{time.strftime('%Y%m%d-%H%M%S')}.json"
-    if record.is_dir():
-        parser.error(f"--record {record} is a folder: give a file name")
+    problem = record_path_problem(record)
+    if problem:
+        parser.error(problem)
     if args.seed is not None and args.seed < 0:
         parser.error(f"--seed must be a non-negative integer, got {args.seed}")
     console = Console(highlight=False)

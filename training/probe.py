@@ -33,6 +33,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from .cli import ArgumentParser
+
 
 def build_net(obs_size: int, out_size: int, hidden: int = 128):
     """The probe MLP (torch ``nn.Sequential``)."""
@@ -147,29 +149,39 @@ def load_probe(path: str | Path):
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from training.dataset import generate, load_dataset, read_index
+    from agents.belief import ADAPTERS
+    from training.dataset import check_cli_args, generate, load_dataset, read_index
 
-    ap = argparse.ArgumentParser(prog="python -m training.probe", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--game", required=True)
+    ap = ArgumentParser(prog="python -m training.probe", description=__doc__,
+                        formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--game", required=True, choices=sorted(ADAPTERS))
     ap.add_argument("--games", type=int, default=400)
     ap.add_argument("--out", required=True)
     ap.add_argument("--num-players", type=int, default=None)
-    ap.add_argument("--config", default="{}", help="extra game keywords as JSON")
+    ap.add_argument("--config", nargs="*", default=[], metavar="KEY=VALUE",
+                    help="extra game keywords: KEY=VALUE items (or one JSON object)")
     ap.add_argument("--agents", nargs="+", default=["heuristic"])
     ap.add_argument("--epochs", type=int, default=8)
     ap.add_argument("--hidden", type=int, default=128)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--data", default=None, help="an existing training.dataset directory")
     a = ap.parse_args(argv)
-    config = json.loads(a.config)
-    if a.num_players is not None:
-        config["num_players"] = a.num_players
+    for name in ("epochs", "hidden"):
+        if getattr(a, name) < 1:
+            ap.error(f"--{name} must be a positive integer, got {getattr(a, name)}")
+    if Path(a.out).is_dir():
+        ap.error(f"--out {a.out} is a directory: give a file name")
+    if a.data:
+        try:
+            index = read_index(a.data)
+        except (ValueError, OSError) as exc:
+            ap.error(f"--data: {exc}")
+        if index["game"] != a.game:
+            ap.error(f"--data {a.data} is a {index['game']!r} dataset, not {a.game!r}")
+    else:
+        config = check_cli_args(ap, a)
     t0 = time.perf_counter()
     if a.data:
-        index = read_index(a.data)
-        if index["game"] != a.game:
-            raise SystemExit(f"dataset {a.data} is for {index['game']!r}, not {a.game!r}")
         data = load_dataset(a.data, ("obs", "truth", "game"))
     else:
         with tempfile.TemporaryDirectory() as tmp:
