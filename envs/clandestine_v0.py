@@ -26,7 +26,7 @@ class raw_env(GameAECEnv):
     """Unwrapped Clandestine AEC environment; keywords as in the module docstring."""
 
     state_class = ClandestineState
-    metadata = {"name": "clandestine_v0", "render_modes": ["ansi", "human"],
+    metadata = {"name": "clandestine_v0", "render_modes": ["ansi", "human", "rgb_array"],
                 "is_parallelizable": False, "render_fps": 1}
 
 

@@ -8,8 +8,8 @@ from envs.clandestine.engine import CONJ_SECRET, ClandestineState
 
 
 def clandestine_hidden_change(state: ClandestineState, observer: int,
-                              rng: np.random.Generator) -> ClandestineState | None:
-    """A copy of ``state`` where something only another seat knows differs, or ``None``.
+                              rng: np.random.Generator) -> tuple[ClandestineState, int] | None:
+    """``(copy of state, owner)``: something only seat ``owner`` knows differs; or ``None``.
 
     Leak law (issue 7/9; design §1.5): seat j's Secret hand is j's own private item, so swapping
     one of its hidden Secrets with a card of j's Secret deck (seat j != ``observer``, chosen by
@@ -37,4 +37,4 @@ def clandestine_hidden_change(state: ClandestineState, observer: int,
     i = new.secret_hand[j].index(card)
     new.secret_hand[j][i], new.secret_deck[j][k] = new.secret_deck[j][k], card
     new._mask = None
-    return new
+    return new, j

@@ -24,6 +24,8 @@ from typing import Any, Callable
 
 import numpy as np
 
+from tests.clandestine_hooks import clandestine_hidden_change
+
 #: game -> configurations cycled by the random positions (each valid at every player count)
 CONFIGS: dict[str, list[dict[str, Any]]] = {
     "prowl": [{}, {"reward": "zero_sum"}, {"beginner": True, "cards_per_player": 5}],
@@ -108,6 +110,7 @@ HIDDEN_CHANGE: dict[str, Callable[[Any, int, np.random.Generator], Any]] = {
     "clans": _clans_change,
     "badland_wolves": _badland_wolves_change,
     "toy": _toy_change,
+    "clandestine": clandestine_hidden_change,
 }
 
 # ------------------------------------------------------------------- resample, game facts

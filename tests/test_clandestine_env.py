@@ -37,8 +37,12 @@ def test_registry_and_spaces():
     t = raw_env(render_mode="ansi")
     t.reset(seed=2)
     assert isinstance(t.render(), str) and t.render()
+    pic = raw_env(render_mode="rgb_array")
+    pic.reset(seed=2)
+    img = pic.render()
+    assert img.dtype == np.uint8 and img.ndim == 3 and img.shape[2] == 3
     with pytest.raises(ConfigError, match="render_mode"):
-        raw_env(render_mode="rgb_array")  # until the City picture is offered
+        raw_env(render_mode="svg")
     with pytest.raises(ConfigError, match="num_players"):
         env(num_players=6)
 

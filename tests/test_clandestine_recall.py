@@ -110,10 +110,10 @@ def _timing_and_leak(seed: int, n: int, depth: int, follow: int) -> int:
     for observer in range(n):
         if st.is_over:
             break
-        alt = clandestine_hidden_change(st, observer, rng)
-        if alt is None:
+        changed = clandestine_hidden_change(st, observer, rng)
+        if changed is None:
             continue
-        a, b = st.clone(), alt
+        a, b = st.clone(), changed[0]
         for _ in range(follow):
             if a.is_over or b.is_over:
                 assert a.is_over == b.is_over
@@ -152,12 +152,15 @@ def test_leak_law_over_many_positions():
         n = 2 + k % 4
         st = random_position(300 + k, n, 600)
         for observer in range(n):
-            alt = clandestine_hidden_change(st, observer, rng)
-            if alt is not None:
+            got = clandestine_hidden_change(st, observer, rng)
+            if got is not None:
+                alt, owner = got
                 changed += 1
                 assert alt.hidden_truth() != st.hidden_truth()
                 assert np.array_equal(alt.observation_tensor(observer),
                                       st.observation_tensor(observer))
+                assert not np.array_equal(alt.observation_tensor(owner),
+                                          st.observation_tensor(owner))
     assert changed > 60
 
 

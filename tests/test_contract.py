@@ -267,7 +267,8 @@ def _play_interleaved(game, weights, with_snapshot, shared=False, learner_steps=
     from training.selfplay import LearnerEnv, OpponentPool
 
     cls = state_class(game)
-    config = dict(cls.from_config(0).config)
+    # the most seats the game takes, so that every opponent kind is drawn within a few games
+    config = dict(cls.from_config(0, num_players=max(player_counts(game))).config)
     pool = OpponentPool(game, config, weights, seed=4)
     if with_snapshot:
         from sb3_contrib import MaskablePPO
