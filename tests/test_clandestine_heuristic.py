@@ -100,7 +100,7 @@ def test_heuristic_beats_random_at_3_players():
     assert wins >= 18
 
 
-@pytest.mark.slow
+@pytest.mark.exhaustive
 @pytest.mark.parametrize("n,games,floor", [(2, 200, 0.7), (3, 200, 0.6), (4, 200, 0.5),
                                            (5, 200, 0.5)])
 def test_heuristic_beats_random_at_2_to_5_players(n, games, floor):

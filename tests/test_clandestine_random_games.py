@@ -84,7 +84,7 @@ def test_random_games_smoke():
     assert reasons.count("round_limit") == 0
 
 
-@pytest.mark.slow
+@pytest.mark.exhaustive
 @pytest.mark.parametrize("chunk", range(20))
 def test_ten_thousand_random_games(chunk):
     """10,000 seeded random games in 20 chunks of 500 (2-5 players, default and basic_preset

@@ -239,7 +239,7 @@ def test_smoke_games_against_random(game):
     assert all(not r.truncated for r in report.results)
 
 
-@pytest.mark.slow
+@pytest.mark.exhaustive
 @pytest.mark.parametrize("game,games", [("prowl", 200), ("clans", 150), ("badland_wolves", 16)])
 def test_ismcts_50_beats_random(game, games):
     """ismcts:50 in one seat, random in the others, seats rotated: its win rate's 95% Wilson

@@ -191,7 +191,7 @@ def test_ismcts_and_mcts_bots_play_with_evaluate_bots(game):
     assert all(g.min_utility() <= r <= g.max_utility() for r in returns)
 
 
-@pytest.mark.slow
+@pytest.mark.exhaustive
 @pytest.mark.parametrize("game", sorted(CONFIGS))
 def test_openspiel_random_sim_test_default_configurations(game):
     """OpenSpiel's C++ checks on full-length games of every player count."""
