@@ -52,12 +52,14 @@ def render_rgb(state, dpi: int = 80) -> np.ndarray:
     for a in range(B.NUM_AREAS):
         cx, cy = B.CENTROIDS[a]
         if state.village[a]:
-            ax.plot(cx, cy - 22, marker="*", markersize=14, color="white",
+            ax.plot(cx + 22, cy - 14, marker="*", markersize=14, color="white",
                     markeredgecolor="black", zorder=4)
         cols = [c for c in range(B.NUM_COLOURS) if state.huts[a, c] > 0]
+        # the area number sits above the huts, never under them
+        ax.text(cx, cy - 14 if cols else cy, str(a), fontsize=7, ha="center", va="center",
+                color="white" if B.TERRAINS[B.AREA_TERRAIN[a]] == "forest" else "#222222",
+                zorder=6, fontweight="bold")
         if not cols:
-            ax.text(cx, cy, str(a), fontsize=6, ha="center", va="center", color="#222222",
-                    zorder=3)
             continue
         x0 = cx - (len(cols) - 1) * 9
         for i, c in enumerate(cols):
@@ -75,6 +77,16 @@ def render_rgb(state, dpi: int = 80) -> np.ndarray:
     if state.is_terminal:
         title += " - game over"
     fig.suptitle(title, fontsize=12, y=0.99)
+    # legend: terrain colours, lakes, huts, villages
+    handles = [Rectangle((0, 0), 1, 1, facecolor=TERRAIN_FILL[t], edgecolor="#333333", label=t)
+               for t in B.TERRAINS]
+    handles.append(Rectangle((0, 0), 1, 1, facecolor="#7fb8e0", edgecolor="none", label="lake"))
+    handles.append(Rectangle((0, 0), 1, 1, facecolor="#777777", edgecolor="white",
+                             label="n = huts of a colour"))
+    handles.append(Rectangle((0, 0), 1, 1, facecolor="white", edgecolor="black",
+                             label="white outline, star: village"))
+    side.legend(handles=handles, loc="lower left", fontsize=8, frameon=False,
+                title="Legend (number in an area: its id)", title_fontsize=8)
     lines = ["Scores (colour)"]
     for c, name in enumerate(B.COLOURS):
         lines.append(f"  {name:<7s}{int(state.scores[c]):>4d}")
