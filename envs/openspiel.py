@@ -70,7 +70,7 @@ from envs.core.state import GameState
 #: player count run to at most 71 (Prowl), 1,488 (Badland Wolves, 300 Lead-Wolf turns) and 50
 #: (Clans) decisions
 DEFAULT_MAX_GAME_LENGTH: dict[str, int] = {"prowl": 1_000, "badland_wolves": 20_000,
-                                           "clans": 1_000}
+                                           "clans": 1_000, "clandestine": 20_000}
 #: used for a game missing from :data:`DEFAULT_MAX_GAME_LENGTH`
 FALLBACK_MAX_GAME_LENGTH = 20_000
 

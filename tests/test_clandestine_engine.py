@@ -1581,3 +1581,22 @@ def test_render_and_action_strings():
     assert st.render_text(1).count("hand R") == 1
     for a in st.legal_actions():
         assert st.kind in st.action_to_string(a)
+
+
+def test_serpent_conjunction_secret_primed_flips_its_own_trap():
+    """The Keepers' Conjunction Secret (SECRET index 31, ``conjunction_secrets.serpent``, "The
+    Coiled Crown") may be primed like any Secret in hand; when a rival uses the space it flips
+    with its own trap: 'rival' (Strength -3, 1 Chaos) for the actor, 'reward' (3 Intrigue) for
+    the Keepers, and goes to the Keepers' discard pile (found by the 10,000-game run, seed 4521)."""
+    st = new(6, num_players=2, societies=["serpent", "garden"], society_powers=True)
+    target = st.city.space("P1S1")
+    st.primed[target] = [31]
+    items = st._flip_traps(target, 1)
+    assert [(kind, seat) for kind, _, seat in items] == [("run_for", 1), ("run_for", 0)]
+    rival, reward = items[0][1], items[1][1]
+    assert [(op.name, op.n) for op in rival] == [("strength", -3), ("gain", 1)]
+    assert [(op.name, op.res, op.n) for op in reward] == [("gain", "intrigue", 3)]
+    assert st.primed == {} and st.secret_discard[0][-1] == 31
+    st.primed[target] = [31]  # the Keepers themselves: 'self', 5 Intrigue
+    [(_, own, seat)] = st._flip_traps(target, 0)
+    assert seat == 0 and [(op.name, op.res, op.n) for op in own] == [("gain", "intrigue", 5)]

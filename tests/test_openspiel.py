@@ -24,6 +24,9 @@ CONFIGS = {
     "badland_wolves": [{"players": 3, "max_turns": 25}, {"players": 5, "max_turns": 10,
                                                          "reward": "win_only"}],
     "clans": [{}, {"players": 2, "reward": "score_margin"}],
+    # Clandestine games run to about 1,400 decisions: a short round limit keeps them quick
+    "clandestine": [{"players": 2, "max_rounds": 6}, {"players": 3, "max_rounds": 4,
+                                                      "basic_preset": True}],
 }
 
 
@@ -47,15 +50,18 @@ def test_game_type_and_parameters(game):
     params = g.get_parameters()
     assert params["players"] == engine.num_players == g.num_players()
     assert params["rng_seed"] == -1
-    assert set(params) - {"players", "rng_seed", "max_game_length"} == \
-        set(engine.config) - {"num_players"}
+    # every engine keyword with a default is a parameter; those defaulting to None (Clandestine's
+    # variant flags, which basic_preset decides) are not offered
+    offered = {k for k, v in osp._engine_keywords(state_class).items() if v is not None}
+    assert set(params) - {"players", "rng_seed", "max_game_length"} == offered - {"num_players"}
+    assert offered <= set(engine.config)
     assert g.num_distinct_actions() == engine.num_actions
     assert g.information_state_tensor_size() == engine.observation_size
     assert g.observation_tensor_size() == engine.observation_size
     assert g.max_chance_outcomes() == 0
     assert g.max_game_length() == osp.DEFAULT_MAX_GAME_LENGTH[game]
     assert (t.min_num_players, t.max_num_players) == {
-        "prowl": (2, 5), "badland_wolves": (3, 5), "clans": (2, 5)}[game]
+        "prowl": (2, 5), "badland_wolves": (3, 5), "clans": (2, 5), "clandestine": (2, 5)}[game]
 
 
 def test_utility_follows_the_reward_configuration():

@@ -20,6 +20,9 @@ pytestmark = pytest.mark.browser
 
 #: seeds of short games (one quick game each); other games use seed 1
 SEEDS = {"prowl": 3, "badland_wolves": 4, "clans": 2}
+#: game keywords that keep a clicked game short (a Clandestine game runs to about 700 decisions
+#: per seat; a 2-round limit ends it by the round limit, scored as usual)
+CONFIGS = {"clandestine": {"max_rounds": 2}}
 #: (game, opponents, seed) for every registered game
 GAMES_TO_PLAY = [(g, ["heuristic" if g in HEURISTICS else "random"] * (2 if g == "badland_wolves"
                                                                        else 1), SEEDS.get(g, 1))
@@ -49,7 +52,7 @@ def test_full_game_by_clicking(game, opponents, seed, tmp_path):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
-    server = GameServer(game, 0, opponents, seed=seed)
+    server = GameServer(game, 0, opponents, config=CONFIGS.get(game), seed=seed)
     rng = np.random.default_rng(seed)
     with live_server(create_app(server)) as url, chromium(tmp_path) as driver:
         driver.get(f"{url}/?delay=0&seed={seed}")

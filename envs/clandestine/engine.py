@@ -829,7 +829,7 @@ class ClandestineState(GameState):
         out = []
         for idx in cards:
             self.secret_discard[keepers].append(idx)
-            trap = self.cards.secrets["serpent"][idx].trap
+            trap = self.cards.society_secrets("serpent")[idx].trap  # 31: the Conjunction Secret
             if actor == keepers:
                 out.append(("run_for", trap.self, keepers))
             else:
