@@ -79,7 +79,7 @@ def test_seat_views_cover_face_down_cards():
             if q == st["actor"]:
                 assert text.startswith("Choose clan card ")
             else:
-                assert text == "places a clan card face-down"
+                assert text == "chose a clan card (face-down)"
         assert S[st["moves"][3]].startswith("Choose clan card ")
     # after the set-up, a seat's view shows its own clan card and not the others'
     for q in range(3):

@@ -242,3 +242,32 @@ def test_the_leak_check_catches_words_that_tell_a_secret(monkeypatch):
     monkeypatch.undo()
     assert check_action_twins(s, a) > 0
     assert action_text_for(s, a, 0) != HIDDEN_ACTION_TEXT   # told in the game's own words
+
+
+def test_clandestine_prime_pick_is_covered_for_the_other_seats():
+    """Clandestine: the Serpent Keepers prime a Secret face down (design §1.5 "Actions": a Prime
+    shows only its space); every other seat is told the same words whichever Secret it is, the
+    Keepers see the card named; the Prime's space pick that follows is public."""
+    from tests.test_clandestine_engine import act, give_secrets, new, refresh
+    from envs.clandestine import actions as A
+
+    st = new(6, num_players=3, societies=["serpent", "garden", "twilight"], society_powers=True)
+    give_secrets(st, 0, ["serpent-1-10", "serpent-1-02"])
+    st.energy[0] = 3
+    refresh(st)
+    panel = [p["id"] for p in st.society(0)["panels"]].index("cult")
+    act(st, "TRADE", 3 * panel)  # 1 Energy: Initiate a space
+    act(st, "SPACE", st.legal_actions()[0] - A.encode("SPACE", 0))
+    st.panel_tokens[0][panel] = 0
+    refresh(st)
+    act(st, "TRADE", 3 * panel + 1)  # 2 Energy: prime
+    picks = [a for a in st.legal_actions() if A.decode(a).block == "SECRET"]
+    assert len(picks) == 2 and all(st.is_prime_pick(a) for a in picks)
+    for viewer in (1, 2):
+        assert {action_text_for(st, a, viewer) for a in picks} == {"primed a Secret (face-down)"}
+    assert {action_text_for(st, a, 0) for a in picks} == {st.action_to_string(a) for a in picks}
+    assert all("serpent-1-" in st.action_to_string(a) for a in picks)
+    st.apply_action(picks[0])
+    if st.kind == "effect":  # the space: public
+        a = st.legal_actions()[0]
+        assert not st.is_prime_pick(a) and action_text_for(st, a, 1) == st.action_to_string(a)

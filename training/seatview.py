@@ -9,7 +9,8 @@ Shared by the browser game (:mod:`training.web`) and the replay viewer (:mod:`tr
 * :func:`legal_choices` — the legal actions named with ``action_to_string``, only while the
   decision is the seat's own;
 * :func:`move_text` — what a seat sees of a move: the action's name when the move is public,
-  a covered description when it places or deals a card face-down (see :data:`HIDDEN_MOVES`).
+  a covered description when it places or deals a card face-down (the terminal's words,
+  :func:`envs.core.text.action_text_for`).
 
 Nothing here reads ``hidden_truth()`` or ``render_text()`` without a seat; the web server adds
 those only once the game is over, when the rulebooks reveal everything.
@@ -19,62 +20,28 @@ from __future__ import annotations
 
 import html
 import re
-from typing import Any, Callable
+from typing import Any
 
 from envs.core import GameState
-
-
-def _prowl_hidden(state: Any, action: int) -> str | None:
-    """Prowl: a clan card placed face-down (set-up, Change) is hidden (rulebook "Set-up",
-    "Change"); every other action is played openly."""
-    block, _ = state._decode(int(action))
-    if block == "setup":
-        return "places a clan card face-down"
-    if block == "change":
-        return "Changes: discards the clan card and places a new one face-down"
-    return None
-
-
-def _badland_wolves_hidden(state: Any, action: int) -> str | None:
-    """Badland Wolves: the Lead Wolf deals the drawn Scrap cards into the shares face-down
-    (ruling 12: only the dealer sees the drawn cards); every other action is public."""
-    group, i, _ = state.ids.decode(int(action))
-    if group == "GIVE":
-        return f"deals a Scrap card face-down to hunter {i}"
-    return None
-
-
-#: game name -> function ``(state before the move, action) -> covered text or None (public)``.
-#: A game without an entry has only public moves (Clans: every move and village order is seen
-#: by all; only the clan colours are secret, and no action names one). A game whose seats make
-#: secret choices (a card placed face-down, a private pick) must list them here: the tests check
-#: every listed kind is covered for the other seats.
-HIDDEN_MOVES: dict[str, Callable[[Any, int], str | None]] = {
-    "prowl": _prowl_hidden,
-    "badland_wolves": _badland_wolves_hidden,
-}
+from envs.core.text import action_text_for
 
 
 def move_text(state: GameState, action: int, viewer: int) -> str:
     """What ``viewer`` sees of ``action`` taken now by ``state.current_player``.
 
-    Call before the action is applied. The actor's own moves, and public moves, are named with
-    ``action_to_string``; a move that places or deals a card face-down is covered
-    (:data:`HIDDEN_MOVES`) when another seat makes it.
+    Call before the action is applied. The same words as the terminal and text views
+    (:func:`envs.core.text.action_text_for`): the actor's own moves and public moves are named
+    with ``action_to_string``; a move another seat may not know (a card placed or dealt
+    face-down, a Secret primed; :data:`envs.core.text.PRIVATE_ACTIONS` and the observation
+    test of :func:`envs.core.text.private_text`) is covered.
 
     Raises:
         ValueError: the game is over (no one is to act) or ``viewer`` is not a seat.
     """
     viewer = state.check_seat(viewer)
-    actor = state.current_player
-    if actor is None:
+    if state.current_player is None:
         raise ValueError("the game is over: no move to describe")
-    if actor != viewer:
-        hidden = HIDDEN_MOVES.get(state.game_name)
-        covered = hidden(state, action) if hidden else None
-        if covered is not None:
-            return covered
-    return state.action_to_string(int(action))
+    return action_text_for(state, int(action), viewer)
 
 
 #: game name -> regex of a per-seat line of ``render_text(seat)`` and the separator of its fields

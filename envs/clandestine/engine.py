@@ -415,6 +415,13 @@ class ClandestineState(GameState):
         return (self.kind == "effect" and self.effect_pick is None
                 and self.runners[-1]["runner"].pending.kind in OPS.HIDDEN_KINDS)
 
+    def is_prime_pick(self, action: int) -> bool:
+        """Whether ``action`` (due now) picks the Secret a Prime puts face down: the one decision
+        other seats see only as its space (design §1.5 "Actions"; rulebook: primed Secrets stay
+        face down). Text views word it without the card (``envs.core.text.PRIVATE_ACTIONS``)."""
+        return (self.kind == "effect" and decode(int(action)).block == "SECRET"
+                and self.runners[-1]["runner"].pending.kind == "prime")
+
     def public_history(self) -> list[tuple[int, ...]]:
         """Every public event so far, in order, as ``(kind, *args)`` tuples of ints.
 

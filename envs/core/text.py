@@ -63,6 +63,14 @@ def _badland_wolves_private(state: GameState, action: int, viewer: int) -> str |
     return None
 
 
+def _clandestine_private(state: GameState, action: int, viewer: int) -> str | None:
+    """Clandestine: a Prime puts a Secret face down by a space; the others see only the space
+    (design §1.5 "Actions"; rulebook, Serpent Keepers: primed Secrets stay face down)."""
+    if state.is_prime_pick(action):  # type: ignore[attr-defined]
+        return "primed a Secret (face-down)"
+    return None
+
+
 #: game name -> ``hook(state, action, viewer) -> str | None``: the words ``viewer`` is told when
 #: ``action``, about to be taken by ``state.current_player``, is hidden from it by the rules
 #: whatever the observation says; ``None`` leaves it to the observation test (module
@@ -70,6 +78,7 @@ def _badland_wolves_private(state: GameState, action: int, viewer: int) -> str |
 PRIVATE_ACTIONS: dict[str, Callable[[GameState, int, int], str | None]] = {
     "prowl": _prowl_private,
     "badland_wolves": _badland_wolves_private,
+    "clandestine": _clandestine_private,
 }
 
 
