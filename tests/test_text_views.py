@@ -248,8 +248,8 @@ def test_clandestine_prime_pick_is_covered_for_the_other_seats():
     """Clandestine: the Serpent Keepers prime a Secret face down (design §1.5 "Actions": a Prime
     shows only its space); every other seat is told the same words whichever Secret it is, the
     Keepers see the card named; the Prime's space pick that follows is public."""
-    from tests.test_clandestine_engine import act, give_secrets, new, refresh
     from envs.clandestine import actions as A
+    from tests.test_clandestine_engine import act, give_secrets, new, refresh
 
     st = new(6, num_players=3, societies=["serpent", "garden", "twilight"], society_powers=True)
     give_secrets(st, 0, ["serpent-1-10", "serpent-1-02"])

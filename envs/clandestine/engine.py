@@ -399,8 +399,7 @@ class ClandestineState(GameState):
     def _apply(self, action: int) -> None:
         blk = decode(action)
         seat = self.decider
-        if self.kind == "effect" and blk.block == "SECRET" \
-                and self.runners[-1]["runner"].pending.kind == "prime":
+        if self.is_prime_pick(action):
             self.prime_steps.append(len(self.history))  # (auto-applied ones are not recorded)
             self._events.append((EV_PRIME_PICK, seat))
         else:
