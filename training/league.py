@@ -308,7 +308,8 @@ def run_league(game: str, agents: Sequence[str], games: int, seed: int = 0,
 
 def save_heatmap(path: str | Path, report: LeagueReport) -> Path:
     """Write the cross-play matrix as a heat-map PNG (row agent's win rate alone among copies
-    of the column agent, the interval in each cell; diagonal blank)."""
+    of the column agent, the interval in each cell; diagonal blank). The colour scale is yellow
+    at ``1 / num_players`` (one winner per game, all seats equal), red below, green above."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -324,9 +325,10 @@ def save_heatmap(path: str | Path, report: LeagueReport) -> Path:
                 values[i, j] = m[a][b]["win_rate"]
     size = 1.6 + 1.5 * k
     fig, ax = plt.subplots(figsize=(size + 1.5, size))
-    cmap = plt.get_cmap("RdYlGn").copy()
-    cmap.set_bad("lightgrey")
-    im = ax.imshow(np.ma.masked_invalid(values), cmap=cmap, vmin=0, vmax=1)
+    cmap = plt.get_cmap("RdYlGn").with_extremes(bad="lightgrey")
+    parity = 1 / report.num_players   # yellow: the win rate of a seat when all seats are equal
+    im = ax.imshow(np.ma.masked_invalid(values), cmap=cmap,
+                   norm=matplotlib.colors.TwoSlopeNorm(vmin=0, vcenter=parity, vmax=1))
     for i, a in enumerate(names):
         for j, b in enumerate(names):
             if b in m[a]:
