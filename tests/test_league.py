@@ -129,6 +129,16 @@ def test_same_seed_same_league_and_match_ups_independent_of_the_other_agents():
     assert pair == [g.__dict__ | {"matchup": None} for g in a.games]
 
 
+def test_progress_bar_counts_every_game_and_no_progress_hides_it(tmp_path, capsys):
+    argv = ["--game", "toy", "--agents", "random", "heuristic", "--players", "3", "--games", "2"]
+    assert main(argv + ["--out", str(tmp_path / "a")]) == 0
+    err = capsys.readouterr().err
+    assert "league games: 100%" in err and "| 4/4 [" in err   # 2 match-ups of 2 games
+    assert main(argv + ["--out", str(tmp_path / "b"), "--no-progress"]) == 0
+    out, err = capsys.readouterr()
+    assert "%|" not in err + out and "wrote" in out
+
+
 @pytest.mark.parametrize("args,message", [
     (["--agents", "random", "champion"], "unknown agent spec 'champion'"),
     (["--agents", "random"], "a league needs at least 2 agents, got 1"),

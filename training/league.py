@@ -83,6 +83,7 @@ class LeagueReport:
 
     @property
     def num_players(self) -> int:
+        """Seats at the table (the game's resolved ``num_players``)."""
         return int(self.config["num_players"])
 
     def matrix(self) -> dict[str, dict[str, dict[str, float]]]:
