@@ -328,14 +328,15 @@ def save_heatmap(path: str | Path, report: LeagueReport) -> Path:
     fig, ax = plt.subplots(figsize=(size + 1.5, size))
     cmap = plt.get_cmap("RdYlGn").with_extremes(bad="lightgrey")
     parity = 1 / report.num_players   # yellow: the win rate of a seat when all seats are equal
-    im = ax.imshow(np.ma.masked_invalid(values), cmap=cmap,
-                   norm=matplotlib.colors.TwoSlopeNorm(vmin=0, vcenter=parity, vmax=1))
+    norm = matplotlib.colors.TwoSlopeNorm(vmin=0, vcenter=parity, vmax=1)
+    im = ax.imshow(np.ma.masked_invalid(values), cmap=cmap, norm=norm)
     for i, a in enumerate(names):
         for j, b in enumerate(names):
             if b in m[a]:
                 c = m[a][b]
                 ax.text(j, i, f"{c['win_rate']:.2f}\n[{c['ci_low']:.2f}, {c['ci_high']:.2f}]",
-                        ha="center", va="center", fontsize=8)
+                        ha="center", va="center", fontsize=8,
+                        color="white" if not 0.15 < norm(c["win_rate"]) < 0.85 else "black")
     ax.set_xticks(range(k), names, rotation=30, ha="right", fontsize=8)
     ax.set_yticks(range(k), names, fontsize=8)
     ax.set_xlabel(f"among {report.num_players - 1} copies of")
