@@ -117,7 +117,9 @@ def test_ratings_order_random_below_heuristic_in_four_player_prowl():
 def test_same_seed_same_league_and_match_ups_independent_of_the_other_agents():
     a = run_league("prowl", ["random", "ismcts:2"], 3, seed=7, config={"num_players": 3})
     b = run_league("prowl", ["random", "ismcts:2"], 3, seed=7, config={"num_players": 3})
-    strip = lambda r: {k: v for k, v in r.to_json().items() if k != "seconds"}  # noqa: E731
+    def strip(r):
+        return {k: v for k, v in r.to_json().items() if k != "seconds"}
+
     assert strip(a) == strip(b)
     c = run_league("prowl", ["random", "ismcts:2"], 3, seed=8, config={"num_players": 3})
     assert [g.seed for g in c.games] != [g.seed for g in a.games]

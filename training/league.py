@@ -197,20 +197,20 @@ class LeagueReport:
         """The tables as markdown: matrix, match-ups, ratings (best first), seats."""
         n = self.num_players
         m = self.matrix()
-        lines = [f"# League: {self.game}, {n} players, {self.games_per_matchup} games per "
-                 f"match-up, seed {self.seed}", "",
-                 f"Cross-play: the row agent's win rate alone among {n - 1} "
-                 f"cop{'y' if n == 2 else 'ies'} of the column agent, 95% Wilson interval, seats "
-                 "rotated.", "",
+        lines = [(f"# League: {self.game}, {n} players, {self.games_per_matchup} games per "
+                  f"match-up, seed {self.seed}"), "",
+                 (f"Cross-play: the row agent's win rate alone among {n - 1} "
+                  f"cop{'y' if n == 2 else 'ies'} of the column agent, 95% Wilson interval, seats "
+                  "rotated."), "",
                  "| alone \\ among | " + " | ".join(self.agents) + " |",
                  "|---|" + "---|" * len(self.agents)]
         for a in self.agents:
             lines.append(f"| {a} | " + " | ".join("—" if b == a else _fmt(m[a].get(b))
                                                    for b in self.agents) + " |")
-        lines += ["", "Match-ups (seat win share: the share of all seats that won, what an agent "
-                  "no better than the others scores):", "",
-                  "| alone | among | games | alone wins | copies win (per seat) | seat win share "
-                  "| no winner | mean length |", "|---|---|---|---|---|---|---|---|"]
+        lines += ["", ("Match-ups (seat win share: the share of all seats that won, what an agent "
+                       "no better than the others scores):"), "",
+                  ("| alone | among | games | alone wins | copies win (per seat) | seat win share "
+                   "| no winner | mean length |"), "|---|---|---|---|---|---|---|---|"]
         for r in self.matchup_rows():
             lines.append(f"| {r['lone']} | {r['copies']} | {r['games']} | {_fmt(r['lone_win'])} "
                          f"| {_fmt(r['copies_win'])} | {r['seat_win_share']:.3f} "
