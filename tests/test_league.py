@@ -1,0 +1,170 @@
+"""The league (``python -m training.league``): match-ups, tables recomputed from the games,
+ratings, reproducibility, files and one-line errors (fast, Prowl with few games)."""
+
+import json
+from collections import defaultdict
+
+import pytest
+
+from training.arena import wilson_interval
+from training.league import main, matchups, run_league
+
+
+def test_matchups_are_each_agent_alone_among_copies_of_each_other():
+    assert matchups(["a", "b", "c"], 4) == [("a", "b"), ("b", "a"), ("a", "c"), ("c", "a"),
+                                            ("b", "c"), ("c", "b")]
+    assert matchups(["a", "b", "c"], 2) == [("a", "b"), ("a", "c"), ("b", "c")]
+
+
+def test_files_and_tables_agree_with_the_recorded_games(tmp_path, capsys):
+    out = tmp_path / "league"
+    assert main(["--game", "prowl", "--agents", "random", "heuristic", "ismcts:3",
+                 "--players", "3", "--games", "3", "--seed", "5", "--out", str(out),
+                 "--no-progress"]) == 0
+    printed = capsys.readouterr().out
+    md = (out / "league.md").read_text()
+    assert md in printed and "| alone \\ among | random | heuristic | ismcts:3 |" in md
+    assert (out / "league.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    data = json.loads((out / "league.json").read_text())
+    assert data["config"]["num_players"] == 3 and data["games_per_matchup"] == 3
+    games = data["games"]
+    assert len(games) == 6 * 3
+    # every match-up: one lone agent, two copies of the other, the lone agent at every seat once
+    per_seat = defaultdict(int)
+    counts = defaultdict(lambda: [0, 0])
+    seat_counts = defaultdict(lambda: [0, 0])
+    for g in games:
+        assert sorted(g["seats"]) == sorted([g["lone"], g["copies"], g["copies"]])
+        lone_seat = g["seats"].index(g["lone"])
+        per_seat[(g["lone"], g["copies"], lone_seat)] += 1
+        counts[(g["lone"], g["copies"])][0] += 1
+        counts[(g["lone"], g["copies"])][1] += g["returns"][lone_seat] > 0
+        for s, a in enumerate(g["seats"]):
+            for key in (a, "all"):
+                seat_counts[(key, s)][0] += 1
+                seat_counts[(key, s)][1] += g["returns"][s] > 0
+    assert set(per_seat.values()) == {1} and len(per_seat) == 6 * 3
+    # the cross-play matrix, recomputed from the games
+    matrix = data["matrix"]
+    assert sum(len(row) for row in matrix.values()) == 6
+    for (a, b), (n, wins) in counts.items():
+        cell = matrix[a][b]
+        assert (cell["games"], cell["wins"]) == (n, wins)
+        assert cell["win_rate"] == pytest.approx(wins / n)
+        assert (cell["ci_low"], cell["ci_high"]) == pytest.approx(wilson_interval(wins, n))
+        assert f"{wins / n:.3f} [{cell['ci_low']:.3f}, {cell['ci_high']:.3f}]" in md
+    for (a, s), (n, wins) in seat_counts.items():
+        assert (data["seats"][a][str(s)]["games"], data["seats"][a][str(s)]["wins"]) == (n, wins)
+    for row in data["matchups"]:
+        mine = [g for g in games if g["matchup"] == row["matchup"]]
+        won = sum(r > 0 for g in mine for r in g["returns"])
+        assert row["seat_win_share"] == pytest.approx(won / (3 * len(mine)))
+        assert row["lone_win"]["wins"] + row["copies_win"]["wins"] == won
+    assert set(data["ratings"]) == {"random", "heuristic", "ismcts:3"}
+
+
+def test_with_two_seats_each_game_counts_for_both_agents():
+    report = run_league("prowl", ["random", "heuristic"], 10, seed=1,
+                        config={"num_players": 2})
+    m = report.matrix()
+    assert len(report.games) == 10
+    assert m["random"]["heuristic"]["games"] == m["heuristic"]["random"]["games"] == 10
+    wins = {a: sum(g.returns[g.seats.index(a)] > 0 for g in report.games)
+            for a in ("random", "heuristic")}
+    assert m["random"]["heuristic"]["wins"] == wins["random"]
+    assert m["heuristic"]["random"]["wins"] == wins["heuristic"]
+
+
+def test_two_seat_ratings_are_openskills_own_updates_in_the_interleaved_order():
+    """With one seat per agent the league's rule for several seats does not apply: the ratings
+    are Plackett-Luce's updates of the games, one match-up's game k after the other's."""
+    from openskill.models import PlackettLuce
+
+    report = run_league("prowl", ["random", "heuristic", "ismcts:2"], 4, seed=2,
+                        config={"num_players": 2})
+    model = PlackettLuce()
+    r = {a: model.rating(name=a) for a in report.agents}
+    by = defaultdict(list)
+    for g in report.games:
+        by[g.matchup].append(g)
+    for k in range(4):
+        for m in sorted(by):
+            g = by[m][k]
+            ranks = [1 + (x < max(g.returns)) if len(set(g.returns)) > 1 else 1
+                     for x in g.returns]
+            (a,), (b,) = model.rate([[r[g.seats[0]]], [r[g.seats[1]]]], ranks=ranks)
+            r[g.seats[0]], r[g.seats[1]] = a, b
+    got = report.ratings()
+    for a in report.agents:
+        assert got[a]["mu"] == pytest.approx(r[a].mu) and got[a]["sigma"] == pytest.approx(
+            r[a].sigma)
+
+
+def test_ratings_order_random_below_heuristic_in_four_player_prowl():
+    # the heuristic wins about 0.63 alone among three random seats, random about 0.05 alone
+    # among three heuristics (1,000-game evaluations), so 32 games per match-up separate them
+    report = run_league("prowl", ["random", "heuristic"], 32, seed=0)
+    m = report.matrix()
+    share = [r["seat_win_share"] for r in report.matchup_rows()]
+    assert m["heuristic"]["random"]["ci_low"] > max(share)
+    assert m["random"]["heuristic"]["ci_high"] < min(share)
+    ratings = report.ratings()
+    assert ratings["heuristic"]["ordinal"] > ratings["random"]["ordinal"]
+    assert ratings["heuristic"]["mu"] - ratings["random"]["mu"] > 5
+    assert ratings["random"]["sigma"] < 25 / 3   # the games lowered the uncertainty
+
+
+def test_same_seed_same_league_and_match_ups_independent_of_the_other_agents():
+    a = run_league("prowl", ["random", "ismcts:2"], 3, seed=7, config={"num_players": 3})
+    b = run_league("prowl", ["random", "ismcts:2"], 3, seed=7, config={"num_players": 3})
+    def strip(r):
+        return {k: v for k, v in r.to_json().items() if k != "seconds"}
+
+    assert strip(a) == strip(b)
+    c = run_league("prowl", ["random", "ismcts:2"], 3, seed=8, config={"num_players": 3})
+    assert [g.seed for g in c.games] != [g.seed for g in a.games]
+    # adding an agent leaves the games of the existing pair as they were
+    d = run_league("prowl", ["heuristic", "random", "ismcts:2"], 3, seed=7,
+                   config={"num_players": 3})
+    pair = [g.__dict__ | {"matchup": None} for g in d.games
+            if {g.lone, g.copies} == {"random", "ismcts:2"}]
+    assert pair == [g.__dict__ | {"matchup": None} for g in a.games]
+
+
+def test_progress_bar_counts_every_game_and_no_progress_hides_it(tmp_path, capsys):
+    argv = ["--game", "toy", "--agents", "random", "heuristic", "--players", "3", "--games", "2"]
+    assert main(argv + ["--out", str(tmp_path / "a")]) == 0
+    err = capsys.readouterr().err
+    assert "league games: 100%" in err and "| 4/4 [" in err   # 2 match-ups of 2 games
+    assert main(argv + ["--out", str(tmp_path / "b"), "--no-progress"]) == 0
+    out, err = capsys.readouterr()
+    assert "%|" not in err + out and "wrote" in out
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--agents", "random", "champion"], "unknown agent spec 'champion'"),
+    (["--agents", "random"], "a league needs at least 2 agents, got 1"),
+    (["--agents", "random", "random"], "agent 'random' is given twice"),
+    (["--agents", "random", "heuristic", "--games", "0"], "--games must be a positive integer"),
+    (["--agents", "random", "heuristic", "--games", "x"], "invalid int value: 'x'"),
+    (["--agents", "random", "heuristic", "--players", "9"], "num_players must be an integer"),
+    (["--agents", "random", "heuristic", "--players", "3", "--config", "num_players=4"],
+     "--players 3 and --config num_players=4 disagree"),
+    (["--agents", "random", "ppo:missing.zip"], "missing.zip"),
+])
+def test_bad_input_is_a_one_line_error_and_writes_nothing(tmp_path, capsys, args, message):
+    out = tmp_path / "league"
+    with pytest.raises(SystemExit) as exc:
+        main(["--game", "prowl", *args, "--out", str(out), "--no-progress"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    assert err.startswith("python -m training.league: error: ") and message in err
+    assert not out.exists()
+
+
+def test_run_league_refuses_bad_games_and_too_few_agents():
+    with pytest.raises(ValueError, match="games must be a positive integer"):
+        run_league("prowl", ["random", "heuristic"], 0)
+    with pytest.raises(ValueError, match="at least 2 agents"):
+        run_league("prowl", ["random"], 4)
