@@ -525,3 +525,29 @@ def test_policy_tracker_matches_exact_bayes_on_two_player_prowl():
         gap = max(gap, 0.5 * np.abs(exact - cons).sum())
     assert gap > 0.15
     assert tr.stats["rejuvenations"] >= 1 and tr.stats["unreplayable"] == 0
+
+
+def test_belief_prowl_heuristic_plays_legal_games_and_reads_the_consistent_posterior():
+    from agents import act_with_state, make_agent
+
+    st = new_game("prowl", 4, num_players=4)
+    ags = [make_agent("heuristic:belief" if s == 0 else "heuristic", "prowl", st.config, seed=s)
+           for s in range(4)]
+    assert ags[0].needs_state
+    checked = False
+    while not st.is_over:
+        p = st.current_player
+        obs = {"observation": st.observation_tensor(p), "action_mask": st.legal_action_mask()}
+        a = act_with_state(ags[p], obs, f"player_{p}", st)
+        assert obs["action_mask"][a]
+        if p == 0 and st.clan_card.min() >= 0:   # its beliefs are the adapter's posterior
+            b = adapter_for("prowl").exact_consistent(st, 0)
+            np.testing.assert_allclose(ags[0].P[1:], b[[1, 2, 3]])
+            checked = True
+        st.apply_action(a)
+    assert checked
+    obs = {"observation": st.observation_tensor(0), "action_mask": np.ones(st.num_actions)}
+    with pytest.raises(ValueError, match="state="):
+        ags[0].act(obs, "player_0")
+    with pytest.raises(ValueError, match="no belief-reading heuristic"):
+        make_agent("heuristic:belief", "clans", new_game("clans", 0).config)
