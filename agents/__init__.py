@@ -47,7 +47,8 @@ def heuristic_class(game: str) -> type:
 
 
 def make_agent(spec: str, game: str, config: dict[str, Any], seed: int | None = None) -> Agent:
-    """An agent from ``spec`` (``random``, ``heuristic``, ``heuristic:belief``, ``ppo:PATH`` or ``ismcts:N[:...]``).
+    """An agent from ``spec`` (``random``, ``heuristic``, ``heuristic:belief``, ``ppo:PATH`` or
+    ``ismcts:N[:...]``).
 
     Raises:
         ValueError: unknown spec form or game, a ``ppo:`` spec without a path;
@@ -74,9 +75,11 @@ def make_agent(spec: str, game: str, config: dict[str, Any], seed: int | None = 
         from .ismcts import ISMCTSAgent, parse_spec
 
         return ISMCTSAgent(game, config, seed=seed, **parse_spec(spec))
-    raise ValueError(f"unknown agent spec {spec!r}: use 'random', 'heuristic', 'ppo:PATH' or "
+    raise ValueError(f"unknown agent spec {spec!r}: use 'random', 'heuristic', 'heuristic:belief', "
+                     "'ppo:PATH' or "
                      "'ismcts:N'")
 
 
-__all__ = ["BELIEF_HEURISTICS", "HEURISTICS", "Agent", "RandomAgent", "act_with_state", "heuristic_class", "legal_ids",
+__all__ = ["BELIEF_HEURISTICS", "HEURISTICS", "Agent", "RandomAgent", "act_with_state",
+           "heuristic_class", "legal_ids",
            "make_agent"]

@@ -15,6 +15,9 @@ clans              ``(n, 5)``         probability that seat ``q``'s secret colou
 badland_wolves     ``(n, 9)``         expected number of Scrap cards of type ``k`` in seat
                                       ``q``'s hand (``cards.SCRAP_NAMES`` order); a row sums to
                                       the public hand size
+clandestine        ``(n, 4)``         expected number of Relics of suit ``k`` (Rod, Sword, Disk,
+                                      Chalice) in seat ``q``'s Relic hand (known and blind-drawn
+                                      parts); a row sums to the public Relic hand size
 =================  =================  =========================================================
 
 The per-game :class:`BeliefAdapter` maps a state to that target (``truth``), gives the set-up
@@ -66,6 +69,7 @@ GAME_STATES: dict[str, str] = {
     "prowl": "envs.prowl.engine:ProwlState",
     "badland_wolves": "envs.badland_wolves.engine:BadlandWolvesState",
     "clans": "envs.clans.engine:ClansState",
+    "clandestine": "envs.clandestine.engine:ClandestineState",
 }
 
 
@@ -348,11 +352,57 @@ class BadlandWolvesAdapter(BeliefAdapter):
         return b
 
 
+class ClandestineAdapter(BeliefAdapter):
+    """Clandestine: each seat's Relic hand as counts per suit (design §1.5: the identities of
+    blind-drawn Relics are owner-private; hand sizes and Relics taken face up are public).
+
+    Suit is what the resampler leaves open: it redraws the hidden Relics uniformly among those
+    of the same tone (Bright, Dark; ``envs/clandestine/resample.py``) and each tone holds every
+    suit equally (18 Bright and 9 Dark per suit), so a blind Relic's suit is unknown while its
+    tone is kept (the resampler's documented approximation). Secret hands are not covered: the
+    resampler keeps each hidden Secret's Level, and identities within a Level have no common
+    category across Societies. No closed form: the consistent tracker samples the resampler.
+    The resampler also relabels a Prime's card in the drawn world's history, which the policy
+    tracker does not correct for (``resampled_choice_prob`` is None), so its Clandestine
+    posterior is approximate.
+    """
+
+    game = "clandestine"
+    kind = "counts"
+    SUITS = ("Rod", "Sword", "Disk", "Chalice")
+
+    def _suit_of(self) -> np.ndarray:
+        from envs.clandestine.engine import _C
+
+        return np.array([self.SUITS.index(r["suit"]) for r in _C["relics"]])
+
+    def categories(self, state):
+        return list(self.SUITS)
+
+    def truth(self, state):
+        suit = self._suit_of()
+        t = np.zeros((state.num_players, 4))
+        for q, hand in enumerate(state.relic_hand):
+            for r in hand:
+                t[q, suit[r]] += 1.0
+        return t
+
+    def row_totals(self, state):
+        return np.array([float(len(h)) for h in state.relic_hand])
+
+    def prior(self, state, seat):
+        comp = np.bincount(self._suit_of(), minlength=4).astype(np.float64)
+        b = self.row_totals(state)[:, None] * (comp / comp.sum())[None, :]
+        b[seat] = self.truth(state)[seat]
+        return b
+
+
 #: game -> its belief adapter
 ADAPTERS: dict[str, BeliefAdapter] = {
     "prowl": ProwlAdapter(),
     "clans": ClansAdapter(),
     "badland_wolves": BadlandWolvesAdapter(),
+    "clandestine": ClandestineAdapter(),
 }
 
 
@@ -620,19 +670,35 @@ class ConsistentTracker(Tracker):
             no exact form (or ``exact=False``); the estimate's per-entry standard error is
             ``stderr`` (``std / sqrt(M)`` over the samples), its worst entry ``max_stderr``.
         exact: use the adapter's exact posterior when it has one (default True).
+        refresh: a sampled estimate is drawn again only after this many updates (default 1:
+            at every update); in between the last one is returned, its rows rescaled to the
+            current public totals for counts and the observer's row set to its truth. For games
+            whose resampler replays a long history (Clandestine: about 40 ms a world at 700
+            decisions); the estimate then lags by up to ``refresh - 1`` actions.
         seed: seed of the resampling generator.
     """
 
     name = "consistent"
 
-    def __init__(self, game: str, samples: int = 200, exact: bool = True, seed: int = 0) -> None:
+    def __init__(self, game: str, samples: int = 200, exact: bool = True, seed: int = 0,
+                 refresh: int = 1) -> None:
         super().__init__(game, seed)
         if samples < 2:
             raise ValueError(f"samples must be at least 2, got {samples!r}")
+        if not isinstance(refresh, (int, np.integer)) or refresh < 1:
+            raise ValueError(f"refresh must be a positive integer, got {refresh!r}")
         self.samples = int(samples)
         self.exact = exact
+        self.refresh = int(refresh)
         self.stderr: np.ndarray | None = None
         self.last_exact = False
+
+    def _reset(self, state0, seat):
+        self._cached: np.ndarray | None = None
+        self._age = 0
+
+    def _update(self, state, action, actor):
+        self._age += 1
 
     def belief(self):
         st, seat = self.state, self.seat
@@ -643,6 +709,15 @@ class ConsistentTracker(Tracker):
                 self.last_exact = True
                 return b
         self.last_exact = False
+        if self._cached is not None and self._age < self.refresh:
+            b = self._cached.copy()
+            if self.adapter.kind == "counts":
+                tot = self.adapter.row_totals(st)
+                r = b.sum(axis=1, keepdims=True)
+                comp = self.adapter.prior(st, seat)
+                b = np.where(r > 0, b / np.where(r > 0, r, 1.0) * tot[:, None], comp)
+            return self.adapter.own_row(st, seat, b)
+        self._age = 0
         ts = np.stack([self.adapter.truth(st.resample_from_infostate(seat, self.rng))
                        for _ in range(self.samples)])
         b = ts.mean(axis=0)
@@ -651,6 +726,7 @@ class ConsistentTracker(Tracker):
         undefined = ~ts.any(axis=2).all(axis=0)
         if undefined.any():   # seats without a role yet (Prowl before set-up): the prior
             b[undefined] = self.adapter.prior(st, seat)[undefined]
+        self._cached = b.copy()
         return b
 
     @property
@@ -987,10 +1063,11 @@ class ProbeTracker(Tracker):
 def make_tracker(spec: str, game: str, config: dict[str, Any], seed: int = 0,
                  particles: int = 100, samples: int = 200, epsilon: float = 0.1,
                  probe_path: str | None = None, policy_samples: int | None = None,
-                 policy_mix: float = 0.0) -> Tracker:
+                 policy_mix: float = 0.0, refresh: int = 1) -> Tracker:
     """A tracker from a short spec: ``uniform``, ``consistent``, ``policy`` (heuristic with
     ``epsilon`` and ``policy_samples`` calls per observation, default HEURISTIC_SAMPLES),
-    ``policy-random``, ``policy-ppo:PATH`` or ``probe`` (needs ``probe_path``).
+    ``policy-random``, ``policy-ppo:PATH`` or ``probe`` (needs ``probe_path``); ``refresh``:
+    :class:`ConsistentTracker`'s resampling interval.
 
     Raises:
         ValueError: an unknown spec, or ``probe`` without a path.
@@ -998,7 +1075,7 @@ def make_tracker(spec: str, game: str, config: dict[str, Any], seed: int = 0,
     if spec == "uniform":
         return UniformTracker(game, seed=seed)
     if spec == "consistent":
-        return ConsistentTracker(game, samples=samples, seed=seed)
+        return ConsistentTracker(game, samples=samples, seed=seed, refresh=refresh)
     if spec == "policy":
         return PolicyTracker(game, heuristic_policy(game, config, epsilon, seed, policy_samples),
                              particles=particles, mix=policy_mix, seed=seed)

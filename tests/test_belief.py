@@ -551,3 +551,49 @@ def test_belief_prowl_heuristic_plays_legal_games_and_reads_the_consistent_poste
         ags[0].act(obs, "player_0")
     with pytest.raises(ValueError, match="no belief-reading heuristic"):
         make_agent("heuristic:belief", "clans", new_game("clans", 0).config)
+
+
+def test_clandestine_relic_suit_belief():
+    """Clandestine (3 players, heuristic play): the consistent belief, sampled from the
+    resampler, keeps every row at the public Relic hand size, the Relics known in a hand
+    (taken face up) and the observer's own hand; its suits of blind Relics vary across worlds."""
+    from agents import make_agent
+
+    st = new_game("clandestine", 0)      # seat 2 starts with a blind-drawn Relic
+    ags = [make_agent("heuristic", "clandestine", st.config, seed=s) for s in range(3)]
+    for _ in range(40):
+        p = st.current_player
+        st.apply_action(ags[p].act({"observation": st.observation_tensor(p),
+                                    "action_mask": st.legal_action_mask()}, f"player_{p}"))
+    ad = adapter_for("clandestine")
+    suits = ["Rod", "Sword", "Disk", "Chalice"]
+    assert ad.categories(st) == suits
+    tr = ConsistentTracker("clandestine", samples=12, seed=0, refresh=5)
+    tr.reset(st, 0)
+    b = tr.belief()
+    assert b.shape == (3, 4) and not tr.last_exact
+    np.testing.assert_allclose(b.sum(axis=1), [len(h) for h in st.relic_hand])
+    np.testing.assert_array_equal(b[0], ad.truth(st)[0])
+    suit_of = ad._suit_of()
+    for q in (1, 2):
+        known = np.bincount([suit_of[r] for r in st.relic_known[q]], minlength=4)
+        assert np.all(b[q] >= known - 1e-9)
+        blind = len(st.relic_hand[q]) - len(st.relic_known[q])
+        if blind:
+            assert tr.stderr[q].max() > 0      # a blind Relic's suit differs between worlds
+    assert sum(len(st.relic_hand[q]) - len(st.relic_known[q]) for q in (1, 2)) > 0
+    # within the refresh interval the estimate is reused (no new worlds drawn)
+    p = st.current_player
+    a = ags[p].act({"observation": st.observation_tensor(p),
+                    "action_mask": st.legal_action_mask()}, f"player_{p}")
+    st.apply_action(a)
+    tr.update(st, a, p)
+    state_before = tr.rng.bit_generator.state
+    b2 = tr.belief()
+    assert tr.rng.bit_generator.state == state_before
+    np.testing.assert_allclose(b2.sum(axis=1), [len(h) for h in st.relic_hand])
+    u = UniformTracker("clandestine")
+    u.reset(st, 0)
+    np.testing.assert_allclose(u.belief()[1], len(st.relic_hand[1]) / 4)
+    with pytest.raises(ValueError, match="refresh"):
+        ConsistentTracker("clandestine", refresh=0)
