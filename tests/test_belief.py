@@ -597,3 +597,26 @@ def test_clandestine_relic_suit_belief():
     np.testing.assert_allclose(u.belief()[1], len(st.relic_hand[1]) / 4)
     with pytest.raises(ValueError, match="refresh"):
         ConsistentTracker("clandestine", refresh=0)
+
+
+def test_probe_puts_no_mass_on_roles_ruled_out(tmp_path):
+    """The Clans probe's rows give the observer's own colour probability 0 (colours are dealt
+    without replacement); without ``support`` the network's raw softmax is returned."""
+    from agents.belief import ProbeTracker
+    from training.probe import main
+
+    path = tmp_path / "c.pt"
+    assert main(["--game", "clans", "--num-players", "2", "--agents", "random", "--games", "2",
+                 "--epochs", "1", "--hidden", "8", "--out", str(path)]) == 0
+    st = _play(new_game("clans", 5, num_players=2), 4, 5)
+    own = int(np.argmax(adapter_for("clans").truth(st)[0]))
+    tr = ProbeTracker("clans", str(path))
+    tr.reset(st, 0)
+    b = tr.belief()
+    assert b[1, own] == 0.0
+    np.testing.assert_allclose(b[1].sum(), 1.0)
+    raw = ProbeTracker("clans", str(path), support=False)
+    raw.reset(st, 0)
+    r = raw.belief()
+    assert r[1, own] > 0
+    np.testing.assert_allclose(b[1], r[1] * (np.arange(5) != own) / (1 - r[1, own]), rtol=1e-6)
