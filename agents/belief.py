@@ -671,8 +671,10 @@ class ConsistentTracker(Tracker):
             ``stderr`` (``std / sqrt(M)`` over the samples), its worst entry ``max_stderr``.
         exact: use the adapter's exact posterior when it has one (default True).
         refresh: a sampled estimate is drawn again only after this many updates (default 1:
-            at every update); in between the last one is returned, its rows rescaled to the
-            current public totals for counts and the observer's row set to its truth. For games
+            at every update); in between the last one is returned with the observer's row
+            set to its truth, unless a row's public total changed (a card drawn or played:
+            then new worlds are drawn at once, since a rescaled old estimate can give a newly
+            drawn card's kind no mass). For games
             whose resampler replays a long history (Clandestine: about 40 ms a world at 700
             decisions); the estimate then lags by up to ``refresh - 1`` actions.
         seed: seed of the resampling generator.
@@ -709,14 +711,9 @@ class ConsistentTracker(Tracker):
                 self.last_exact = True
                 return b
         self.last_exact = False
-        if self._cached is not None and self._age < self.refresh:
-            b = self._cached.copy()
-            if self.adapter.kind == "counts":
-                tot = self.adapter.row_totals(st)
-                r = b.sum(axis=1, keepdims=True)
-                comp = self.adapter.prior(st, seat)
-                b = np.where(r > 0, b / np.where(r > 0, r, 1.0) * tot[:, None], comp)
-            return self.adapter.own_row(st, seat, b)
+        if (self._cached is not None and self._age < self.refresh
+                and np.array_equal(self._cached_totals, self.adapter.row_totals(st))):
+            return self.adapter.own_row(st, seat, self._cached.copy())
         self._age = 0
         ts = np.stack([self.adapter.truth(st.resample_from_infostate(seat, self.rng))
                        for _ in range(self.samples)])
@@ -727,6 +724,7 @@ class ConsistentTracker(Tracker):
         if undefined.any():   # seats without a role yet (Prowl before set-up): the prior
             b[undefined] = self.adapter.prior(st, seat)[undefined]
         self._cached = b.copy()
+        self._cached_totals = self.adapter.row_totals(st)
         return b
 
     @property
