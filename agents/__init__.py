@@ -6,6 +6,9 @@
 * ``heuristic`` — the game's scripted heuristic (``HEURISTICS``), built as
   ``Cls(config, seed=seed)`` where ``config`` is the game's resolved configuration
   (``GameState.config``: every keyword, defaults filled in);
+* ``heuristic:belief`` — the heuristic reading a belief tracker instead of its own counting
+  (``BELIEF_HEURISTICS``; Prowl: the exact consistent posterior, docs/deduction.md); it
+  declares ``needs_state = True``;
 * ``ppo:PATH`` — a MaskablePPO policy saved at ``PATH`` (``.zip``), acting greedily
   (:class:`agents.learned.PolicyAgent`);
 * ``ismcts:N`` — information set Monte Carlo tree search with N iterations per decision
@@ -29,6 +32,11 @@ HEURISTICS: dict[str, str] = {
     "clandestine": "agents.clandestine_heuristic:ClandestineHeuristic",
 }
 
+#: game -> "module:Class" of its heuristic reading a belief tracker (spec ``heuristic:belief``)
+BELIEF_HEURISTICS: dict[str, str] = {
+    "prowl": "agents.prowl_heuristic:BeliefProwlHeuristic",
+}
+
 
 def heuristic_class(game: str) -> type:
     """The scripted heuristic class of ``game``. Raises ValueError for an unknown game."""
@@ -39,7 +47,8 @@ def heuristic_class(game: str) -> type:
 
 
 def make_agent(spec: str, game: str, config: dict[str, Any], seed: int | None = None) -> Agent:
-    """An agent from ``spec`` (``random``, ``heuristic``, ``ppo:PATH`` or ``ismcts:N[:...]``).
+    """An agent from ``spec`` (``random``, ``heuristic``, ``heuristic:belief``, ``ppo:PATH`` or
+    ``ismcts:N[:...]``).
 
     Raises:
         ValueError: unknown spec form or game, a ``ppo:`` spec without a path;
@@ -49,6 +58,12 @@ def make_agent(spec: str, game: str, config: dict[str, Any], seed: int | None = 
         return RandomAgent(seed=seed)
     if spec == "heuristic":
         return heuristic_class(game)(config, seed=seed)
+    if spec == "heuristic:belief":
+        if game not in BELIEF_HEURISTICS:
+            raise ValueError(f"no belief-reading heuristic for game {game!r}; known: "
+                             f"{', '.join(sorted(BELIEF_HEURISTICS))}")
+        module, _, cls = BELIEF_HEURISTICS[game].partition(":")
+        return getattr(importlib.import_module(module), cls)(config, seed=seed)
     if spec.startswith("ppo:"):
         from .learned import PolicyAgent
 
@@ -60,9 +75,11 @@ def make_agent(spec: str, game: str, config: dict[str, Any], seed: int | None = 
         from .ismcts import ISMCTSAgent, parse_spec
 
         return ISMCTSAgent(game, config, seed=seed, **parse_spec(spec))
-    raise ValueError(f"unknown agent spec {spec!r}: use 'random', 'heuristic', 'ppo:PATH' or "
+    raise ValueError(f"unknown agent spec {spec!r}: use 'random', 'heuristic', 'heuristic:belief', "
+                     "'ppo:PATH' or "
                      "'ismcts:N'")
 
 
-__all__ = ["HEURISTICS", "Agent", "RandomAgent", "act_with_state", "heuristic_class", "legal_ids",
+__all__ = ["BELIEF_HEURISTICS", "HEURISTICS", "Agent", "RandomAgent", "act_with_state",
+           "heuristic_class", "legal_ids",
            "make_agent"]

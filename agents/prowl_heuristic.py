@@ -482,3 +482,55 @@ class ProwlHeuristic:
         """An accusation's reward raise (after a correct guess the target is face-up)."""
         r = self.pending_opp
         return r >= 0 and bool(self.face_up[r]) and self.known[r] >= 0
+
+
+class BeliefProwlHeuristic(ProwlHeuristic):
+    """The Prowl heuristic with its clan deduction replaced by the exact consistent posterior.
+
+    Agent spec ``heuristic:belief``. Everything is as in :class:`ProwlHeuristic` except the
+    opponents' clan distributions ``P`` (used for threats, Accusations, rewards and leaders):
+    instead of weighting each allowed clan by its unseen copies plus 0.25, one seat at a time,
+    it reads :meth:`agents.belief.ProwlAdapter.exact_consistent`, the posterior over every
+    unknown clan card jointly (falling factorials of the unseen pool's per-clan counts, public
+    exclusions respected, Whisperer multisets used). That needs the live game: the agent
+    declares ``needs_state = True`` and reads from the state only what its seat may know (the
+    adapter reads the seat's knowledge: its cards, public cards, peeks, exclusions).
+
+    Raises:
+        ValueError: :meth:`act` without ``state``, or a ``state`` not at ``agent``'s decision.
+    """
+
+    name = "prowl_heuristic_belief"
+    needs_state = True
+
+    def __init__(self, config: dict[str, Any], seed: int | None = None) -> None:
+        super().__init__(config, seed)
+        from agents.belief import adapter_for
+
+        self.adapter = adapter_for("prowl")
+
+    def act(self, observation: dict[str, np.ndarray], agent: str, state: Any = None) -> int:
+        """A legal action id chosen as in :class:`ProwlHeuristic` with the consistent posterior
+        as its clan beliefs."""
+        if state is None:
+            raise ValueError("BeliefProwlHeuristic reads the consistent posterior from the live "
+                             "game: call act(observation, agent, state=<GameState>) (see "
+                             "agents.base.act_with_state)")
+        seat = state.current_player
+        if agent != f"player_{seat}":
+            raise ValueError(f"state is at the decision of player_{seat}, not of {agent}")
+        mask = observation["action_mask"]
+        legal = np.flatnonzero(mask)
+        if legal.size == 0:
+            raise ValueError("the action mask has no legal action")
+        self._decode(observation["observation"])
+        b = self.adapter.exact_consistent(state, seat)
+        for r in range(1, self.n):
+            q = (seat + r) % self.n
+            if state.clan_card[q] >= 0:      # before set-up: the heuristic's own prior
+                self.P[r] = b[q]
+        self._thr = self._threat()
+        a = self._choose(mask)
+        if a is None or not mask[a]:
+            a = int(self.rng.choice(legal))
+        return int(a)

@@ -5,7 +5,7 @@ Usage::
     python -m benchmarks.deduction --game prowl --players heuristic --observer-seat 0 \\
         --games 20 [--num-players 4] [--trackers uniform consistent policy probe] \\
         [--probe probes/prowl4.pt] [--particles 100] [--samples 200] [--epsilon 0.1] \\
-        [--policy-samples 1] [--seed 0] [--png deduction_prowl.png] [--json out.json]
+        [--policy-samples 1] [--refresh 1] [--seed 0] [--png deduction_prowl.png] [--json out.json]
 
 Plays ``--games`` games (engine seeds ``seed + g``; ``--players`` one agent spec per seat or
 fewer, repeated), runs every tracker for the observing seat on the same games
@@ -39,7 +39,7 @@ from training.belief_metrics import CHECKPOINTS, METRICS, at_checkpoints, binned
 def run(game: str, config: dict[str, Any], players: Sequence[str], observer: int, games: int,
         trackers: Sequence[str], seed: int = 0, particles: int = 100, samples: int = 200,
         epsilon: float = 0.1, probe: str | None = None, policy_samples: int | None = None,
-        policy_mix: float = 0.0, log=print) -> dict[str, Any]:
+        policy_mix: float = 0.0, refresh: int = 1, log=print) -> dict[str, Any]:
     """Run the benchmark; returns per tracker the binned and checkpoint means/intervals and the
     cost (``{"bins": (mean, half) (10, 3), "checkpoints": (mean, half) (4, 3), "ms_per_update",
     "games"}``)."""
@@ -57,7 +57,8 @@ def run(game: str, config: dict[str, Any], players: Sequence[str], observer: int
                   for s in range(n)]
         trs = [make_tracker(t, game, state0.config, seed=seed + g, particles=particles,
                             samples=samples, epsilon=epsilon, probe_path=probe,
-                            policy_samples=policy_samples, policy_mix=policy_mix)
+                            policy_samples=policy_samples, policy_mix=policy_mix,
+                            refresh=refresh)
                for t in trackers]
         res = track_game(game, config, agents, trs, observer, seed + g)
         for tr in trs:
@@ -135,6 +136,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--particles", type=int, default=100)
     ap.add_argument("--samples", type=int, default=200)
     ap.add_argument("--epsilon", type=float, default=0.1)
+    ap.add_argument("--refresh", type=int, default=1,
+                    help="the sampled consistent tracker resamples every this many actions "
+                         "(default 1; long Clandestine histories make a world cost ~40 ms)")
     ap.add_argument("--policy-mix", type=float, default=0.0,
                     help="defensive mixture weight of the consistent posterior in the policy "
                          "tracker's belief (default 0: plain Bayes)")
@@ -154,7 +158,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         trackers.remove("probe")
     res = run(a.game, config, a.players, a.observer_seat, a.games, trackers, a.seed,
               a.particles, a.samples, a.epsilon, a.probe, a.policy_samples, a.policy_mix,
-              log=lambda s: print(s, file=sys.stderr))
+              a.refresh, log=lambda s: print(s, file=sys.stderr))
     print(f"## {a.game} {config}, players {a.players}, observer seat {a.observer_seat}, "
           f"{a.games} games\n")
     print(markdown(res))

@@ -3,6 +3,7 @@ the policy tracker against exact Bayes, the dataset generator's schema and repro
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -388,3 +389,234 @@ def test_policy_tracker_matches_exact_bayes_under_the_clans_heuristic():
         tr.update(st, a, actor)
     exact = _exact_clans_posterior(st, 1, model)
     assert 0.5 * np.abs(tr.belief()[0] - exact).sum() < 0.02
+
+
+# ------------------------------------------- 2-player Prowl, 2 cards each: exact enumeration
+class LinearSoftmaxPolicy:
+    """A known stochastic policy that reads the whole observation (own clan card and hand
+    included): ``softmax(observation @ W)`` over the legal ids, ``W`` fixed normal(0, scale)."""
+
+    def __init__(self, obs_size: int, num_actions: int, scale: float, seed: int) -> None:
+        self.W = np.random.default_rng(seed).normal(0.0, scale, (obs_size, num_actions))
+
+    def reset(self) -> None:
+        pass
+
+    def probs(self, obs, mask, seat):
+        legal = np.flatnonzero(mask)
+        z = obs.astype(np.float64) @ self.W[:, legal]
+        e = np.exp(z - z.max())
+        p = np.zeros(mask.shape[0])
+        p[legal] = e / e.sum()
+        return p
+
+
+def _exact_prowl_posterior(real, seat, model=None):
+    """Exact posterior over the opponent's clan card in 2-player Prowl, by enumeration.
+
+    Given what ``seat`` saw, the opponent's dealt hand is a uniformly drawn set of
+    ``cards_per_player`` physical cards among those ``seat`` has not seen (its own and the
+    revealed 2-player pile cards excluded): every such set is enumerated (the deal rewritten in
+    the record's chance log), and from the deal every branch of the opponent's choices that
+    gives ``seat`` the observations it saw (a public choice must be the real one), weighted by the
+    choice's probability: ``model.probs`` on the opponent's observation, or with ``model=None``
+    the consistent model (a face-down placement is a uniformly drawn physical card of the hand,
+    other choices uniform over the legal ids)."""
+    cls = type(real)
+    ad = adapter_for("prowl")
+    rec = real.to_record()
+    n, cpp = real.n, real.cpp
+    assert n == 2
+    opp = 1 - seat
+    real_obs = [s.observation_tensor(seat).copy() for s in cls.replay_steps(rec)]
+    chance = [list(e) for e in rec["chance"]]
+    k = [i for i, e in enumerate(chance) if e[0] == "deck"][0]
+    perm = list(chance[k][1])
+    r = int(real.pile.sum())
+    own = perm[seat * cpp:(seat + 1) * cpp]
+    tail = perm[len(perm) - r:] if r else []
+    unseen = [x for x in perm if x not in own and x not in tail]
+    acc, total = np.zeros(4), 0.0
+    for hand in itertools.combinations(unseen, cpp):
+        deal = [0] * len(perm)
+        deal[seat * cpp:(seat + 1) * cpp] = own
+        deal[opp * cpp:(opp + 1) * cpp] = list(hand)
+        deal[n * cpp:] = [x for x in unseen if x not in hand] + tail
+        ch = [list(e) for e in chance]
+        ch[k] = ["deck", deal]
+        s0 = next(cls.replay_steps(dict(rec, chance=ch, actions=[]))).clone()
+        if not np.array_equal(s0.observation_tensor(seat), real_obs[0]):
+            continue
+        stack = [(s0, 0, 1.0)]
+        while stack:
+            st, i, w = stack.pop()
+            if i == len(rec["actions"]):
+                acc += w * ad.truth(st)[opp]
+                total += w
+                continue
+            a, actor = rec["actions"][i], st.current_player
+            mask = st.legal_action_mask()
+            if actor == seat:
+                cands = {a: 1.0} if mask[a] else {}
+            else:
+                legal = np.flatnonzero(mask)
+                if model is None:
+                    cands = {}
+                    for c in legal.tolist():
+                        h = ad.resampled_choice_prob(st, c)
+                        cands[c] = 1.0 / len(legal) if h is None else h
+                else:
+                    p = model.probs(st.observation_tensor(actor), mask, actor)
+                    cands = {c: p[c] for c in legal.tolist()}
+                if ad.public_action(st, a):
+                    cands = {a: cands[a]} if a in cands else {}
+            for c, pc in cands.items():
+                if pc <= 0:
+                    continue
+                q = st.clone()
+                q.apply_action(c)
+                if np.array_equal(q.observation_tensor(seat), real_obs[i + 1]):
+                    stack.append((q, i + 1, w * pc))
+    return acc / total
+
+
+def test_prowl_consistent_equals_enumeration_two_players_two_cards():
+    """Every position of two 2-player, 2-card games (plays, Accusations, peeks, the pile's
+    reveals): the adapter's consistent posterior equals the enumerated one."""
+    checked = 0
+    for seed in (0, 2):
+        st = new_game("prowl", seed, num_players=2, cards_per_player=2)
+        model = LinearSoftmaxPolicy(st.observation_size, st.num_actions, 0.3, seed)
+        rng = np.random.default_rng(seed)
+        while not st.is_over:
+            st.apply_action(sample_action(model, st, rng))
+            if st.is_over or st.clan_card[1] < 0:
+                continue
+            exact = _exact_prowl_posterior(st, 0)
+            np.testing.assert_allclose(adapter_for("prowl").exact_consistent(st, 0)[1], exact,
+                                       atol=1e-12)
+            checked += 1
+    assert checked >= 10
+
+
+@pytest.mark.slow
+def test_policy_tracker_matches_exact_bayes_on_two_player_prowl():
+    """2-player Prowl, 2 cards each, a known stochastic policy that reads the hidden cards
+    (LinearSoftmaxPolicy, scale 0.3): with 5000 particles (fresh worlds only at a
+    rejuvenation) the policy posterior over the opponent's clan card is within total variation
+    0.02 of exact Bayes by enumeration after every action, while exact Bayes is far from the
+    consistent posterior (the policy is informative)."""
+    st = new_game("prowl", 0, num_players=2, cards_per_player=2)
+    model = LinearSoftmaxPolicy(st.observation_size, st.num_actions, 0.3, 0)
+    tr = PolicyTracker("prowl", model, particles=5000, fresh_fraction=1.0, seed=0)
+    tr.reset(st, 0)
+    rng = np.random.default_rng(0)
+    gap = 0.0
+    while True:
+        actor = st.current_player
+        a = sample_action(model, st, rng)
+        st.apply_action(a)
+        tr.update(st, a, actor)
+        if st.is_over:
+            break
+        exact = _exact_prowl_posterior(st, 0, model)
+        assert 0.5 * np.abs(tr.belief()[1] - exact).sum() < 0.02, (len(st.history), exact)
+        cons = adapter_for("prowl").exact_consistent(st, 0)[1]
+        gap = max(gap, 0.5 * np.abs(exact - cons).sum())
+    assert gap > 0.15
+    assert tr.stats["rejuvenations"] >= 1 and tr.stats["unreplayable"] == 0
+
+
+def test_belief_prowl_heuristic_plays_legal_games_and_reads_the_consistent_posterior():
+    from agents import act_with_state, make_agent
+
+    st = new_game("prowl", 4, num_players=4)
+    ags = [make_agent("heuristic:belief" if s == 0 else "heuristic", "prowl", st.config, seed=s)
+           for s in range(4)]
+    assert ags[0].needs_state
+    checked = False
+    while not st.is_over:
+        p = st.current_player
+        obs = {"observation": st.observation_tensor(p), "action_mask": st.legal_action_mask()}
+        a = act_with_state(ags[p], obs, f"player_{p}", st)
+        assert obs["action_mask"][a]
+        if p == 0 and st.clan_card.min() >= 0:   # its beliefs are the adapter's posterior
+            b = adapter_for("prowl").exact_consistent(st, 0)
+            np.testing.assert_allclose(ags[0].P[1:], b[[1, 2, 3]])
+            checked = True
+        st.apply_action(a)
+    assert checked
+    obs = {"observation": st.observation_tensor(0), "action_mask": np.ones(st.num_actions)}
+    with pytest.raises(ValueError, match="state="):
+        ags[0].act(obs, "player_0")
+    with pytest.raises(ValueError, match="no belief-reading heuristic"):
+        make_agent("heuristic:belief", "clans", new_game("clans", 0).config)
+
+
+def test_clandestine_relic_suit_belief():
+    """Clandestine (3 players, heuristic play): the consistent belief, sampled from the
+    resampler, keeps every row at the public Relic hand size, the Relics known in a hand
+    (taken face up) and the observer's own hand; its suits of blind Relics vary across worlds."""
+    from agents import make_agent
+
+    st = new_game("clandestine", 0)      # seat 2 starts with a blind-drawn Relic
+    ags = [make_agent("heuristic", "clandestine", st.config, seed=s) for s in range(3)]
+    for _ in range(40):
+        p = st.current_player
+        st.apply_action(ags[p].act({"observation": st.observation_tensor(p),
+                                    "action_mask": st.legal_action_mask()}, f"player_{p}"))
+    ad = adapter_for("clandestine")
+    suits = ["Rod", "Sword", "Disk", "Chalice"]
+    assert ad.categories(st) == suits
+    tr = ConsistentTracker("clandestine", samples=12, seed=0, refresh=5)
+    tr.reset(st, 0)
+    b = tr.belief()
+    assert b.shape == (3, 4) and not tr.last_exact
+    np.testing.assert_allclose(b.sum(axis=1), [len(h) for h in st.relic_hand])
+    np.testing.assert_array_equal(b[0], ad.truth(st)[0])
+    suit_of = ad._suit_of()
+    for q in (1, 2):
+        known = np.bincount([suit_of[r] for r in st.relic_known[q]], minlength=4)
+        assert np.all(b[q] >= known - 1e-9)
+        blind = len(st.relic_hand[q]) - len(st.relic_known[q])
+        if blind:
+            assert tr.stderr[q].max() > 0      # a blind Relic's suit differs between worlds
+    assert sum(len(st.relic_hand[q]) - len(st.relic_known[q]) for q in (1, 2)) > 0
+    # within the refresh interval the estimate is reused (no new worlds drawn)
+    p = st.current_player
+    a = ags[p].act({"observation": st.observation_tensor(p),
+                    "action_mask": st.legal_action_mask()}, f"player_{p}")
+    st.apply_action(a)
+    tr.update(st, a, p)
+    state_before = tr.rng.bit_generator.state
+    b2 = tr.belief()
+    assert tr.rng.bit_generator.state == state_before
+    np.testing.assert_allclose(b2.sum(axis=1), [len(h) for h in st.relic_hand])
+    u = UniformTracker("clandestine")
+    u.reset(st, 0)
+    np.testing.assert_allclose(u.belief()[1], len(st.relic_hand[1]) / 4)
+    with pytest.raises(ValueError, match="refresh"):
+        ConsistentTracker("clandestine", refresh=0)
+
+
+def test_probe_puts_no_mass_on_roles_ruled_out(tmp_path):
+    """The Clans probe's rows give the observer's own colour probability 0 (colours are dealt
+    without replacement); without ``support`` the network's raw softmax is returned."""
+    from agents.belief import ProbeTracker
+    from training.probe import main
+
+    path = tmp_path / "c.pt"
+    assert main(["--game", "clans", "--num-players", "2", "--agents", "random", "--games", "2",
+                 "--epochs", "1", "--hidden", "8", "--out", str(path)]) == 0
+    st = _play(new_game("clans", 5, num_players=2), 4, 5)
+    own = int(np.argmax(adapter_for("clans").truth(st)[0]))
+    tr = ProbeTracker("clans", str(path))
+    tr.reset(st, 0)
+    b = tr.belief()
+    assert b[1, own] == 0.0
+    np.testing.assert_allclose(b[1].sum(), 1.0)
+    raw = ProbeTracker("clans", str(path), support=False)
+    raw.reset(st, 0)
+    r = raw.belief()
+    assert r[1, own] > 0
+    np.testing.assert_allclose(b[1], r[1] * (np.arange(5) != own) / (1 - r[1, own]), rtol=1e-6)

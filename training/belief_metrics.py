@@ -140,6 +140,7 @@ def track_game(game: str, config: dict[str, Any], agents: Sequence[Any], tracker
     Raises:
         ValueError: the number of agents is not the number of seats.
     """
+    from agents import act_with_state
     from agents.belief import adapter_for, new_game
 
     state = new_game(game, seed, **config)
@@ -161,7 +162,7 @@ def track_game(game: str, config: dict[str, Any], agents: Sequence[Any], tracker
         actor = state.current_player
         obs = {"observation": state.observation_tensor(actor),
                "action_mask": state.legal_action_mask()}
-        action = int(agents[actor].act(obs, f"player_{actor}"))
+        action = int(act_with_state(agents[actor], obs, f"player_{actor}", state))
         state.apply_action(action)
         k += 1
         if state.is_over:
