@@ -380,11 +380,17 @@ class ClandestineState(GameState):
     def legal_action_mask(self) -> np.ndarray:
         if self.phase == "OVER":
             return np.zeros(NUM_ACTIONS, dtype=np.int8)
-        if self._mask is None:
+        return self._current_mask().copy()
+
+    def _current_mask(self) -> np.ndarray:
+        """The mask of the decision due, built once per decision (the engine's own: never
+        handed out, :meth:`legal_action_mask` gives copies)."""
+        m = self._mask
+        if m is None:
             m = np.zeros(NUM_ACTIONS, dtype=np.int8)
             PH.KINDS[self.kind][0](self, m)
             self._mask = m
-        return self._mask.copy()
+        return m
 
     def _apply_action(self, action: int) -> None:
         self._apply(action)
@@ -431,14 +437,15 @@ class ClandestineState(GameState):
             if self.kind is None:
                 self._step()
                 continue
-            legal = np.flatnonzero(self.legal_action_mask())
-            if len(legal) == 0:
+            mask = self._current_mask()
+            count = np.count_nonzero(mask)
+            if count == 0:
                 raise RuntimeError(f"decision {self.kind!r} in phase {self.phase} has an empty "
                                    "mask (engine bug)")
-            if len(legal) > 1 or self.kind in ALWAYS_ASK or self._hidden_effect_request() or (
+            if count > 1 or self.kind in ALWAYS_ASK or self._hidden_effect_request() or (
                     self.kind == "window_pre" and self.secret_hand[self.decider]):
                 return  # a PRE window is asked whenever Secrets are held (their hidden playability)
-            self._apply(int(legal[0]))
+            self._apply(int(mask.argmax()))  # the one legal id
 
     # ------------------------------------------------------------------------ phase machine
     def _step(self) -> None:
