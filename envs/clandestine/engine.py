@@ -128,6 +128,15 @@ PHASES: tuple[str, ...] = ("START", "PRE", "SELECT_LEADER", "ACTION", "POST", "E
 #: Alchemy panels offered (the society panels only with ``society_powers=True``).
 IMPLEMENTED_PANELS = ("any_time", "assign", "regroup", "leader")
 SOCIETY_PANELS = ("charter", "muster", "endowment", "patronage", "terror", "cult")
+#: per Society, its panels' trades for :meth:`ClandestineState.legal_trades`: ``(panel, panel id,
+#: timing, ((trade, Gold in, Energy in, "uf" in, Gold-paid Assignment trade), ...))``
+_PANEL_TRADES: dict[str, tuple] = {
+    sid: tuple((p, panel["id"], panel["timing"],
+                tuple((t, int(tr["in"].get("gold", 0)), int(tr["in"].get("energy", 0)),
+                       "uf" in tr["in"], panel["id"] == "assign" and "gold" in tr["in"])
+                      for t, tr in enumerate(panel["trades"])))
+               for p, panel in enumerate(soc["panels"]))
+    for sid, soc in _C["societies"].items()}
 MASKS_CAP = 3  # Masks' Chaos per object (space, Relic, panel)
 END_REASONS = ("level_v", "relic_deck", "round_limit")
 #: Decision kinds whose options depend on the decider's hidden cards: always asked, even with a
@@ -1220,34 +1229,42 @@ class ClandestineState(GameState):
         trade is offered only when ``new_leader`` can be done (a Universal Follower on the
         Society path, and the next cutout's Level gate met or every cutout empty); the Garden
         Club's 5 Gold Assignment trade is a society power (ruling 36)."""
-        soc = self.society(seat)
         regular = self.tokens_free[seat] - sum(self.panel_tokens[seat]) > 0
         deep = self.deep_held[seat] + self.deep_granted[seat] - sum(self.panel_deep[seat]) > 0
         if not (regular or deep) or self.black_slots_filled(seat):
             return []
         off_turn = self.phase in ("REACT", "FINAL")
+        tokens, deeps, masks = self.panel_tokens[seat], self.panel_deep[seat], \
+            self.masks_panel[seat]
         # a regular token on a panel without one, or a Deep token on a panel that holds one
-        placeable = [((regular and not self.panel_tokens[seat][p] and not self.panel_deep[seat][p])
-                      or (deep and (self.panel_tokens[seat][p] or self.panel_deep[seat][p]) > 0))
-                     and not self.masks_panel[seat][p]  # Masks' Chaos blocks the panel
+        placeable = [((regular and not tokens[p] and not deeps[p])
+                      or (deep and (tokens[p] or deeps[p]) > 0))
+                     and not masks[p]  # Masks' Chaos blocks the panel
                      for p in range(7)]
+        powers = self.spec.flags["society_powers"]
+        gold, energy = self.gold[seat], self.energy[seat]
+        leader_energy = initiate = None  # asked once, for the first trade that needs them
         out = []
-        for p, panel in enumerate(soc["panels"]):
-            society_panel = panel["id"] in SOCIETY_PANELS and self.spec.flags["society_powers"]
-            if (panel["id"] not in IMPLEMENTED_PANELS and not society_panel) or not placeable[p]:
+        for p, pid, timing, trades in _PANEL_TRADES[self.societies[seat]]:
+            if (pid not in IMPLEMENTED_PANELS and not (pid in SOCIETY_PANELS and powers)) \
+                    or not placeable[p]:
                 continue
-            if off_turn and panel["timing"] != "any":
+            if off_turn and timing != "any":
                 continue
-            for t, trade in enumerate(panel["trades"]):
-                cost = trade["in"]
-                if self.gold[seat] < cost.get("gold", 0) or \
-                        self.energy[seat] < self._trade_energy(seat, cost):
+            for t, g, e, uf, assign_gold in trades:
+                if uf:  # the Initiation trade's Energy changed by ``leader_energy`` mods
+                    if leader_energy is None:
+                        leader_energy = self.relic_mods(seat).get("leader_energy", 0)
+                    e = max(0, e + leader_energy)
+                if gold < g or energy < e:
                     continue
-                if panel["id"] == "assign" and "gold" in cost \
-                        and not self.spec.flags["society_powers"]:
+                if assign_gold and not powers:
                     continue
-                if "uf" in cost and not self.can_initiate(seat):
-                    continue
+                if uf:
+                    if initiate is None:
+                        initiate = self.can_initiate(seat)
+                    if not initiate:
+                        continue
                 out.append((p, t))
         j = self.conj[seat]
         panel = self.cards.conjunctions[j].panel if j >= 0 else None
