@@ -545,8 +545,20 @@ class ClandestineState(GameState):
         return RM.harbor_choices(self.map_state())
 
     def refill_map(self, harbor_route: str | None) -> None:
-        """END step 1 (``relic_map.refill_end_of_turn``)."""
-        self._set_map(RM.refill_end_of_turn(self.map_state(), self._deck_ids(), harbor_route))
+        """END step 1 (``relic_map.refill_end_of_turn``). The fill draws at most one card per
+        Map space filled from the deck (``relic_map.CARDS_ON_MAP``), so only that many cards
+        from the top are handed over; the drawn ones leave the deck, and a deck emptied by the
+        fill triggers the end (§1.6)."""
+        deck = self.relic_deck
+        top = tuple(RELIC_IDS[r] for r in reversed(deck[-RM.CARDS_ON_MAP:]))
+        res = RM.refill_end_of_turn(self.map_state(), top, harbor_route)
+        before = self.relic_map
+        self.relic_map = [RELIC_INDEX[c] if c is not None else -1 for c in res.relic_map.cards]
+        self._note_map(before)
+        drawn = len(res.revealed)
+        del deck[len(deck) - drawn:]
+        if drawn and not deck:
+            self.record_trigger("relic_deck")
         self.end_step = 1
 
     def _refill_map(self) -> None:
