@@ -43,6 +43,9 @@ from envs.clandestine.city import C1, CHAMBERS, load_content
 from envs.clandestine.relic_map import MAP_ORDER
 from envs.clandestine.spec import SOCIETIES
 
+# the engine first: envs.clandestine.observation imports the engine's constants, and importing it
+# first breaks the cycle (``python -m benchmarks.clandestine_heuristic`` failed that way)
+importlib.import_module("envs.clandestine.engine")
 try:  # the observation layout in its own module once split from the engine, else the engine's
     _layout_module = importlib.import_module("envs.clandestine.observation")
 except ModuleNotFoundError:  # pragma: no cover - before the split

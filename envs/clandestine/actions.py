@@ -89,6 +89,19 @@ def decode(action: int) -> ActionId:
     return _DECODED[a]
 
 
+#: ``(space, decider, num_players) -> index`` of :func:`space_to_index` and ``(index, decider,
+#: num_players) -> space`` of :func:`index_to_space` for every valid triple (1..6 seats): the
+#: encoders and masks ask for these thousands of times per game
+_S2I: dict[tuple[int, int, int], int] = {}
+_I2S: dict[tuple[int, int, int], int] = {}
+for _n in range(1, 7):
+    for _d in range(_n):
+        for _sp in range(SPACES_PER_SEAT * _n):
+            _i = SPACES_PER_SEAT * ((_sp // SPACES_PER_SEAT - _d) % _n) + _sp % SPACES_PER_SEAT
+            _S2I[_sp, _d, _n] = _i
+            _I2S[_i, _d, _n] = _sp
+
+
 def space_to_index(space: int, decider: int, num_players: int) -> int:
     """SPACE-block index of absolute City space ``space`` (``9 * seat + local``) as seen by
     ``decider``: ``9 * ((seat - decider) mod N) + local``.
@@ -96,6 +109,10 @@ def space_to_index(space: int, decider: int, num_players: int) -> int:
     Raises:
         ValueError: space or seat out of range.
     """
+    try:
+        return _S2I[space, decider, num_players]
+    except (KeyError, TypeError):
+        pass  # checked and computed below
     if not 0 <= space < SPACES_PER_SEAT * num_players:
         raise ValueError(f"City space {space} out of range 0..{SPACES_PER_SEAT * num_players - 1}")
     if not 0 <= decider < num_players:
@@ -111,6 +128,10 @@ def index_to_space(index: int, decider: int, num_players: int) -> int:
     Raises:
         ValueError: the index names a seat offset >= N, or a bad seat.
     """
+    try:
+        return _I2S[index, decider, num_players]
+    except (KeyError, TypeError):
+        pass  # checked and computed below
     if not 0 <= index < SPACES_PER_SEAT * num_players:
         raise ValueError(f"SPACE index {index} names no space with {num_players} seats "
                          f"(0..{SPACES_PER_SEAT * num_players - 1})")

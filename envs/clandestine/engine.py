@@ -128,6 +128,15 @@ PHASES: tuple[str, ...] = ("START", "PRE", "SELECT_LEADER", "ACTION", "POST", "E
 #: Alchemy panels offered (the society panels only with ``society_powers=True``).
 IMPLEMENTED_PANELS = ("any_time", "assign", "regroup", "leader")
 SOCIETY_PANELS = ("charter", "muster", "endowment", "patronage", "terror", "cult")
+#: per Society, its panels' trades for :meth:`ClandestineState.legal_trades`: ``(panel, panel id,
+#: timing, ((trade, Gold in, Energy in, "uf" in, Gold-paid Assignment trade), ...))``
+_PANEL_TRADES: dict[str, tuple] = {
+    sid: tuple((p, panel["id"], panel["timing"],
+                tuple((t, int(tr["in"].get("gold", 0)), int(tr["in"].get("energy", 0)),
+                       "uf" in tr["in"], panel["id"] == "assign" and "gold" in tr["in"])
+                      for t, tr in enumerate(panel["trades"])))
+               for p, panel in enumerate(soc["panels"]))
+    for sid, soc in _C["societies"].items()}
 MASKS_CAP = 3  # Masks' Chaos per object (space, Relic, panel)
 END_REASONS = ("level_v", "relic_deck", "round_limit")
 #: Decision kinds whose options depend on the decider's hidden cards: always asked, even with a
@@ -380,11 +389,17 @@ class ClandestineState(GameState):
     def legal_action_mask(self) -> np.ndarray:
         if self.phase == "OVER":
             return np.zeros(NUM_ACTIONS, dtype=np.int8)
-        if self._mask is None:
+        return self._current_mask().copy()
+
+    def _current_mask(self) -> np.ndarray:
+        """The mask of the decision due, built once per decision (the engine's own: never
+        handed out, :meth:`legal_action_mask` gives copies)."""
+        m = self._mask
+        if m is None:
             m = np.zeros(NUM_ACTIONS, dtype=np.int8)
             PH.KINDS[self.kind][0](self, m)
             self._mask = m
-        return self._mask.copy()
+        return m
 
     def _apply_action(self, action: int) -> None:
         self._apply(action)
@@ -437,14 +452,15 @@ class ClandestineState(GameState):
             if self.kind is None:
                 self._step()
                 continue
-            legal = np.flatnonzero(self.legal_action_mask())
-            if len(legal) == 0:
+            mask = self._current_mask()
+            count = np.count_nonzero(mask)
+            if count == 0:
                 raise RuntimeError(f"decision {self.kind!r} in phase {self.phase} has an empty "
                                    "mask (engine bug)")
-            if len(legal) > 1 or self.kind in ALWAYS_ASK or self._hidden_effect_request() or (
+            if count > 1 or self.kind in ALWAYS_ASK or self._hidden_effect_request() or (
                     self.kind == "window_pre" and self.secret_hand[self.decider]):
                 return  # a PRE window is asked whenever Secrets are held (their hidden playability)
-            self._apply(int(legal[0]))
+            self._apply(int(mask.argmax()))  # the one legal id
 
     # ------------------------------------------------------------------------ phase machine
     def _step(self) -> None:
@@ -535,8 +551,20 @@ class ClandestineState(GameState):
         return RM.harbor_choices(self.map_state())
 
     def refill_map(self, harbor_route: str | None) -> None:
-        """END step 1 (``relic_map.refill_end_of_turn``)."""
-        self._set_map(RM.refill_end_of_turn(self.map_state(), self._deck_ids(), harbor_route))
+        """END step 1 (``relic_map.refill_end_of_turn``). The fill draws at most one card per
+        Map space filled from the deck (``relic_map.CARDS_ON_MAP``), so only that many cards
+        from the top are handed over; the drawn ones leave the deck, and a deck emptied by the
+        fill triggers the end (§1.6)."""
+        deck = self.relic_deck
+        top = tuple(RELIC_IDS[r] for r in reversed(deck[-RM.CARDS_ON_MAP:]))
+        res = RM.refill_end_of_turn(self.map_state(), top, harbor_route)
+        before = self.relic_map
+        self.relic_map = [RELIC_INDEX[c] if c is not None else -1 for c in res.relic_map.cards]
+        self._note_map(before)
+        drawn = len(res.revealed)
+        del deck[len(deck) - drawn:]
+        if drawn and not deck:
+            self.record_trigger("relic_deck")
         self.end_step = 1
 
     def _refill_map(self) -> None:
@@ -1219,34 +1247,42 @@ class ClandestineState(GameState):
         trade is offered only when ``new_leader`` can be done (a Universal Follower on the
         Society path, and the next cutout's Level gate met or every cutout empty); the Garden
         Club's 5 Gold Assignment trade is a society power (ruling 36)."""
-        soc = self.society(seat)
         regular = self.tokens_free[seat] - sum(self.panel_tokens[seat]) > 0
         deep = self.deep_held[seat] + self.deep_granted[seat] - sum(self.panel_deep[seat]) > 0
         if not (regular or deep) or self.black_slots_filled(seat):
             return []
         off_turn = self.phase in ("REACT", "FINAL")
+        tokens, deeps, masks = self.panel_tokens[seat], self.panel_deep[seat], \
+            self.masks_panel[seat]
         # a regular token on a panel without one, or a Deep token on a panel that holds one
-        placeable = [((regular and not self.panel_tokens[seat][p] and not self.panel_deep[seat][p])
-                      or (deep and (self.panel_tokens[seat][p] or self.panel_deep[seat][p]) > 0))
-                     and not self.masks_panel[seat][p]  # Masks' Chaos blocks the panel
+        placeable = [((regular and not tokens[p] and not deeps[p])
+                      or (deep and (tokens[p] or deeps[p]) > 0))
+                     and not masks[p]  # Masks' Chaos blocks the panel
                      for p in range(7)]
+        powers = self.spec.flags["society_powers"]
+        gold, energy = self.gold[seat], self.energy[seat]
+        leader_energy = initiate = None  # asked once, for the first trade that needs them
         out = []
-        for p, panel in enumerate(soc["panels"]):
-            society_panel = panel["id"] in SOCIETY_PANELS and self.spec.flags["society_powers"]
-            if (panel["id"] not in IMPLEMENTED_PANELS and not society_panel) or not placeable[p]:
+        for p, pid, timing, trades in _PANEL_TRADES[self.societies[seat]]:
+            if (pid not in IMPLEMENTED_PANELS and not (pid in SOCIETY_PANELS and powers)) \
+                    or not placeable[p]:
                 continue
-            if off_turn and panel["timing"] != "any":
+            if off_turn and timing != "any":
                 continue
-            for t, trade in enumerate(panel["trades"]):
-                cost = trade["in"]
-                if self.gold[seat] < cost.get("gold", 0) or \
-                        self.energy[seat] < self._trade_energy(seat, cost):
+            for t, g, e, uf, assign_gold in trades:
+                if uf:  # the Initiation trade's Energy changed by ``leader_energy`` mods
+                    if leader_energy is None:
+                        leader_energy = self.relic_mods(seat).get("leader_energy", 0)
+                    e = max(0, e + leader_energy)
+                if gold < g or energy < e:
                     continue
-                if panel["id"] == "assign" and "gold" in cost \
-                        and not self.spec.flags["society_powers"]:
+                if assign_gold and not powers:
                     continue
-                if "uf" in cost and not self.can_initiate(seat):
-                    continue
+                if uf:
+                    if initiate is None:
+                        initiate = self.can_initiate(seat)
+                    if not initiate:
+                        continue
                 out.append((p, t))
         j = self.conj[seat]
         panel = self.cards.conjunctions[j].panel if j >= 0 else None

@@ -427,6 +427,30 @@ def _ask_or_pause(st: OpState, ctx: EffectContext, request: Request) -> Any:
         raise Suspend(request) from None
 
 
+def _pick_up_to(st: OpState, ctx: EffectContext, kind: str, options: tuple, n: int, op: str,
+                can_pass: bool = False, count: bool = True) -> Any:
+    """One pick of an op done up to ``n`` times (``add_uf``, ``move``, ``spend_uf``,
+    ``place_chaos``, ``initiate``, ``prime``, ``extend``; design §4).
+
+    Asks ``st.seat`` a ``kind`` :class:`Request` among ``options`` for op ``op``, with the picks
+    still allowed (``n`` minus the op's ``"done"`` progress) as its ``("remaining", k)`` info;
+    ``can_pass`` makes ``None`` (PASS: stop early) a legal answer. A pick is counted in
+    ``"done"`` when ``count`` (``move`` counts a pawn only once its distance is chosen).
+
+    Returns:
+        The pick (one of ``options``), or ``None`` when the seat passed.
+
+    Raises:
+        Suspend: carrying the request, when the decision must be asked (the op is re-entered
+            with the answer on resume).
+    """
+    pick = _ask_or_pause(st, ctx, Request(st.seat, kind, options, can_pass=can_pass, op=op,
+                                          info=(("remaining", n - st.get("done")),)))
+    if pick is not None and count:
+        st.set("done", st.get("done") + 1)
+    return pick
+
+
 # -------------------------------------------------------------------------------------- amounts
 
 
@@ -574,14 +598,7 @@ def op_add_uf(op: dsl.AddUf, ctx: EffectContext, st: OpState) -> None:
         spaces = tuple(ctx.spaces(st.seat, op.where))
         if (left is not None and left <= 0) or not spaces:
             return
-        space = _ask_or_pause(
-            st,
-            ctx,
-            Request(
-                st.seat, "target", spaces, op="add_uf", info=(("remaining", n - st.get("done")),)
-            ),
-        )
-        st.set("done", st.get("done") + 1)
+        space = _pick_up_to(st, ctx, "target", spaces, n, "add_uf")
         ctx.place_uf(st.seat, space)
 
 
@@ -600,18 +617,8 @@ def op_move(op: dsl.Move, ctx: EffectContext, st: OpState) -> None:
             eligible = tuple(k for k, c in here.items() if c - moved.get(k, 0) > 0)
             if not eligible:
                 return
-            pick = _ask_or_pause(
-                st,
-                ctx,
-                Request(
-                    st.seat,
-                    "pawn_pick",
-                    eligible,
-                    can_pass=True,
-                    op="move",
-                    info=(("remaining", count - st.get("done")),),
-                ),
-            )
+            pick = _pick_up_to(st, ctx, "pawn_pick", eligible, count, "move", can_pass=True,
+                               count=False)
             if pick is None:
                 return
             st.set("pick", pick)
@@ -744,22 +751,10 @@ def op_spend_uf(op: dsl.SpendUf, ctx: EffectContext, st: OpState) -> Push | None
     here = tuple(ctx.pawns(st.seat, "own_path", ("uf",)))
     if not here:
         return None
-    pick = _ask_or_pause(
-        st,
-        ctx,
-        Request(
-            st.seat,
-            "pawn_pick",
-            here,
-            can_pass=True,
-            op="spend_uf",
-            info=(("remaining", top - st.get("done")),),
-        ),
-    )
+    pick = _pick_up_to(st, ctx, "pawn_pick", here, top, "spend_uf", can_pass=True)
     if pick is None:
         st.set("done", top)
         return None
-    st.set("done", st.get("done") + 1)
     ctx.return_uf(st.seat, pick[0])
     return Push(op.each, st.seat)
 
@@ -800,18 +795,7 @@ def op_place_chaos(op: dsl.PlaceChaos, ctx: EffectContext, st: OpState) -> None:
         targets = tuple(ctx.chaos_targets(st.seat, op.target))
         if not targets:
             return
-        obj = _ask_or_pause(
-            st,
-            ctx,
-            Request(
-                st.seat,
-                "target",
-                targets,
-                op="place_chaos",
-                info=(("remaining", n - st.get("done")),),
-            ),
-        )
-        st.set("done", st.get("done") + 1)
+        obj = _pick_up_to(st, ctx, "target", targets, n, "place_chaos")
         if op.src == "own":
             ctx.lose(st.seat, "chaos", 1)
         ctx.put_chaos(st.seat, obj)
@@ -827,14 +811,7 @@ def op_initiate(op: dsl.Initiate, ctx: EffectContext, st: OpState) -> None:
         targets = tuple(ctx.initiate_targets(st.seat))
         if not targets:
             return
-        space = _ask_or_pause(
-            st,
-            ctx,
-            Request(
-                st.seat, "target", targets, op="initiate", info=(("remaining", n - st.get("done")),)
-            ),
-        )
-        st.set("done", st.get("done") + 1)
+        space = _pick_up_to(st, ctx, "target", targets, n, "initiate")
         ctx.initiate_space(st.seat, space)
 
 
@@ -852,21 +829,9 @@ def op_prime(op: dsl.Prime, ctx: EffectContext, st: OpState) -> None:
         )
         if not opts:
             return
-        pick = _ask_or_pause(
-            st,
-            ctx,
-            Request(
-                st.seat,
-                "prime",
-                opts,
-                can_pass=True,
-                op="prime",
-                info=(("remaining", n - st.get("done")),),
-            ),
-        )
+        pick = _pick_up_to(st, ctx, "prime", opts, n, "prime", can_pass=True)
         if pick is None:
             return
-        st.set("done", st.get("done") + 1)
         ctx.prime_secret(st.seat, pick[0], pick[1])
 
 
@@ -881,14 +846,7 @@ def op_extend(op: dsl.Extend, ctx: EffectContext, st: OpState) -> None:
         slots = tuple(ctx.empty_extension_slots())
         if not slots or ctx.deck_size(st.seat, "relic") <= 0:
             return
-        slot = _ask_or_pause(
-            st,
-            ctx,
-            Request(
-                st.seat, "target", slots, op="extend", info=(("remaining", n - st.get("done")),)
-            ),
-        )
-        st.set("done", st.get("done") + 1)
+        slot = _pick_up_to(st, ctx, "target", slots, n, "extend")
         ctx.extend(st.seat, slot)
 
 

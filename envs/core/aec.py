@@ -106,6 +106,7 @@ class GameAECEnv(AECEnv):
         self.game: GameState = self.state_class.from_config(0, **self._config)
         n = self.game.num_players
         self.possible_agents = [agent_name(i) for i in range(n)]
+        self._seat_of = {a: i for i, a in enumerate(self.possible_agents)}
         self.agents = []
         self._obs_size = self.game.observation_size
         self._num_actions = self.game.num_actions
@@ -194,7 +195,9 @@ class GameAECEnv(AECEnv):
                 self.infos[a]["text"] = self._text_logs.text(self.game, seat_of(a))
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = seat_of(agent)
+        seat = self._seat_of.get(agent)
+        if seat is None:
+            seat = seat_of(agent)  # names the bad agent (or the seat check does)
         mask = self._mask if agent == self.agent_selection and not (
             self.terminations.get(agent) or self.truncations.get(agent)) else self._zero_mask
         # a copy: agents may edit their mask; the engine's own stays untouched
@@ -297,6 +300,14 @@ class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
     def __copy__(self) -> OrderEnforcingWrapper:
         """``copy.copy(env)`` is :meth:`clone`."""
         return self.clone()
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """PettingZoo's ``last`` asked of the env inside (the base class reads five attributes
+        through the wrapper's forwarding on every call): the same values, and the same
+        ``AttributeError`` before ``reset``."""
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.env.last(observe)
 
     def __str__(self) -> str:
         return str(self.env)

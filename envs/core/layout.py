@@ -53,6 +53,24 @@ class Layout:
     def __init__(self) -> None:
         self._fields: dict[str, Field] = {}
         self.size = 0
+        #: name -> (start, stop, shape, or None for a one-axis field): :meth:`view`'s look-up
+        self._spans: dict[str, tuple[int, int, tuple[int, ...] | None]] = {}
+        #: ``(vector, {name: view})`` for the last vector viewed: encoders view the same fields
+        #: of one vector many times. One tuple, read once, so that a reader never pairs one
+        #: vector with another's views.
+        self._views: tuple[np.ndarray | None, dict[str, np.ndarray]] = (None, {})
+
+    def __getstate__(self) -> dict:
+        state = self.__dict__.copy()
+        state["_views"] = (None, {})  # the views cache is never copied or pickled
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        if "_spans" not in state:  # pickled before the look-up existed
+            self._spans = {f.name: (f.start, f.stop, f.shape if len(f.shape) > 1 else None)
+                           for f in self._fields.values()}
+        self._views = (None, {})
 
     def add(self, name: str, shape: int | tuple[int, ...], meaning: str) -> Field:
         """Append a field of ``shape`` entries and return it."""
@@ -64,6 +82,7 @@ class Layout:
         size = int(np.prod(shape_t, dtype=np.int64))
         field = Field(name, self.size, shape_t, meaning, size, self.size + size)
         self._fields[name] = field
+        self._spans[name] = (field.start, field.stop, shape_t if len(shape_t) > 1 else None)
         self.size = field.stop
         return field
 
@@ -86,9 +105,30 @@ class Layout:
         return np.zeros(self.size, dtype=dtype)
 
     def view(self, vector: np.ndarray, name: str) -> np.ndarray:
-        """A writable view of field ``name`` in ``vector``, reshaped to the field's shape."""
-        f = self[name]
-        return vector[f.start : f.stop].reshape(f.shape)
+        """A writable view of field ``name`` in ``vector``, reshaped to the field's shape.
+
+        The views of the last vector viewed are kept, so asking again for a field of the same
+        vector returns the same view object (observation encoders view a field many times).
+
+        Raises:
+            ValueError: ``name`` is not a field of this layout.
+        """
+        vec, views = self._views
+        if vec is vector:
+            out = views.get(name)
+            if out is not None:
+                return out
+        else:
+            views = {}
+            self._views = (vector, views)
+        try:
+            start, stop, shape = self._spans[name]
+        except KeyError:
+            self[name]  # raises the ValueError naming the known fields
+            raise
+        out = vector[start:stop] if shape is None else vector[start:stop].reshape(shape)
+        views[name] = out
+        return out
 
     def field_of(self, index: int) -> tuple[Field, tuple[int, ...]]:
         """The field holding flat ``index`` and the index inside the field's shape."""

@@ -1,0 +1,73 @@
+"""Trajectory hashes of seeded random Clandestine games through the AEC env (2-5 players,
+default configuration and ``basic_preset``): speed work on the engine, the effect interpreter or
+the generic AEC layer must leave every value unchanged.
+
+Two SHA-256 hashes per configuration, over one seeded game each:
+
+- ``play``: for every agent turn of ``agent_iter()``, the agent, its reward, its termination and
+  truncation flags, and when it acts its action mask and the random legal action taken (a
+  ``np.random.default_rng(seed)`` choice among the mask's legal ids); the final scores.
+- ``obs``: the acting seat's observation vector (float32 bytes) at every decision.
+
+A change of the rules or of the observation's contents changes these on purpose: regenerate the
+table with ``python -m tests.test_clandestine_trajectory`` and say in the commit why the values
+moved (a change of the observation alone moves only the ``obs`` hashes).
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import numpy as np
+import pytest
+
+from envs import make_env
+
+#: (num_players, basic_preset) -> (play hash, obs hash), first 16 hex digits of SHA-256
+EXPECTED: dict[tuple[int, bool], tuple[str, str]] = {
+    (2, False): ('dd9311dde25bdc83', '440941c6061188db'),
+    (2, True): ('c221d2007a84c3f3', '578c47991413e782'),
+    (3, False): ('e262566893602207', '44c8b05862d77513'),
+    (3, True): ('8a96d2d88e412cea', '50e3936b59d197ab'),
+    (4, False): ('f323a20e44ab8c9d', 'e101a3a4aaabde33'),
+    (4, True): ('ba826494eb9183c3', '3ba1cf791b63b7c3'),
+    (5, False): ('0f54b009ef01eb6f', '76c03dc5b8012100'),
+    (5, True): ('2bfcf0b0863b3ad5', '4cca11971f6cd5c0'),
+}
+
+
+def trajectory_hashes(num_players: int, basic_preset: bool) -> tuple[str, str]:
+    """The ``play`` and ``obs`` hashes (see the module docstring) of the game seeded
+    ``100 * num_players + basic_preset``."""
+    seed = 100 * num_players + int(basic_preset)
+    env = make_env("clandestine", num_players=num_players, basic_preset=basic_preset)
+    rng = np.random.default_rng(seed)
+    play, obs_h = hashlib.sha256(), hashlib.sha256()
+    env.reset(seed=seed)
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, _ = env.last()
+        play.update(agent.encode())
+        play.update(np.float64(reward).tobytes())
+        play.update(bytes([bool(term), bool(trunc)]))
+        if term or trunc:
+            env.step(None)
+            continue
+        mask = obs["action_mask"]
+        play.update(mask.tobytes())
+        obs_h.update(obs["observation"].tobytes())
+        action = int(rng.choice(np.flatnonzero(mask)))
+        play.update(action.to_bytes(2, "little"))
+        env.step(action)
+    play.update(np.asarray(env.unwrapped.game.final_scores(), dtype=np.int64).tobytes())
+    return play.hexdigest()[:16], obs_h.hexdigest()[:16]
+
+
+@pytest.mark.parametrize("num_players,basic_preset", sorted(EXPECTED))
+def test_trajectory_hash(num_players: int, basic_preset: bool) -> None:
+    assert trajectory_hashes(num_players, basic_preset) == EXPECTED[num_players, basic_preset]
+
+
+if __name__ == "__main__":  # print the EXPECTED table
+    for n in (2, 3, 4, 5):
+        for bp in (False, True):
+            print(f"    ({n}, {bp}): {trajectory_hashes(n, bp)!r},")
