@@ -40,6 +40,7 @@ import numpy as np
 
 from envs.clandestine.actions import OFFSET, decode
 from envs.clandestine.city import C1, CHAMBERS, load_content
+from envs.clandestine.observation import SCALES, decode_amount, decode_pawns
 from envs.clandestine.relic_map import MAP_ORDER
 from envs.clandestine.spec import SOCIETIES
 
@@ -48,7 +49,6 @@ try:  # the observation layout in its own module once split from the engine, els
 except ModuleNotFoundError:  # pragma: no cover - before the split
     _layout_module = importlib.import_module("envs.clandestine.engine")
 observation_layout = _layout_module.observation_layout
-from envs.clandestine.observation import SCALES, decode_amount, decode_pawns  # noqa: E402
 DECISION_KINDS: tuple[str, ...] = tuple(k["kind"] for k in load_content()["decisions"]["kinds"])
 
 _C = load_content()

@@ -10,11 +10,19 @@ import numpy as np
 import pytest
 
 from envs.clandestine.actions import OFFSET
-from envs.clandestine.city import FUNDRAISE, DISCOVER
+from envs.clandestine.city import DISCOVER, FUNDRAISE
 from envs.clandestine.engine import SECRET_IDS, ClandestineState
-from envs.clandestine.observation import (AMOUNT_LIMIT, BOUNDS, SCALES, SPACE_ACTIONS,
-                                          decode_amount, decode_pawns, encode_amount,
-                                          observation_layout)
+from envs.clandestine.observation import (
+    AMOUNT_LIMIT,
+    BOUNDS,
+    REQUEST_OPS,
+    SCALES,
+    SPACE_ACTIONS,
+    decode_amount,
+    decode_pawns,
+    encode_amount,
+    observation_layout,
+)
 
 
 def _side_flipped(st: ClandestineState) -> ClandestineState:
@@ -212,3 +220,21 @@ def test_random_games_stay_in_the_unit_interval_and_read_back(n, basic):
         obs = st.observation_tensor(seat)
         assert obs.min() >= 0 and obs.max() <= 1
     assert sources["secret"] > 0  # Secret effects were seen running
+
+
+def test_the_pawn_an_effect_moves_is_shown_to_every_seat():
+    """Seed 0, 4 players, random play (rng 0) reaches an effect 'move' asking the distance of a
+    Public Follower on space 13 (P1S3): every seat sees the op, the pawn's type and its space
+    in its own relative numbering (seat 2: 9 * ((1 - 2) mod 4) + 4 = 31)."""
+    st = ClandestineState(seed=0, num_players=4)
+    rng = np.random.default_rng(0)
+    st = _play_to(st, rng, lambda s: s.kind == "effect"
+                  and "pawn" in dict(s.runners[-1]["runner"].pending.info))
+    assert dict(st.runners[-1]["runner"].pending.info)["pawn"] == (13, "pf")
+    lay = observation_layout(4)
+    k = len(REQUEST_OPS) + 3
+    for seat, rel in enumerate((13, 4, 31, 22)):
+        er = lay.view(st.observation_tensor(seat), "effect_request")
+        assert np.flatnonzero(er[:len(REQUEST_OPS)]).tolist() == [REQUEST_OPS.index("move")]
+        assert np.flatnonzero(er[k:k + 36]).tolist() == [rel]
+        assert np.flatnonzero(er[k + 36:]).tolist() == [1]  # pf

@@ -30,6 +30,7 @@ from .actions import OFFSET
 from .engine import (
     _C,
     _KIND_IDS,
+    CARDS,
     DEEP_TOKENS,
     END_REASONS,
     EV_DECISION,
@@ -39,11 +40,11 @@ from .engine import (
     NUM_RELICS,
     NUM_TILES,
     PHASES,
-    CARDS,
     RELIC_INDEX,
     SECRET_IDS,
     SUIT_COLUMN,
 )
+from .pawns import PAWN_CODES
 from .spec import SOCIETIES
 
 if TYPE_CHECKING:
@@ -268,9 +269,10 @@ def observation_layout(num_players: int) -> Layout:
             "that just ended was the last one")
     lay.add("react_queue", n, "1 per relative seat still to be offered the current REACT / "
             "FINAL window")
-    lay.add("effect_request", len(REQUEST_OPS) + 3, "effect decision due: one-hot op asking ("
-            "ops.OPS, sorted), 1 if it may be passed, its n, its remaining count (each "
-            "x/(x+5))")
+    lay.add("effect_request", len(REQUEST_OPS) + 3 + ns + 4, "effect decision due: one-hot op "
+            "asking (ops.OPS, sorted), 1 if it may be passed, its n, its remaining count (each "
+            "x/(x+5)), then the pawn a move's distance is asked for: one-hot relative space, "
+            "one-hot type (pl, pf, uf, sl)")
     lay.add("effect_source", n + _SECRETS_PER_SOCIETY + NUM_CONJUNCTIONS + 1, "effect being "
             "run (the innermost): one-hot relative seat it belongs to, then one-hot source: a "
             "Secret (index in that seat's Society order), a Conjunction (claim), or 1 for any "
@@ -546,9 +548,13 @@ def encode_observation(st: ClandestineState, seat: int) -> np.ndarray:
             er[REQUEST_OPS.index(req.op)] = 1
         er[len(REQUEST_OPS)] = float(req.can_pass)
         info = dict(req.info)
-        er[len(REQUEST_OPS) + 1:] = encode_amount(
-            (max(int(info.get("n", 0)), 0), max(int(info.get("remaining", 0)), 0)),
-            SCALES["effect_n"], "effect count")
+        k = len(REQUEST_OPS) + 1
+        er[k:k + 2] = _soft((max(int(info.get("n", 0)), 0), max(int(info.get("remaining", 0)), 0)),
+                            SCALES["effect_n"], "effect count")
+        if "pawn" in info:
+            space, ptype = info["pawn"]
+            er[k + 2 + perm[space]] = 1
+            er[k + 2 + 9 * n + PAWN_CODES.index(ptype)] = 1
     if st.runners:
         runner = st.runners[-1]["runner"]
         es = v("effect_source")
