@@ -238,3 +238,35 @@ def test_the_pawn_an_effect_moves_is_shown_to_every_seat():
         assert np.flatnonzero(er[:len(REQUEST_OPS)]).tolist() == [REQUEST_OPS.index("move")]
         assert np.flatnonzero(er[k:k + 36]).tolist() == [rel]
         assert np.flatnonzero(er[k + 36:]).tolist() == [1]  # pf
+
+
+def test_primed_secrets_keep_the_keepers_epoch_at_priming():
+    """Random 3-player games with the Serpent Keepers at seat 0: at each prime the Keepers'
+    epoch (Level, at most IV) is noted by hand; every seat reads, per space, the primed count
+    of each epoch (a public bound on each hidden card's Level, design §1.5)."""
+    lay = observation_layout(3)
+    primes = 0
+    for seed in range(12):
+        rng = np.random.default_rng(seed)
+        st = ClandestineState(seed=seed, num_players=3, societies=["serpent", "blue", "garden"])
+        expect: dict[int, list[int]] = {}
+        while not st.is_terminal and primes < 6:
+            before = {s: len(c) for s, c in st.primed.items()}
+            level = min(st.level[0], 4)
+            st.apply_action(int(rng.choice(np.flatnonzero(st.legal_action_mask()))))
+            for s in list(expect):
+                if s not in st.primed:  # flipped
+                    del expect[s]
+            for s, cards in st.primed.items():
+                if len(cards) > before.get(s, 0):
+                    expect.setdefault(s, []).append(level)
+                    primes += 1
+                    for seat in range(3):
+                        pe = lay.view(st.observation_tensor(seat), "primed_epoch")
+                        for sp, eps in expect.items():
+                            rel = 9 * ((sp // 9 - seat) % 3) + sp % 9
+                            got = np.rint(pe[rel] * BOUNDS["primed"]).astype(int).tolist()
+                            assert got == [eps.count(e) for e in (1, 2, 3, 4)]
+        if primes >= 6:
+            break
+    assert primes >= 6

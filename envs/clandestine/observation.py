@@ -207,6 +207,9 @@ def observation_layout(num_players: int) -> Layout:
             "relative space, on the Relic of each Map space, on each panel of each relative "
             "seat (/ 3, b), then Chaos purged by each relative seat x/(x+30)")
     lay.add("serpent", (ns, 2), "per relative space: 1 if Initiated, primed Secrets / 4 (b)")
+    lay.add("primed_epoch", (ns, 4), "per relative space: primed Secrets whose Keepers were at "
+            "epoch (Level) I, II, III, IV when priming them / 4 (b; public history: a bound on "
+            "each hidden card's Level)")
     lay.add("own_primed", _SECRETS_PER_SOCIETY, "1 per Secret the observer primed (Keepers)")
     lay.add("investments", ns + 4, "the Garden Club's Gold invested on each relative space / 4, "
             "then on Routes R1-R4 / 2 (b)")
@@ -462,10 +465,12 @@ def encode_observation(st: ClandestineState, seat: int) -> np.ndarray:
     mc[base:base + 7 * n] = np.array([st.masks_panel[s] for s in order]).ravel() / BOUNDS["masks"]
     mc[base + 7 * n:] = _soft([st.purged[s] for s in order], SCALES["purged"],
                                       "Chaos purged")
-    sp = v("serpent")
+    sp, pe = v("serpent"), v("primed_epoch")
     sp[perm, 0] = np.array(st.initiated, dtype=np.float32)
     for space_, cards in st.primed.items():
         sp[perm[space_], 1] = len(cards) / BOUNDS["primed"]
+        for e in st.primed_epoch.get(space_, ()):
+            pe[perm[space_], e - 1] += 1 / BOUNDS["primed"]
         if st.has_power(seat, "serpent"):
             v("own_primed")[cards] = 1
     v("investments")[perm] = np.array(st.invest_space) / BOUNDS["invest_space"]
