@@ -40,6 +40,7 @@ import numpy as np
 
 from envs.clandestine.actions import OFFSET, decode
 from envs.clandestine.city import C1, CHAMBERS, load_content
+from envs.clandestine.observation import SCALES, decode_amount, decode_pawns
 from envs.clandestine.relic_map import MAP_ORDER
 from envs.clandestine.spec import SOCIETIES
 
@@ -187,7 +188,7 @@ class ClandestineHeuristic:
             trades = blocks.get("TRADE", [])
             if trades and self.panel_trades:
                 order = _PANEL_PRIORITY[soc]
-                gold = self._view(obs, "resources")[0, 0] * 50
+                gold = decode_amount(self._view(obs, "resources")[0, 0], SCALES["gold"])
                 level = int(self._view(obs, "level")[0].argmax()) + 1
                 reserve = _DIAL[soc][level][0] or 0
                 ranked = [(order.index((a - OFFSET["TRADE"]) // 3), -a) for a in trades
@@ -267,7 +268,7 @@ class ClandestineHeuristic:
         picks = np.flatnonzero(self._view(obs, "map_picks") > 0.5)
         used = {_MAP_ROUTE[k] for k in picks} - {-1}
         free = 2 if soc == "mariners" else 1
-        relics = self._view(obs, "hands")[0, 0] * 10 + len(picks)
+        relics = decode_amount(self._view(obs, "hands")[0, 0], SCALES["relic_hand"]) + len(picks)
         level = int(self._view(obs, "level")[0].argmax()) + 1
         relic_max = _DIAL[soc][level][2]
         can_pass = "PASS" in blocks
@@ -295,11 +296,11 @@ class ClandestineHeuristic:
         return own_r @ _RELIC_ICONS + own_s @ _SECRET_ICONS[soc]
 
     def _pick_space(self, soc: str, obs: np.ndarray, spaces: list[int]) -> int:
-        pawns = self._view(obs, "pawns") * 10.0
+        pawns = decode_pawns(self._view(obs, "pawns")) / 2.0  # half the count, as tuned
         res = self._view(obs, "resources")[0]
-        gold = res[0] * 50
-        chaos = res[3] * 12
-        relics = self._view(obs, "hands")[0, 0] * 10
+        gold = decode_amount(res[0], SCALES["gold"])
+        chaos = decode_amount(res[3], SCALES["chaos"])
+        relics = decode_amount(self._view(obs, "hands")[0, 0], SCALES["relic_hand"])
         level = int(self._view(obs, "level")[0].argmax()) + 1
         socs = self._view(obs, "society")
         next_gold, next_suits, relic_max = _DIAL[soc][level]

@@ -271,6 +271,9 @@ class ClandestineState(GameState):
         # space in priming order; history positions of prime picks (rewritten by resampling)
         self.initiated = [False] * (9 * n)
         self.primed: dict[int, list[int]] = {}
+        #: per space, the Keepers' epoch (Level, at most IV) when each primed Secret was primed:
+        #: public, and an upper bound on that Secret's Level
+        self.primed_epoch: dict[int, list[int]] = {}
         self.prime_steps: list[int] = []
         # Ascension tiles (``ascension_tiles``): on each board slot (-1 none), held per seat
         # (kept sorted by tile id: the order of tile effects), hood tiles flipped
@@ -857,6 +860,7 @@ class ClandestineState(GameState):
         Keepers' discard pile); each resolves 'self' for the Keepers acting, else 'rival' for
         the actor then 'reward' for the Keepers. Returns ``("run_for", effect, seat)`` items."""
         cards = self.primed.pop(space, [])
+        self.primed_epoch.pop(space, None)
         if not cards:
             return []
         keepers = next(j for j in range(self.num_players) if self.has_power(j, "serpent"))

@@ -859,6 +859,7 @@ class EngineContext:
         idx = [self.st.secret_id(seat, i) for i in range(32)].index(secret)
         self.st.secret_hand[seat].remove(idx)
         self.st.primed.setdefault(space, []).append(idx)
+        self.st.primed_epoch.setdefault(space, []).append(min(self.st.level[seat], 4))
 
     def put_chaos(self, seat: int, obj) -> None:
         st = self.st
