@@ -34,19 +34,22 @@ if TYPE_CHECKING:
 
 DECISION_KINDS: tuple[str, ...] = tuple(k["kind"] for k in _C["decisions"]["kinds"])
 _SECRETS_PER_SOCIETY = 32  # 31 + the Conjunction Secret (SECRET block)
-_OBS_LAYOUTS: dict[int, Layout] = {}
+_OBS_LAYOUTS: dict[tuple[int, bool], Layout] = {}
 
 
-def observation_layout(num_players: int) -> Layout:
+def observation_layout(num_players: int, nemesis: bool = False) -> Layout:
     """The observation :class:`Layout` for ``num_players`` seats (design §1.5).
 
     Seats are relative to the observer (relative seat r = absolute seat (observer + r) mod N);
     City spaces use the SPACE block's relative numbering (the observer's own path first).
     Only what the engine implements so far is encoded; every entry is a public item, one of the
     observer's own private items, or public history (Secret draws per epoch).
+    With ``nemesis`` (a Nemesis in the last seat) the Nemesis block of
+    :func:`envs.clandestine.nemesis.add_layout` follows (its state is public).
     """
-    if num_players in _OBS_LAYOUTS:
-        return _OBS_LAYOUTS[num_players]
+    key = (num_players, bool(nemesis))
+    if key in _OBS_LAYOUTS:
+        return _OBS_LAYOUTS[key]
     n, ns = num_players, 9 * num_players
     lay = Layout()
     lay.add("phase", len(PHASES), "one-hot phase (START, PRE, SELECT_LEADER, ACTION, POST, "
@@ -128,7 +131,10 @@ def observation_layout(num_players: int) -> Layout:
             "its positive part / 10, its negative part / 10 (each capped at 1)")
     lay.add("effect_pick", ns + 2, "first-stage pick of an effect decision: relative space, "
             "or (last two) direction forward / backward")
-    _OBS_LAYOUTS[num_players] = lay
+    if nemesis:
+        from .nemesis import add_layout
+        add_layout(lay, ns)
+    _OBS_LAYOUTS[key] = lay
     return lay
 
 
@@ -137,7 +143,7 @@ def observation_layout(num_players: int) -> Layout:
 def encode_observation(st: ClandestineState, seat: int) -> np.ndarray:
     """The observation vector of ``seat`` (see :func:`observation_layout`)."""
     n = st.num_players
-    lay = observation_layout(n)
+    lay = observation_layout(n, st.nem is not None)
     obs = lay.zeros()
     v = lambda name: lay.view(obs, name)
     rel_seat = lambda s: (s - seat) % n
@@ -172,7 +178,8 @@ def encode_observation(st: ClandestineState, seat: int) -> np.ndarray:
     v("pawns")[perm] = np.minimum(st.pawns.counts / 20.0, 1.0)
     for s in range(n):
         r = rel_seat(s)
-        v("society")[r, SOCIETIES.index(st.societies[s])] = 1
+        if st.societies[s] in SOCIETIES:  # a Nemesis seat has no Society
+            v("society")[r, SOCIETIES.index(st.societies[s])] = 1
         v("level")[r, st.level[s] - 1] = 1
         v("resources")[r] = np.minimum((st.gold[s] / 50, st.energy[s] / 20,
                                         st.intrigue[s] / 50, st.chaos[s] / 12), 1.0)
@@ -254,4 +261,7 @@ def encode_observation(st: ClandestineState, seat: int) -> np.ndarray:
         if f.purchase is not None:
             for sp in f.purchase.picks:
                 v("map_picks")[RM.MAP_INDEX[sp]] = 1
+    if st.nem is not None:
+        from .nemesis import encode
+        encode(st, obs, lay, perm)
     return obs
