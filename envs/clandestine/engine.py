@@ -359,6 +359,12 @@ class ClandestineState(GameState):
         return NUM_ACTIONS
 
     @property
+    def agent_seats(self) -> tuple[int, ...]:
+        """The human seats ``0..spec.humans-1``: a Nemesis (the last seat) is played by the
+        rules (design §10) and is never ``current_player``."""
+        return tuple(range(self.spec.humans))
+
+    @property
     def layout(self) -> Layout:
         """The observation :class:`Layout` for this game's number of seats
         (:func:`observation_layout`; docs/clandestine.md has the table), with the Nemesis block

@@ -136,7 +136,7 @@ class SingleAgentEnv(gym.Env):
         probe = self.state_class.from_config(0, **config)
         #: the game's resolved configuration (every keyword, defaults filled in)
         self.config: dict[str, Any] = dict(probe.config)
-        self.n = probe.num_players
+        self.n = len(probe.agent_seats)  # seats 0..n-1 (a rules-driven seat comes last)
         self.observation_space = gym.spaces.Box(0.0, 1.0, (probe.observation_size,), np.float32)
         self.action_space = gym.spaces.Discrete(probe.num_actions)
         if isinstance(seat, str):
