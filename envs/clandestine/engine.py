@@ -1220,11 +1220,14 @@ class ClandestineState(GameState):
         return k
 
     def draw_relics(self, seat: int, n: int) -> int:
-        """Blind draw of up to ``n`` Relics from the deck to ``seat``'s hand (hidden part);
-        the draw that takes the last card triggers the end (ruling 18)."""
+        """Blind draw of up to ``n`` Relics from the deck to ``seat``'s hand (hidden part; face
+        up for a Nemesis, design §10.1); the draw that takes the last card triggers the end
+        (ruling 18)."""
         k = min(n, len(self.relic_deck))
         for _ in range(k):
             self.relic_hand[seat].append(self.relic_deck.pop())
+            if self.nem is not None and seat == self.nem.seat:  # a Nemesis hand is public
+                self.relic_known[seat].append(self.relic_hand[seat][-1])
         if k and not self.relic_deck:
             self.record_trigger("relic_deck")
         return k

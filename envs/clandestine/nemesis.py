@@ -63,6 +63,8 @@ UPPER_COSTS: tuple[int, ...] = tuple(MH["upper_choir_costs"])  # left -> right: 
 UPPER_FULL_COST = int(MH["upper_choir_full_cost"])
 TITHE_TOKENS = int(MH["tithe_tokens"])
 CONVERT_NO_LEADER = int(MH["convert_without_leader_intrigue"])
+#: What a Nemesis does not keep (design §10.1; ``ops.Context.tracks``).
+UNTRACKED = frozenset({"energy", "chaos", "secret", "deep_alchemy"})
 #: The Relic slots of a tableau (design §5.1: the same six for every Society; the Nemesis's
 #: Chambers use them for ``assign``).
 RELIC_SLOTS: tuple[dict, ...] = tuple(next(iter(_C["societies"].values()))["relic_slots"])
@@ -520,9 +522,7 @@ def suit_effect(st: ClandestineState, column: str, ascender: int) -> None:
     elif column == "Economic":
         st.gold[seat] += st.level[ascender]
     elif column == "Occult":
-        before = len(st.relic_hand[seat])
-        st.draw_relics(seat, 1)
-        st.relic_known[seat] += st.relic_hand[seat][before:]
+        st.draw_relics(seat, 1)  # face up (ClandestineState.draw_relics)
 
 
 # ---------------------------------------------------------------------------- scoring

@@ -685,10 +685,13 @@ class EngineContext:
         return self.st.spec.flags[name]
 
     def tracks(self, seat: int, what: str) -> bool:
-        return True
+        nem = self.st.nem  # a Nemesis ignores Energy, Chaos, Secrets, Deep Alchemy (§10.1)
+        return nem is None or seat != nem.seat or what not in ("energy", "chaos", "secret",
+                                                               "deep_alchemy")
 
-    def society(self, seat: int) -> str:
-        return self.st.societies[seat]
+    def society(self, seat: int) -> str | None:
+        nem = self.st.nem
+        return None if nem is not None and seat == nem.seat else self.st.societies[seat]
 
     def opponents(self, seat: int) -> list[int]:
         n = self.st.num_players

@@ -1,0 +1,409 @@
+"""The solo Nemesis of Clandestine (rulebook "Solo Play"; design ``clandestine_content.md`` §10):
+the rulebook's examples as hand-worked positions, the Nemesis's turn parts one at a time, and
+seeded random games with a Nemesis seated (solo and beside 2 players) under the invariants."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from envs.clandestine import nemesis as NEM
+from envs.clandestine import pawns as P
+from envs.clandestine.engine import (
+    BOARD_INDEX, CARDS, MAP_ORDER, TILE_INDEX, ClandestineState, observation_layout,
+)
+from envs.clandestine.phases import ActionFrame
+from envs.core import ConfigError
+
+
+def solo(seed: int = 0, difficulty: int = 3, humans: int = 1, **kw) -> ClandestineState:
+    """A new game with the Most Holy seated last."""
+    return ClandestineState(seed=seed, num_players=humans, nemesis="most_holy",
+                            difficulty=difficulty, **kw)
+
+
+def fundraise_first_solo(difficulty: int = 3) -> ClandestineState:
+    """A solo game whose City starts with a Fundraise space (K0a; side A of design §2.2)."""
+    for seed in range(50):
+        st = solo(seed, difficulty)
+        if st.city.action(st.city.space("K0a")) == "Fundraise":
+            return st
+    raise AssertionError("no seed gives side A")  # pragma: no cover
+
+
+def sp(st: ClandestineState, name: str) -> int:
+    return st.city.space(name)
+
+
+# ------------------------------------------------------------------------------ configuration
+def test_seat_and_agents():
+    """The Nemesis takes the last seat; the env's agents are the human seats only, and the
+    Nemesis is never the current player."""
+    st = solo(humans=2)
+    assert st.num_players == 3 and st.agent_seats == (0, 1) and st.nem.seat == 2
+    assert st.societies[2] == "most_holy" and st.spec.humans == 2
+    assert st.config["num_players"] == 2 and st.config["nemesis"] == "most_holy"
+    assert st.config["difficulty"] == 3
+    assert ClandestineState(seed=0, **st.config).societies == st.societies
+
+
+@pytest.mark.parametrize("kw, msg", [
+    ({"nemesis": True, "difficulty": 3}, "which Nemesis"),
+    ({"nemesis": "pope", "difficulty": 3}, "nemesis must be"),
+    ({"nemesis": "most_holy", "difficulty": 7}, "difficulty"),
+    ({"nemesis": "most_holy", "difficulty": 2.0}, "difficulty"),
+    ({"nemesis": "most_holy", "difficulty": 3, "num_players": 0}, "num_players"),
+    ({"num_players": 1}, "num_players"),
+])
+def test_config_errors(kw, msg):
+    with pytest.raises(ConfigError, match=msg):
+        ClandestineState(seed=0, **kw)
+
+
+@pytest.mark.parametrize("difficulty, counts", [(1, (2, 6, 4)), (3, (4, 4, 4)), (6, (8, 2, 7))])
+def test_intent_deck_per_difficulty(difficulty, counts):
+    """Design §10.5: the deck holds the Difficulty's Sun / Moon / Star counts; one card is
+    flipped to the bottom slot at setup."""
+    st = solo(difficulty=difficulty)
+    cards = st.nem.deck + st.nem.pile
+    assert len(st.nem.pile) == 1 and st.nem.top == -1
+    got = tuple(sum(NEM.INTENTS[c]["type"] == t for c in cards) for t in NEM.INTENT_TYPES)
+    assert got == counts and len(set(cards)) == len(cards)
+    assert sum(st.nem.seen) == 1 and st.nem.seen[st.nem.pile[0]]
+
+
+# ------------------------------------------------------------------------------ ascension
+def test_nemesis_ascension_rulebook_example():
+    """Rulebook "Nemesis Ascension" example (design §13): target Sword, Level III; both Sword
+    tiles of Level III taken -> the First-to-Level tile of III on its III slot, every tile there
+    face down; retarget Level IV: its Sword tile (the card's side) face up on the IV slot. Being
+    first to III: a Universal Follower on every Sidewalk and the other seat's Political suit
+    effect."""
+    st = solo()
+    nem = st.nem
+    seat = nem.seat
+    st.level[seat] = 2
+    nem.level_slots[1] = [[TILE_INDEX["T-III-Rod-L"], True]]  # an earlier III tile, face up
+    st.board_tile[BOARD_INDEX["AIII-Sword-L"]] = -1
+    st.board_tile[BOARD_INDEX["AIII-Sword-R"]] = -1
+    sidewalks = [s for j in range(2) for s in st.city.sidewalks(j)]
+    uf = st.pawns.counts[sidewalks, P.UF].copy()
+    effects = NEM.ascend(st, "Sword", "L")
+    assert st.level[seat] == 3 and st.ftl[seat] == [3]
+    assert nem.level_slots[1] == [[TILE_INDEX["T-III-Rod-L"], False],
+                                  [TILE_INDEX["T-FTL-III"], False]]
+    assert nem.level_slots[2] == [[TILE_INDEX["T-IV-Sword-L"], True]]
+    assert st.board_tile[BOARD_INDEX["AIV-Sword-L"]] == -1
+    assert st.board_tile[BOARD_INDEX["AIV-Sword-R"]] == TILE_INDEX["T-IV-Sword-R"]
+    assert (st.pawns.counts[sidewalks, P.UF] == uf + 1).all()
+    assert effects == [(0, "Political")]
+
+
+def test_nemesis_ascension_takes_the_target_then_the_other_side():
+    """A present target tile is taken face up; if taken, the other side's; no Level gained."""
+    st = solo()
+    nem = st.nem
+    assert NEM.ascend(st, "Disk", "R") == []
+    assert nem.level_slots[0] == [[TILE_INDEX["T-II-Disk-R"], True]]
+    assert NEM.ascend(st, "Disk", "R") == []
+    assert nem.level_slots[0][1] == [TILE_INDEX["T-II-Disk-L"], True]
+    assert st.level[nem.seat] == 1
+    # the third Disk attempt ascends: first to II
+    effects = NEM.ascend(st, "Disk", "R")
+    assert st.level[nem.seat] == 2 and effects == [(0, "Economic")]
+    assert [t[1] for t in nem.level_slots[0]] == [False, False, False]
+    assert nem.level_slots[1] == [[TILE_INDEX["T-III-Disk-R"], True]]
+
+
+def test_nemesis_ascension_without_the_first_to_level_tile_and_at_level_v():
+    """Another seat holds the First-to-Level tile: the top tile of the slot is flipped instead
+    (no suit effects); at Level V the end is triggered."""
+    st = solo()
+    seat = st.nem.seat
+    st.ftl[0] = [2, 3, 4, 5]
+    st.level[seat] = 4
+    st.nem.level_slots[3] = [[TILE_INDEX["T-V-Disk-L"], True]]  # from a Disk attempt
+    for side in "LR":
+        st.board_tile[BOARD_INDEX[f"AV-Rod-{side}"]] = -1
+    assert NEM.ascend(st, "Rod", "L") == []
+    assert st.level[seat] == 5 and st.nem.level_slots[3] == [[TILE_INDEX["T-V-Disk-L"], False]]
+    assert st.end_trigger == st.turn and st.end_reason == "level_v"
+
+
+# ------------------------------------------------------------------------------ leader search
+def test_search_orders_solo():
+    """Design §10.2 step 9 on the 2-path City (the Most Holy at seat 1)."""
+    st = solo()
+    names = lambda order: [st.city.space_ids[s] for s in order]
+    ch = ["P1C1", "P1C2", "P1C3", "P1C4"]
+    assert names(NEM.search_order(st, "nemesis_C1", "path")) == ch + [
+        "P1S1", "P1S2", "P1S3", "K0a", "K0b", "P0S1", "P0S2", "P0S3", "K1a", "K1b"]
+    assert names(NEM.search_order(st, "next_seat_S1", "cw")) == [
+        "P0S1", "P0S2", "P0S3", "K1a", "K1b", "P1S1", "P1S2", "P1S3", "K0a", "K0b"] + ch
+    assert names(NEM.search_order(st, "prev_seat_S3", "ccw")) == [
+        "P0S3", "P0S2", "P0S1", "K0b", "K0a", "P1S3", "P1S2", "P1S1", "K1b", "K1a"] + ch
+    assert names(NEM.search_order(st, "nemesis_S1", "cw"))[:3] == ["P1S1", "P1S2", "P1S3"]
+    with pytest.raises(ValueError, match="leader selection"):
+        NEM.search_order(st, "nowhere", "cw")
+
+
+def _bare(st: ClandestineState) -> None:
+    """Remove every Leader from the City (Followers stay)."""
+    st.pawns.counts[:, P.PL] = 0
+    st.pawns.counts[:, P.SL] = 0
+
+
+def test_leader_properties_and_ranking():
+    """N02 (next_seat_S1 / cw; public, fundraise, max_strength): the strongest Fundraise space
+    with a Public Leader, ties to the earliest; rank 'first' takes the first found; with no
+    match, 'on' then 'kind' are dropped."""
+    st = fundraise_first_solo()
+    _bare(st)
+    c = st.pawns.counts
+    c[:, P.PF] = 0
+    c[:, P.UF] = 0
+    c[sp(st, "P0S1"), P.PL] = 1                      # Fundraise, Strength 2
+    c[sp(st, "K0a"), P.PL] = 1
+    c[sp(st, "K0a"), P.PF] = 1                       # Fundraise, Strength 3
+    c[sp(st, "K1b"), P.PL] = 1
+    c[sp(st, "K1b"), P.PF] = 1                       # Fundraise, Strength 3 (found earlier)
+    c[sp(st, "P0S2"), P.PL] = 1
+    c[sp(st, "P0S2"), P.PF] = 3                      # Discover, Strength 5
+    st.nem.pile.append(NEM.INTENT_IDS.index("N02"))
+    assert st.city.action(sp(st, "K1b")) == "Fundraise"
+    assert NEM.find_leader(st) == (sp(st, "K1b"), P.PL)
+    st.nem.pile.append(NEM.INTENT_IDS.index("N05"))  # nemesis_S1 / cw; any, any, first
+    assert NEM.find_leader(st) == (sp(st, "K0a"), P.PL)
+    st.nem.pile.append(NEM.INTENT_IDS.index("N03"))  # nemesis_C1 / path; society, chamber
+    assert NEM.find_leader(st) == (sp(st, "K0a"), P.PL)  # no Society Leader: any, first
+    c[sp(st, "P1S2"), P.SL] = 1
+    assert NEM.find_leader(st) == (sp(st, "P1S2"), P.SL)  # 'on' dropped: society, first found
+    c[sp(st, "P1C3"), P.SL] = 1
+    assert NEM.find_leader(st) == (sp(st, "P1C3"), P.SL)
+
+
+# ------------------------------------------------------------------------------ Discover
+def test_nemesis_discover_takes_every_target_relic_in_the_target_routes():
+    """N01: Rod, routes R1, R4 and the Harbor: every Map Relic with Rod as primary or alternate
+    suit there, nothing else; no Chaos, no cost; the hand keeps the order of the Map."""
+    st = solo()
+    st.relic_map = [-1] * len(MAP_ORDER)
+    put = {"H": 27, "R1.0": 0, "R1.2": 18, "R2.0": 1, "R4.1": 28, "R4.2": 2}
+    # 27, 28: Sword; 0, 1, 2: Rod; 18: Rod with alternate Sword
+    for k, r in put.items():
+        st.relic_map[MAP_ORDER.index(k)] = r
+    st.nem.top = NEM.INTENT_IDS.index("N01")
+    gold = st.gold[st.nem.seat]
+    routes = NEM.discover(st)
+    assert st.relic_hand[st.nem.seat] == [0, 18, 2] == st.relic_known[st.nem.seat]
+    assert routes == ("R1", "R4") and st.gold[st.nem.seat] == gold
+    left = {MAP_ORDER[k]: r for k, r in enumerate(st.relic_map) if r >= 0}
+    assert left == {"H": 27, "R2.0": 1, "R4.1": 28}
+    st.nem.top = NEM.INTENT_IDS.index("N02")  # Sword, R2 and R3: nothing there
+    assert NEM.discover(st) == () and len(st.relic_hand[st.nem.seat]) == 3
+
+
+# ------------------------------------------------------------------------------ alchemy
+def test_alchemy_results():
+    """assign: the oldest Relic of the Target Suit to a free slot of the method row's Chamber
+    (Dark only where allowed); buy_intrigue: 6 Gold for 2 Intrigue."""
+    st = solo()
+    seat = st.nem.seat
+    st.relic_hand[seat] = [27, 18, 0]        # Sword; Rod (Dark, alt Sword); Rod (Bright)
+    st.relic_known[seat] = [27, 18, 0]
+    st.nem.top = NEM.INTENT_IDS.index("N01")  # Rod
+    st.nem.pile.append(NEM.INTENT_IDS.index("N01"))  # assign, C1 (slot 1: Bright only)
+    NEM.alchemy(st)
+    assert st.slots[seat] == [-1] * 6 and st.relic_hand[seat] == [27, 18, 0]  # 18 is Dark
+    st.nem.pile.append(NEM.INTENT_IDS.index("N04"))  # assign, C2 (slots 2 Bright, 3 Dark)
+    NEM.alchemy(st)
+    assert st.slots[seat] == [-1, -1, 18, -1, -1, -1] and st.relic_hand[seat] == [27, 0]
+    st.nem.pile.append(NEM.INTENT_IDS.index("N03"))  # buy_intrigue
+    st.gold[seat] = 7
+    NEM.alchemy(st)
+    assert (st.gold[seat], st.intrigue[seat]) == (1, 2)
+    NEM.alchemy(st)
+    assert (st.gold[seat], st.intrigue[seat]) == (1, 2)
+
+
+# ------------------------------------------------------------------------------ the Most Holy
+def test_tithe_placement_order_at_setup():
+    """Design §10.6 tithe_placement on the side-A solo City (Fundraise spaces K0a, P0S1, P0S3,
+    K1b off the Most Holy's path): distances K0a 1 (clockwise from its S3), K1b 1
+    (counterclockwise from its S1), P0S1 3, P0S3 3; ties first clockwise from S3. ★6 adds 5
+    Tithes: K0a, K1b, P0S1, P0S3, then K0a again (fewest first)."""
+    st = fundraise_first_solo(difficulty=6)
+    names = [st.city.space_ids[s] for s in NEM.tithe_spaces(st)]
+    assert names == ["K0a", "K1b", "P0S1", "P0S3"]
+    got = {st.city.space_ids[s]: t for s, t in enumerate(st.nem.tithes) if t}
+    assert got == {"K0a": 2, "K1b": 1, "P0S1": 1, "P0S3": 1}
+    st.nem.tithes = [0] * len(st.nem.tithes)
+    st.nem.tithes[sp(st, "K0a")] = NEM.TITHE_TOKENS
+    assert NEM.add_tithe(st) == -1  # all 12 in play
+
+
+@pytest.mark.parametrize("tithes, strength, human, most_holy", [
+    (0, 4, 4, 0), (2, 4, 2, 2), (5, 3, 0, 3), (1, 0, 0, 0)])
+def test_tithes_take_gold_from_a_fundraise(tithes, strength, human, most_holy):
+    """Rulebook "Tithes": one of the Gold gained per Tithe token to the Most Holy, all of it
+    when the Tithes ask for more (design §10.6 tithe_effect, at the formula step)."""
+    st = fundraise_first_solo()
+    space = sp(st, "K0a")
+    st.nem.tithes = [0] * len(st.nem.tithes)
+    st.nem.tithes[space] = tithes
+    st.gold[0], st.gold[1] = 10, 0
+    f = ActionFrame("fundraise", 0, space, P.PL, strength)
+    st._formula(f)
+    assert (st.gold[0], st.gold[1]) == (10 + human, most_holy)
+
+
+def test_collect_gold_per_tithe():
+    """C2 Nave: 1 Gold per Tithe token in play plus floor(Strength / 2)."""
+    st = solo(difficulty=4)  # 3 Tithes
+    seat = st.nem.seat
+    c2 = st.city.chambers(seat)[1]
+    st.pawns.counts[c2] = 0
+    st.pawns.counts[c2, P.SL] = 1
+    st.pawns.counts[c2, P.UF] = 2  # Strength 4
+    NEM.perform(st, c2, P.SL)
+    assert st.gold[seat] == 3 + 2
+
+
+def test_converting_pawns_rulebook_example():
+    """Rulebook "Converting Pawns" (design §13): ★6 starts with 4 upper-Choir UFs, so the
+    leftmost open slot costs 5: pay 5, the rightmost upper UF to the Lower Choir, a Lower-Choir
+    leader to the bottom space (C2). The next Convert costs 6; without the Gold, nothing."""
+    st = solo(difficulty=6)
+    seat, nem = st.nem.seat, st.nem
+    c2 = st.city.chambers(seat)[1]
+    assert nem.upper == 4 and NEM.convert_cost(st) == 5 and st.cutouts[seat] == 4
+    sl = st.pawns.counts[c2, P.SL]
+    totals = st.pawn_totals()
+    st.gold[seat] = 5
+    assert NEM.convert(st)
+    assert (st.gold[seat], nem.upper, nem.lower_uf, st.cutouts[seat]) == (0, 3, 1, 3)
+    assert st.pawns.counts[c2, P.SL] == sl + 1 and NEM.convert_cost(st) == 6
+    assert (st.pawn_totals() == totals).all()
+    assert not NEM.convert(st)
+    # no leader left in the Lower Choir: 3 Intrigue instead
+    st.cutouts[seat], st.gold[seat] = 0, 6
+    assert NEM.convert(st) and st.intrigue[seat] == 3 and nem.upper == 2
+
+
+def test_choir_captures_the_first_universal_follower_leaving_the_chambers():
+    """Rulebook "The Choir": the Most Holy's Leader on C4 with 2 UFs acts; the first UF that
+    would leave its Chambers goes to the upper Choir, once per turn."""
+    st = solo(difficulty=1)
+    seat, nem = st.nem.seat, st.nem
+    c4 = st.city.chambers(seat)[3]
+    st.pawns.counts[c4] = 0
+    st.pawns.counts[c4, P.SL] = 1
+    st.pawns.counts[c4, P.UF] = 2
+    totals = st.pawn_totals()
+    city_uf = st.pawns.counts[:, P.UF].sum()
+    up = nem.upper
+    NEM.perform(st, c4, P.SL)  # Confessional: a Tithe, then Convert (no Gold: nothing)
+    assert nem.upper == up + 1 and nem.captured
+    assert st.pawns.counts[:, P.UF].sum() == city_uf - 1
+    assert (st.pawn_totals() == totals).all()
+    st.pawns.counts[c4, P.SL] = 1
+    st.pawns.counts[c4, P.UF] = 1
+    NEM.perform(st, c4, P.SL)
+    assert nem.upper == up + 1  # once per turn
+
+
+def test_suit_effects_received_by_the_nemesis():
+    """Design §10.1: Economic Gold = the ascender's Level; Political nothing; Occult a Relic
+    drawn face up."""
+    st = solo()
+    seat = st.nem.seat
+    st.level[0] = 3
+    NEM.suit_effect(st, "Economic", 0)
+    NEM.suit_effect(st, "Political", 0)
+    assert st.gold[seat] == 3
+    NEM.suit_effect(st, "Occult", 0)
+    assert len(st.relic_hand[seat]) == 1 and st.relic_known[seat] == st.relic_hand[seat]
+
+
+def test_scoring_card_at_setup():
+    """Design §10.8 at ★3 on a new game: Level 1 (1) + 2 Society Leaders in the City (6) + 3
+    Tithes (3) + flat 8 = 18; then a tile, a Relic, 5 Gold, a Lower-Choir UF and 2 Intrigue."""
+    st = solo(difficulty=3)
+    seat = st.nem.seat
+    assert st.pawns.society_leaders_of(st.city, seat) == 2 and sum(st.nem.tithes) == 3
+    assert NEM.score(st) == 18 == st.final_scores()[seat]
+    st.nem.level_slots[0].append([0, True])
+    st.slots[seat][0] = 5
+    st.gold[seat] = 5
+    st.nem.lower_uf = 1
+    st.intrigue[seat] = 2
+    assert NEM.score(st) == 18 + 2 + 2 + 1 + 3 + 2
+
+
+# ------------------------------------------------------------------------------ random games
+def check(st: ClandestineState, start: np.ndarray, size: int) -> None:
+    """Invariants with a Nemesis: 108 Relics; pawn totals constant (the Choir's UFs and the
+    Lower-Choir leaders included); Tithes 0..12; upper Choir 0..7; the Intent cards are the
+    Difficulty's (deck + pile + top); the current player a human seat with a non-empty mask
+    and an observation of the documented size in [0, 1]."""
+    nem = st.nem
+    assert sorted(st.all_relics()) == list(range(108))
+    assert (st.pawn_totals() == start).all()
+    assert 0 <= sum(nem.tithes) <= NEM.TITHE_TOKENS and 0 <= nem.upper <= 7
+    cards = nem.deck + nem.pile + ([nem.top] if nem.top >= 0 else [])
+    assert len(set(cards)) == len(cards) == sum(NEM.DIFFICULTY[nem.difficulty]["intent"].values())
+    assert all(nem.seen[c] for c in nem.pile)
+    assert st.chaos[nem.seat] == 0 and st.energy[nem.seat] == 0
+    if not st.is_over:
+        assert st.current_player in st.agent_seats
+        assert st.legal_action_mask().any()
+        obs = st.observation_tensor(st.current_player)
+        assert obs.shape == (size,) and obs.dtype == np.float32
+        assert obs.min() >= 0.0 and obs.max() <= 1.0
+
+
+def play(seed: int, humans: int, difficulty: int, every: int = 1) -> ClandestineState:
+    st = solo(seed, difficulty, humans)
+    rng = np.random.default_rng(seed)
+    size = observation_layout(st.num_players, True).size
+    start = st.pawn_totals()
+    k = 0
+    while not st.is_over:
+        st.apply_action(int(rng.choice(np.flatnonzero(st.legal_action_mask()))))
+        k += 1
+        if k % every == 0:
+            check(st, start, size)
+    check(st, start, size)
+    ret = st.returns()
+    assert set(ret[list(st.agent_seats)]) <= {-1.0, 1.0}
+    assert ret[st.nem.seat] == (1.0 if st.nem.seat in st.winners() else -1.0)
+    return st
+
+
+def _configs(count: int, offset: int = 0):
+    for g in range(offset, offset + count):
+        yield g, (1, 2)[g % 2], 1 + (g // 2) % 6
+
+
+def test_random_games_with_the_nemesis():
+    """16 seeded random games (solo and 2 players, every difficulty) with the invariants after
+    every 4th decision and at the end."""
+    reasons = [play(g, h, d, every=4).end_reason for g, h, d in _configs(16)]
+    assert reasons.count("round_limit") == 0
+
+
+@pytest.mark.slow
+def test_random_games_with_the_nemesis_slow():
+    """120 more seeded games, invariants after every 5th decision."""
+    for g, h, d in _configs(120, offset=16):
+        play(g, h, d, every=5)
+
+
+@pytest.mark.exhaustive
+@pytest.mark.parametrize("humans", [1, 2])
+@pytest.mark.parametrize("difficulty", range(1, 7))
+def test_thousand_random_games_per_configuration(humans, difficulty):
+    """1,000 seeded random games per Nemesis difficulty and human count, invariants after every
+    20th decision and at the end."""
+    for g in range(1000):
+        play(10_000 * difficulty + 1_000 * humans + g, humans, difficulty, every=20)
