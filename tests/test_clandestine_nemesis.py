@@ -407,3 +407,73 @@ def test_thousand_random_games_per_configuration(humans, difficulty):
     20th decision and at the end."""
     for g in range(1000):
         play(10_000 * difficulty + 1_000 * humans + g, humans, difficulty, every=20)
+
+
+# ------------------------------------------------------------------------------ laws
+_LAW_CONFIGS = [(1, 1), (2, 3), (1, 6), (2, 6), (1, 2), (2, 1)]  # (humans, difficulty)
+
+
+def positions(n: int, seed: int) -> list[ClandestineState]:
+    """``n`` positions with the Most Holy seated, reached by seeded random play to a depth drawn
+    uniformly over a whole game (set-up and the end included)."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for i in range(n):
+        humans, difficulty = _LAW_CONFIGS[i % len(_LAW_CONFIGS)]
+        game_seed = int(rng.integers(2**62))
+        s = solo(game_seed, difficulty, humans)
+        while not s.is_over:
+            s.apply_action(int(rng.choice(np.flatnonzero(s.legal_action_mask()))))
+        actions, depth = list(s.history), int(rng.integers(len(s.history) + 1))
+        s = solo(game_seed, difficulty, humans)
+        for a in actions[:depth]:
+            s.apply_action(a)
+        out.append(s)
+    return out
+
+
+def test_laws_with_the_nemesis_seated():
+    """The contract laws with a Nemesis (tests/test_contract_laws.py): 24 random positions;
+    the JSON record replays exactly; for every human seat, the resampled world keeps the seat's
+    observation, mask, current player (never the Nemesis) and returns, leaves the original
+    untouched, plays on, and its history replays to what the seat saw. The resampler does
+    draw other face-down Intent cards where unseen cards remain."""
+    from tests.laws import assert_history_consistent
+    from tests.test_contract_laws import _check_record, _check_resample
+
+    rng = np.random.default_rng(71)
+    other = 0
+    for i, s in enumerate(positions(24, seed=70)):
+        _check_record(s)
+        for seat in s.agent_seats:
+            world = _check_resample(s, seat, rng, play_on=i % 6 == 0)
+            if i % 6:
+                other += sorted(world.nem.deck) != sorted(s.nem.deck)
+                assert_history_consistent(s, seat, world)
+                assert sorted(NEM.INTENTS[c]["type"] for c in world.nem.deck) == \
+                    sorted(NEM.INTENTS[c]["type"] for c in s.nem.deck)
+                assert world.nem.pile == s.nem.pile
+    assert other > 0
+
+
+def test_the_intent_deck_is_hidden():
+    """Leak law for the Intent deck (rulebook Solo Play step 3: shuffled face down): exchanging
+    a face-down card never seen with a never-seen card of its type left in the box changes no
+    human seat's observation."""
+    changed = 0
+    rng = np.random.default_rng(72)
+    for s in positions(24, seed=73):
+        nem = s.nem
+        for t in NEM.INTENT_TYPES:
+            deck = [c for c in nem.deck if NEM.INTENTS[c]["type"] == t and not nem.seen[c]]
+            used = set(nem.deck) | set(nem.pile) | {nem.top}
+            box = [c for c in NEM.TYPE_CARDS[t] if c not in used]
+            if deck and box:
+                t2 = s.clone()
+                t2.nem.deck.remove(deck[int(rng.integers(len(deck)))])
+                t2.nem.deck = sorted(t2.nem.deck + [box[int(rng.integers(len(box)))]])
+                for seat in s.agent_seats:
+                    assert np.array_equal(t2.observation_tensor(seat), s.observation_tensor(seat))
+                changed += 1
+                break
+    assert changed >= 5

@@ -1577,11 +1577,14 @@ class ClandestineState(GameState):
         return render_state(self, seat)
 
     def hidden_truth(self) -> dict[str, Any]:
-        return {"primed": {int(k): list(v) for k, v in self.primed.items()},
-                "relic_hands": [list(h) for h in self.relic_hand],
-                "secret_hands": [list(h) for h in self.secret_hand],
-                "relic_deck": list(self.relic_deck),
-                "secret_decks": [list(d) for d in self.secret_deck]}
+        out = {"primed": {int(k): list(v) for k, v in self.primed.items()},
+               "relic_hands": [list(h) for h in self.relic_hand],
+               "secret_hands": [list(h) for h in self.secret_hand],
+               "relic_deck": list(self.relic_deck),
+               "secret_decks": [list(d) for d in self.secret_deck]}
+        if self.nem is not None:  # the Nemesis's face-down Intent cards (design §10.5)
+            out["intent_deck"] = list(self.nem.deck)
+        return out
 
     def resample_from_infostate(self, seat: int, rng: np.random.Generator) -> GameState:
         return resample(self, seat, rng)
