@@ -57,6 +57,12 @@ def register_gymnasium_envs() -> list[str]:
             gym.register(id=env_id, entry_point="envs.core.single_agent:SingleAgentEnv",
                          kwargs={"game": game}, disable_env_checker=False)
         ids.append(env_id)
+    from envs.clandestine_v0 import SOLO_DEFAULTS
+    solo_id = "cunning/ClandestineSolo-v0"  # solo play against the Nemesis (envs.SOLO_ENVS)
+    if solo_id not in gym.registry:
+        gym.register(id=solo_id, entry_point="envs.core.single_agent:SingleAgentEnv",
+                     kwargs={"game": "clandestine", **SOLO_DEFAULTS}, disable_env_checker=False)
+    ids.append(solo_id)
     return ids
 
 
