@@ -90,7 +90,6 @@ def test_basic_preset_and_flag_defaults_come_from_the_json():
     ({"margin_scale": 0}, "margin_scale"),
     ({"nemesis": True}, "does not say which Nemesis"),
     ({"chaos": "yes"}, "True or False"),
-    ({"nemesis": "silver_guard", "difficulty": 3}, "not implemented yet"),
     ({"nemesis": "most_holy"}, "difficulty"),
     ({"difficulty": 3}, "needs a Nemesis"),
     ({"nemesis": "most_holy", "difficulty": 3, "num_players": 5}, "human seats"),

@@ -16,9 +16,10 @@ from envs.clandestine.phases import ActionFrame
 from envs.core import ConfigError
 
 
-def solo(seed: int = 0, difficulty: int = 3, humans: int = 1, **kw) -> ClandestineState:
+def solo(seed: int = 0, difficulty: int = 3, humans: int = 1, nemesis: str = "most_holy",
+         **kw) -> ClandestineState:
     """A new game with the Most Holy seated last."""
-    return ClandestineState(seed=seed, num_players=humans, nemesis="most_holy",
+    return ClandestineState(seed=seed, num_players=humans, nemesis=nemesis,
                             difficulty=difficulty, **kw)
 
 
@@ -340,6 +341,229 @@ def test_scoring_card_at_setup():
     assert NEM.score(st) == 18 + 2 + 2 + 1 + 3 + 2
 
 
+# ------------------------------------------------------------------------------ the Silver Guard
+def sg_solo(side_a: bool = True, difficulty: int = 1) -> ClandestineState:
+    """A solo game against the Silver Guard; side A: P0S1 is a Discover space, so its path is
+    Fundraise, Discover, Fundraise (design §13 Cells example)."""
+    for seed in range(50):
+        st = solo(seed, difficulty, nemesis="silver_guard")
+        if (st.city.action(sp(st, "P0S1")) == "Discover") == side_a:
+            return st
+    raise AssertionError("no seed gives that side")  # pragma: no cover
+
+
+def _clear(st: ClandestineState, *names: str) -> None:
+    for name in names:
+        st.pawns.counts[sp(st, name)] = 0
+
+
+def test_cells_rulebook_example_side_a():
+    """Rulebook "The Vaults" Cells example (design §13, side A): the Rod and Sword Cells are
+    unlocked on P1S2. The Silver Guard's Leader on P1S1 with 3 Universal Followers Fundraises
+    (Strength 5, +5 Gold): one UF to P1S2, the next two trapped in its Cells, the Leader to
+    P1S3. A Public Leader then on P1S2 counts the Cell Followers (Strength 2 + 1 + 2 = 5, "a
+    Leader and 3 Followers"); its Discover moves all four on (UFs to P1S3, K0a, K0b; the Leader
+    to P0S1) and the Cells are empty again."""
+    st = sg_solo()
+    seat, nem = st.nem.seat, st.nem
+    assert NEM.cell_sidewalk(st) == sp(st, "P1S2")
+    nem.cells = {sp(st, "P1S2"): [-1, -1]}
+    nem.vault_pos["Rod"] = nem.vault_pos["Sword"] = 1
+    _clear(st, "P1S1", "P1S2", "P1S3", "K0a", "K0b", "P0S1")
+    st.pawns.counts[sp(st, "P1S1"), P.SL] = 1
+    st.pawns.counts[sp(st, "P1S1"), P.UF] = 3
+    totals = st.pawn_totals()
+    gold = st.gold[seat]
+    NEM.perform(st, sp(st, "P1S1"), P.SL)
+    assert st.gold[seat] == gold + 5
+    assert nem.cells[sp(st, "P1S2")] == [P.UF, P.UF]
+    assert st.pawns.counts[sp(st, "P1S2")].tolist() == [0, 0, 1, 0]
+    assert st.pawns.counts[sp(st, "P1S3"), P.SL] == 1
+    assert (st.pawn_totals() == totals).all()
+    st.pawns.counts[sp(st, "P1S2"), P.PL] = 1  # the human's Discover brought it there
+    assert NEM.cell_strength(st, sp(st, "P1S2")) == 5
+    st.nem.top = NEM.INTENT_IDS.index("N01")
+    NEM.perform(st, sp(st, "P1S2"), P.PL)
+    assert nem.cells[sp(st, "P1S2")] == [-1, -1]
+    assert [st.pawns.counts[sp(st, x), P.UF] for x in ("P1S3", "K0a", "K0b")] == [1, 1, 1]
+    assert st.pawns.counts[sp(st, "P0S1"), P.PL] == 1
+    assert st.pawns.counts[sp(st, "P1S2")].sum() == 0
+
+
+def test_cells_side_b_and_a_human_action_uses_them():
+    """Side B (its path Discover, Fundraise, Discover): the Cell Sidewalk is S3; a human's
+    Public Leader acting there picks the trapped Followers up (engine movement)."""
+    st = sg_solo(side_a=False)
+    assert NEM.cell_sidewalk(st) == sp(st, "P1S3")
+    cell = sp(st, "P1S3")
+    st.nem.cells = {cell: [P.UF, P.PF]}
+    _clear(st, "P1S3")
+    st.pawns.counts[cell, P.PL] = 1
+    totals = st.pawn_totals()
+    st.start_space_action(cell, P.PL)
+    f = st.acts[-1]
+    assert f.strength >= 4 and st.nem.cells[cell] == [-1, -1]
+    assert sum(f.movement.in_hand) + len(f.movement.placements) == 3
+    assert (st.pawn_totals() == totals).all()
+
+
+def test_vault_moves_its_leader_and_unlocks_cells():
+    """A Relic entering the Vault moves the leader of its primary suit down by its Intrigue;
+    leaving the top slot unlocks a Cell; past the 4th slot the leader enters the City on C2."""
+    from envs.clandestine.engine import RELIC_INTRIGUE
+    st = sg_solo(difficulty=1)
+    nem, seat = st.nem, st.nem.seat
+    nem.vault_pos = {s: 0 for s in NEM.SUITS}
+    nem.cells, nem.vault_relics = {}, []
+    rod = next(r for r in range(27) if RELIC_INTRIGUE[r] == 2)
+    c2 = st.city.chambers(seat)[1]
+    sl = st.pawns.counts[c2, P.SL]
+    cut = st.cutouts[seat]
+    NEM.vault(st, rod)
+    assert nem.vault_pos["Rod"] == 2 and nem.cells == {NEM.cell_sidewalk(st): [-1]}
+    NEM.vault(st, next(r for r in range(27) if RELIC_INTRIGUE[r] >= 2 and r != rod))
+    assert nem.vault_pos["Rod"] == 4 and st.cutouts[seat] == cut - 1
+    assert st.pawns.counts[c2, P.SL] == sl + 1 and len(nem.vault_relics) == 2
+
+
+def test_agents_on_relics_seize_and_cost():
+    """Seize (C1/C3): an Agent on each Map Relic of the suit; a Relic getting a 2nd goes to the
+    Vault and its Agent returns. A human's Discover pays 1 more per Agent; taking the Relic
+    returns its Agent."""
+    st = sg_solo(difficulty=1)
+    nem = st.nem
+    nem.agents_relic = {}
+    st.relic_map = [-1] * len(MAP_ORDER)
+    st.relic_map[MAP_ORDER.index("R1.0")] = 0    # Rod, Bright
+    st.relic_map[MAP_ORDER.index("R2.0")] = 27   # Sword
+    supply = NEM.agent_supply(st)
+    NEM.seize(st, "Rod")
+    assert nem.agents_relic == {0: 1} and NEM.agent_supply(st) == supply - 1
+    f = ActionFrame("discover", 0, -1, -1, 10)
+    st._formula(f)
+    base = ActionFrame("discover", 0, -1, -1, 10)
+    nem.agents_relic = {}
+    st._formula(base)
+    k = MAP_ORDER.index("R1.0")
+    assert f.purchase.costs[k] == base.purchase.costs[k] + 1
+    nem.agents_relic = {0: 1}
+    st.take_from_map(f, k)
+    assert nem.agents_relic == {} and 0 in st.relic_hand[0]
+    st.relic_map[MAP_ORDER.index("R3.0")] = 1    # Rod
+    NEM.seize(st, "Rod")
+    NEM.seize(st, "Rod")
+    assert st.relic_map[MAP_ORDER.index("R3.0")] == -1 and nem.vault_relics[-1] == 1
+    assert nem.agents_relic == {} and NEM.agent_supply(st) == supply
+
+
+def test_agent_in_a_chamber_costs_two_strength_and_moves_along():
+    """Rulebook "Agents on Chamber Spaces": an Action on a Chamber with an Agent has Strength
+    -2 per Agent (stacking), then the Agents move to the next space of the Society path; off
+    C4 they return to the supply."""
+    st = sg_solo(difficulty=1)
+    nem = st.nem
+    c1, c2, _c3, c4 = st.city.chambers(0)
+    _clear(st, "P0C1", "P0C4")
+    st.pawns.counts[c1, P.SL] = 1
+    st.pawns.counts[c1, P.UF] = 2
+    nem.agents_space = [0] * len(nem.agents_space)
+    nem.agents_space[c1] = 2
+    st.start_space_action(c1, P.SL)
+    assert st.acts[-1].strength == 4 - 4 + st.pending_strength[0]
+    assert nem.agents_space[c1] == 0 and nem.agents_space[c2] == 2
+    st.acts.pop()
+    nem.agents_space[c4] = 1
+    assert NEM.agents_on_action(st, 0, c4) == -2 and nem.agents_space[c4] == 0
+
+
+@pytest.mark.parametrize("sg_level, gold, options", [
+    (1, 2, [(1, 0), (1, 1)]), (1, 1, [(1, 1)]), (3, 6, [(1, 0), (1, 1)]), (3, 5, [(1, 1)])])
+def test_bribe_and_kill_costs(sg_level, gold, options):
+    """Bribe: pay twice the Silver Guard's Level in Gold to it; kill: gain Chaos equal to its
+    Level; both remove every Agent of that Chamber, offered in the seat's PRE window (AGENTS
+    block: 2 x (chamber - 1) + method)."""
+    from envs.clandestine.actions import OFFSET
+    st = sg_solo(difficulty=1)
+    nem, seat = st.nem, st.nem.seat
+    c2 = st.city.chambers(0)[1]
+    nem.agents_space = [0] * len(nem.agents_space)
+    nem.agents_space[c2] = 2
+    st.level[seat], st.gold[0], st.gold[seat], st.chaos[0] = sg_level, gold, 0, 0
+    st._mask = None
+    assert st.phase == "PRE" and st.current_player == 0
+    assert NEM.removal_options(st, 0) == options
+    mask = st.legal_action_mask()
+    assert [i for i in range(8) if mask[OFFSET["AGENTS"] + i]] == [2 * c + m for c, m in options]
+    if (1, 0) in options:
+        t = st.clone()
+        t.apply_action(OFFSET["AGENTS"] + 2)
+        assert (t.gold[0], t.gold[seat], t.nem.agents_space[c2]) == (gold - 2 * sg_level,
+                                                                     2 * sg_level, 0)
+    st.apply_action(OFFSET["AGENTS"] + 3)
+    assert (st.chaos[0], st.gold[0], st.nem.agents_space[c2]) == (sg_level, gold, 0)
+    with pytest.raises(ValueError, match="cannot remove"):
+        NEM.remove_agents(st, 0, 1, 1)
+
+
+def test_deploy_next_open_space():
+    """Deploy: fewest Agents in the Society, then the highest Level, then the highest
+    First-to-Level tile, then the earliest clockwise from the Silver Guard; the lowest Chamber
+    without an Agent."""
+    st = solo(difficulty=1, humans=2, nemesis="silver_guard")
+    nem = st.nem
+    nem.agents_space = [0] * len(nem.agents_space)
+    ch = [st.city.chambers(j) for j in range(2)]
+    assert NEM.deploy(st) == ch[0][0]
+    assert NEM.deploy(st) == ch[1][0]
+    st.level[1] = 2
+    assert NEM.deploy(st) == ch[1][1]
+    assert NEM.deploy(st) == ch[0][1]
+    st.level[0], st.ftl[0] = 2, [2]  # Levels tied: the First-to-Level tile decides
+    assert NEM.deploy(st) == ch[0][2]
+
+
+def test_end_of_game_discards_for_agents():
+    """Agents left on a human Chamber at the end: its pawns and the Relics assigned to it are
+    discarded before scoring."""
+    st = sg_solo(difficulty=1)
+    nem = st.nem
+    c2 = st.city.chambers(0)[1]
+    nem.agents_space = [0] * len(nem.agents_space)
+    nem.agents_space[c2] = 1
+    st.pawns.counts[c2, P.UF] = 2
+    st.slots[0] = [-1, 40, 41, -1, -1, -1]  # slots 2 and 3 are C2's
+    st.relic_hand[0] = [r for r in st.relic_hand[0] if r not in (40, 41)]
+    NEM.final_discards(st)
+    assert st.pawns.counts[c2].sum() == 0 and st.slots[0] == [-1] * 6
+    assert st.relic_discard[-2:] == [40, 41] and nem.discarded[P.UF] >= 2
+
+
+def test_scoring_card_silver_guard():
+    """Design §10.8 ★6 Silver Guard rows: 3 per Relic in the Vault, 3 per Agent in a human
+    Chamber."""
+    st = sg_solo(difficulty=1)
+    base = NEM.score(st) - len(st.nem.vault_relics) - sum(st.nem.agents_space)
+    st.nem.vault_relics.append(99)
+    st.nem.agents_space[st.city.chambers(0)[0]] += 1
+    assert NEM.score(st) == base + len(st.nem.vault_relics) + sum(st.nem.agents_space)
+
+
+@pytest.mark.parametrize("difficulty", [1, 6])
+def test_silver_guard_setup(difficulty):
+    """Design §10.5 step 4: Agents per Society, Relic reveals seizing their suit, Bright Relics
+    of distinct suits into the Vault (the leaders moving), revealed cards under the deck."""
+    from envs.clandestine.engine import CARDS, RELIC_DARK
+    st = sg_solo(difficulty=difficulty)
+    d = NEM.DIFFICULTY[difficulty]["silver_guard"]
+    nem = st.nem
+    assert sum(nem.agents_space) == d["agents_per_society"]
+    vault_suits = [CARDS.relics[r].suit for r in nem.vault_relics]
+    assert len(vault_suits) >= d["vault_unique_suits"] and not any(
+        RELIC_DARK[r] for r in nem.vault_relics[-d["vault_unique_suits"]:])
+    assert set(nem.revealed) <= set(st.relic_deck[:len(nem.revealed)])
+    assert sorted(st.all_relics()) == list(range(108))
+
+
 # ------------------------------------------------------------------------------ random games
 def check(st: ClandestineState, start: np.ndarray, size: int) -> None:
     """Invariants with a Nemesis: 108 Relics; pawn totals constant (the Choir's UFs and the
@@ -350,6 +574,8 @@ def check(st: ClandestineState, start: np.ndarray, size: int) -> None:
     assert sorted(st.all_relics()) == list(range(108))
     assert (st.pawn_totals() == start).all()
     assert 0 <= sum(nem.tithes) <= NEM.TITHE_TOKENS and 0 <= nem.upper <= 7
+    assert 0 <= NEM.agent_supply(st) <= NEM.AGENTS
+    assert all(len(c) <= 2 for c in nem.cells.values())
     cards = nem.deck + nem.pile + ([nem.top] if nem.top >= 0 else [])
     assert len(set(cards)) == len(cards) == sum(NEM.DIFFICULTY[nem.difficulty]["intent"].values())
     assert all(nem.seen[c] for c in nem.pile)
@@ -362,8 +588,9 @@ def check(st: ClandestineState, start: np.ndarray, size: int) -> None:
         assert obs.min() >= 0.0 and obs.max() <= 1.0
 
 
-def play(seed: int, humans: int, difficulty: int, every: int = 1) -> ClandestineState:
-    st = solo(seed, difficulty, humans)
+def play(seed: int, humans: int, difficulty: int, every: int = 1,
+         nemesis: str = "most_holy") -> ClandestineState:
+    st = solo(seed, difficulty, humans, nemesis)
     rng = np.random.default_rng(seed)
     size = observation_layout(st.num_players, True).size
     start = st.pawn_totals()
@@ -382,35 +609,37 @@ def play(seed: int, humans: int, difficulty: int, every: int = 1) -> Clandestine
 
 def _configs(count: int, offset: int = 0):
     for g in range(offset, offset + count):
-        yield g, (1, 2)[g % 2], 1 + (g // 2) % 6
+        yield g, (1, 2)[g % 2], 1 + (g // 2) % 6, NEM.NEMESES[(g // 12) % 2]
 
 
 def test_random_games_with_the_nemesis():
-    """16 seeded random games (solo and 2 players, every difficulty) with the invariants after
-    every 4th decision and at the end."""
-    reasons = [play(g, h, d, every=4).end_reason for g, h, d in _configs(16)]
+    """24 seeded random games (solo and 2 players, every difficulty, both Nemeses) with the
+    invariants after every 4th decision and at the end."""
+    reasons = [play(g, h, d, 4, nem).end_reason for g, h, d, nem in _configs(24)]
     assert reasons.count("round_limit") == 0
 
 
 @pytest.mark.slow
 def test_random_games_with_the_nemesis_slow():
     """120 more seeded games, invariants after every 5th decision."""
-    for g, h, d in _configs(120, offset=16):
-        play(g, h, d, every=5)
+    for g, h, d, nem in _configs(120, offset=24):
+        play(g, h, d, 5, nem)
 
 
 @pytest.mark.exhaustive
+@pytest.mark.parametrize("nemesis", ["most_holy", "silver_guard"])
 @pytest.mark.parametrize("humans", [1, 2])
 @pytest.mark.parametrize("difficulty", range(1, 7))
-def test_thousand_random_games_per_configuration(humans, difficulty):
-    """1,000 seeded random games per Nemesis difficulty and human count, invariants after every
-    20th decision and at the end."""
+def test_thousand_random_games_per_configuration(nemesis, humans, difficulty):
+    """1,000 seeded random games per Nemesis, difficulty and human count, invariants after
+    every 20th decision and at the end."""
     for g in range(1000):
-        play(10_000 * difficulty + 1_000 * humans + g, humans, difficulty, every=20)
+        play(10_000 * difficulty + 1_000 * humans + g, humans, difficulty, 20, nemesis)
 
 
 # ------------------------------------------------------------------------------ laws
-_LAW_CONFIGS = [(1, 1), (2, 3), (1, 6), (2, 6), (1, 2), (2, 1)]  # (humans, difficulty)
+_LAW_CONFIGS = [(1, 1, "most_holy"), (2, 3, "silver_guard"), (1, 6, "silver_guard"),
+                (2, 6, "most_holy"), (1, 2, "silver_guard"), (2, 1, "most_holy")]
 
 
 def positions(n: int, seed: int) -> list[ClandestineState]:
@@ -419,13 +648,13 @@ def positions(n: int, seed: int) -> list[ClandestineState]:
     rng = np.random.default_rng(seed)
     out = []
     for i in range(n):
-        humans, difficulty = _LAW_CONFIGS[i % len(_LAW_CONFIGS)]
+        humans, difficulty, nem = _LAW_CONFIGS[i % len(_LAW_CONFIGS)]
         game_seed = int(rng.integers(2**62))
-        s = solo(game_seed, difficulty, humans)
+        s = solo(game_seed, difficulty, humans, nem)
         while not s.is_over:
             s.apply_action(int(rng.choice(np.flatnonzero(s.legal_action_mask()))))
         actions, depth = list(s.history), int(rng.integers(len(s.history) + 1))
-        s = solo(game_seed, difficulty, humans)
+        s = solo(game_seed, difficulty, humans, nem)
         for a in actions[:depth]:
             s.apply_action(a)
         out.append(s)

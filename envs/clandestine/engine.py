@@ -618,6 +618,7 @@ class ClandestineState(GameState):
 
     def _game_over(self) -> None:
         self.phase, self.kind, self.acts = "OVER", None, []
+        NEM.final_discards(self)  # the Silver Guard's Agents in human Chambers
         self._final = np.array([sum(self.score_categories(s)) for s in range(self.num_players)],
                                dtype=np.int64)
 
@@ -629,9 +630,12 @@ class ClandestineState(GameState):
         if name == "revolt" and not self.spec.flags["society_powers"]:
             name = "fundraise"  # ruling 36: the Revolt Chamber is a Fundraise Chamber
         extra = self.extra_select
-        mv = P.start_movement(self.city, self.pawns, space, leader, seat)
+        mv = P.start_movement(self.city, self.pawns, space, leader, seat,
+                              cells=self.nem.cells if self.nem is not None else None)
         # step 1: pending Strength from Secrets is consumed by the next Leader Action (ruling 22)
         strength = mv.strength + self.pending_strength[seat]
+        if self.nem is not None:  # step 2: the Silver Guard's Agents on the space (-2 each)
+            strength += NEM.agents_on_action(self, seat, space)
         self.pending_strength[seat] = 0
         x = self.masks_space[space]  # step 2: Masks' Chaos on the space
         if x:
@@ -815,7 +819,9 @@ class ClandestineState(GameState):
         elif f.name == "revolt" and self.spec.flags["society_powers"]:
             f.picks_left, f.stage = s, PH.PICK  # then 1 Chaos and the extra Action
         elif f.name == "discover":
-            costs = RM.map_costs(self.map_state(), RELIC_VALUES,
+            costs = RM.map_costs(self.map_state(), RELIC_VALUES, agents={
+                                     RELIC_IDS[r]: x for r, x in self.nem.agents_relic.items()}
+                                 if self.nem is not None else None,
                                  masks_chaos={RELIC_IDS[r]: x for r, x in self.masks_relic.items()},
                                  buyer_masks=self.has_power(seat, "twilight"),
                                  buyer_mariners=self.has_power(seat, "mariners"))
@@ -841,6 +847,8 @@ class ClandestineState(GameState):
         self.relic_hand[f.actor].append(relic)
         self.relic_known[f.actor].append(relic)
         self.gain_chaos(f.actor, self.masks_relic.pop(relic, 0))  # Masks' Chaos on the card
+        if self.nem is not None:  # the Silver Guard's Agents on it return to the supply
+            self.nem.agents_relic.pop(relic, None)
 
     def finish_discover(self, f: PH.ActionFrame) -> None:
         """End of the picks: route Chaos (1 per Route beyond the first; the Mariners' chartered
@@ -1518,6 +1526,8 @@ class ClandestineState(GameState):
         out = self.relic_deck + [r for r in self.relic_map if r >= 0] + self.relic_discard
         for j in range(self.num_players):
             out += self.relic_hand[j] + [r for r in self.slots[j] if r >= 0] + self.tucked[j]
+        if self.nem is not None:  # the Silver Guard's Vault
+            out += self.nem.vault_relics
         return sorted(out)
 
     def final_scores(self) -> np.ndarray:

@@ -51,6 +51,7 @@ INTENTS: tuple[dict, ...] = tuple(_N["intent_cards"])
 INTENT_IDS: tuple[str, ...] = tuple(c["id"] for c in INTENTS)
 NUM_INTENTS = len(INTENTS)
 INTENT_TYPES: tuple[str, ...] = ("sun", "moon", "star")
+NEMESES: tuple[str, ...] = ("most_holy", "silver_guard")
 #: Intent card indices of each type, in card order.
 TYPE_CARDS: dict[str, tuple[int, ...]] = {
     t: tuple(i for i, c in enumerate(INTENTS) if c["type"] == t) for t in INTENT_TYPES}
@@ -69,6 +70,10 @@ UNTRACKED = frozenset({"energy", "chaos", "secret", "deep_alchemy"})
 #: Chambers use them for ``assign``).
 RELIC_SLOTS: tuple[dict, ...] = tuple(next(iter(_C["societies"].values()))["relic_slots"])
 LEVEL_SLOTS = (2, 3, 4, 5)  # the Difficulty card's play face
+SG = _N["silver_guard"]
+AGENTS = int(SG["agents"])  # 16
+AGENT_PENALTY = int(SG["agent_strength_penalty"])  # 2 per Agent in a Chamber
+VAULT_SLOTS = int(SG["vault"]["slots_per_track"])  # 4 per suit
 SUITS = ("Rod", "Sword", "Disk", "Chalice")
 
 
@@ -100,6 +105,14 @@ class NemesisSeat:
         self.upper = 0
         self.lower_uf = 0
         self.captured = False
+        # the Silver Guard
+        self.agents_space = [0] * num_spaces
+        self.agents_relic: dict[int, int] = {}
+        self.vault_pos = {s: 0 for s in SUITS}  # its leader's slot per track; 4 = in the City
+        self.vault_relics: list[int] = []
+        self.cells: dict[int, list[int]] = {}
+        self.revealed: list[int] = []  # Relics revealed at setup and put under the deck
+        self.discarded = np.zeros(P.NUM_PAWN_TYPES, dtype=np.int64)  # end-of-game discards
 
     def intent(self) -> dict:
         """The intent row in force: the top slot's card (during its turn)."""
@@ -132,6 +145,8 @@ def setup(st: ClandestineState) -> None:
         st.uf_added += nem.upper  # from the supply
         for _ in range(int(diff["most_holy"]["tithes"])):
             add_tithe(st)
+    else:
+        setup_silver_guard(st, diff["silver_guard"])
 
 
 def _flip(st: ClandestineState) -> int:
@@ -260,9 +275,10 @@ def search_order(st: ClandestineState, start: str, direction: str) -> list[int]:
 
 
 def cell_strength(st: ClandestineState, space: int) -> int:
-    """Strength the leader ranking counts on ``space``: Leaders 2, Followers 1 (design ruling
-    'Nemesis leader ranking'; no Chaos, traps or bonuses)."""
-    return int(st.pawns.strength(space))
+    """Strength the leader ranking counts on ``space``: Leaders 2, Followers 1, Followers in
+    the Silver Guard's Cells of the space included (design ruling 'Nemesis leader ranking'; no
+    Chaos, Agents, traps or bonuses)."""
+    return int(st.pawns.strength(space)) + sum(t >= 0 for t in st.nem.cells.get(space, ()))
 
 
 def candidates(st: ClandestineState, order: list[int]) -> list[tuple[int, int]]:
@@ -327,7 +343,8 @@ def perform(st: ClandestineState, space: int, leader: int) -> None:
     nem, seat = st.nem, st.nem.seat
     chambers = st.city.chambers(seat)
     name = st.city.action(space).lower()
-    mv = P.start_movement(st.city, st.pawns, space, leader, seat, automatic=True)
+    mv = P.start_movement(st.city, st.pawns, space, leader, seat, automatic=True,
+                          cells=nem.cells)
     strength = mv.strength
     x = st.masks_space[space]
     if x:  # step 2: the Masks' Chaos on the space (the Nemesis ignores the Chaos itself)
@@ -354,6 +371,12 @@ def perform(st: ClandestineState, space: int, leader: int) -> None:
     elif name == "tithe_convert":
         add_tithe(st)
         convert(st)
+    elif name == "seize":
+        seize(st, nem.intent()["target_suit"])
+    elif name == "deploy":
+        deploy(st)
+        if s >= 6 and space == chambers[1]:
+            deploy(st)
     else:  # pragma: no cover - the Public loop holds only Fundraise and Discover spaces
         raise RuntimeError(f"the Nemesis cannot perform {name!r}")
     f = PH.ActionFrame(name, seat, space, leader, s)
@@ -388,6 +411,7 @@ def discover(st: ClandestineState) -> tuple[str, ...]:
         st.relic_hand[seat].append(r)
         st.relic_known[seat].append(r)
         st.masks_relic.pop(r, None)
+        st.nem.agents_relic.pop(r, None)  # its Agents return to the supply
         if route is not None and route not in used:
             used.append(route)
     return tuple(used)
@@ -420,6 +444,8 @@ def alchemy(st: ClandestineState) -> None:
     elif res == "unique":
         if nem.nemesis == "most_holy":  # C1 Collection Plate at Strength 0: one Tithe
             add_tithe(st)
+        else:  # C1 Interrogation Room
+            seize(st, nem.intent()["target_suit"])
     elif res != "none":  # pragma: no cover - the JSON's results are these four
         raise RuntimeError(f"unknown alchemy result {res!r}")
 
@@ -538,15 +564,24 @@ def score(st: ClandestineState) -> int:
     total += st.gold[seat] // row["gold_div"]
     if nem.nemesis == "most_holy":
         total += row["mh_lower_choir_uf"] * nem.lower_uf + row["mh_tithe"] * sum(nem.tithes)
+    else:
+        total += row["sg_vault_relic"] * len(nem.vault_relics)
+        total += row["sg_agent_in_chamber"] * sum(nem.agents_space)
     total += row["intrigue_tokens"] * st.intrigue[seat] + row["flat"]
     return int(total)
 
 
 def off_city_pawns(st: ClandestineState) -> np.ndarray:
-    """Int64 (4,) pawns off the City kept by the Nemesis: Universal Followers in the Choir."""
-    out = np.zeros(P.NUM_PAWN_TYPES, dtype=np.int64)
-    if st.nem.nemesis == "most_holy":
-        out[P.UF] = st.nem.upper + st.nem.lower_uf
+    """Int64 (4,) pawns off the City kept by the Nemesis: Universal Followers in the Choir,
+    Followers in the Cells, pawns discarded by the end-of-game Agent rule."""
+    nem = st.nem
+    out = nem.discarded.copy()
+    if nem.nemesis == "most_holy":
+        out[P.UF] += nem.upper + nem.lower_uf
+    for cell in nem.cells.values():
+        for t in cell:
+            if t >= 0:
+                out[t] += 1
     return out
 
 
@@ -564,6 +599,13 @@ def add_layout(lay: Any, num_spaces: int) -> None:
     lay.add("nemesis_choir", 3, "Most Holy: upper-Choir UFs / 7, Lower-Choir UFs / 7, "
             "Lower-Choir leaders / 4")
     lay.add("nemesis_score", 1, "the Nemesis's scoring-card Intrigue now / 100 (capped)")
+    lay.add("sg_agents_space", num_spaces, "Silver Guard Agents per relative space / 4")
+    lay.add("sg_agents_map", 17, "Silver Guard Agents on the Relic of each Map space (map_order)")
+    lay.add("sg_vault", 6, "Silver Guard: its leader's slot on the Rod, Sword, Disk, Chalice "
+            "tracks / 4 (1 = in the City), Relics in the Vault / 40, Agents in the supply / 16")
+    lay.add("sg_cells", num_spaces, "Silver Guard: unlocked Cells per relative space / 2, "
+            "the Followers trapped in them counted in sg_cell_pawns")
+    lay.add("sg_cell_pawns", num_spaces, "Followers trapped in the Cells of each relative space / 2")
 
 
 def encode(st: ClandestineState, obs: np.ndarray, lay: Any, perm: np.ndarray) -> None:
@@ -582,6 +624,16 @@ def encode(st: ClandestineState, obs: np.ndarray, lay: Any, perm: np.ndarray) ->
     v("nemesis_tithes")[perm] = np.minimum(np.asarray(nem.tithes) / 5, 1.0)
     v("nemesis_choir")[:] = (nem.upper / 7, min(nem.lower_uf / 7, 1), st.cutouts[nem.seat] / 4)
     v("nemesis_score")[0] = min(score(st) / 100, 1.0)
+    if nem.nemesis == "silver_guard":
+        v("sg_agents_space")[perm] = np.minimum(np.asarray(nem.agents_space) / 4, 1.0)
+        for k, r in enumerate(st.relic_map):
+            if r >= 0 and nem.agents_relic.get(r, 0):
+                v("sg_agents_map")[k] = 1
+        v("sg_vault")[:4] = [nem.vault_pos[s] / VAULT_SLOTS for s in SUITS]
+        v("sg_vault")[4:] = (min(len(nem.vault_relics) / 40, 1), agent_supply(st) / AGENTS)
+        for space, cell in nem.cells.items():
+            v("sg_cells")[perm[space]] = len(cell) / 2
+            v("sg_cell_pawns")[perm[space]] = sum(t >= 0 for t in cell) / 2
 
 
 # ---------------------------------------------------------------------------- resampling
@@ -618,3 +670,199 @@ def resample_intents(st: ClandestineState, log: list, rng: np.random.Generator) 
                 deck, pile = sorted(pile), [card]
             else:
                 pile.append(card)
+
+
+# ---------------------------------------------------------------------------- the Silver Guard
+def agent_supply(st: ClandestineState) -> int:
+    """Agents left in the supply (16 minus those in human Chambers and on Map Relics)."""
+    nem = st.nem
+    on_map = set(st.relic_map)  # Agents on a Relic that left the Map are back in the supply
+    return AGENTS - sum(nem.agents_space) - sum(n for r, n in nem.agents_relic.items()
+                                                 if r in on_map)
+
+
+def cell_sidewalk(st: ClandestineState) -> int:
+    """The Silver Guard's Discover Sidewalk directly after one of its Fundraise Sidewalks (S2 on
+    side A, S3 on side B; design §10.7 ``cell_sidewalk``)."""
+    side = st.city.sidewalks(st.nem.seat)
+    for a, b in zip(side, side[1:]):
+        if st.city.action(a) == "Fundraise" and st.city.action(b) == "Discover":
+            return int(b)
+    raise RuntimeError("no Fundraise-then-Discover Sidewalks on the Silver Guard's path")
+
+
+def cell_space(st: ClandestineState, suit: str) -> int:
+    """The space a suit's Cell is connected to: Rod and Sword the cell Sidewalk, Disk and
+    Chalice its bottom space C2 (design §10.7 vault)."""
+    where = SG["vault"]["cells"][suit]
+    return cell_sidewalk(st) if where == "cell_sidewalk" else st.city.chambers(st.nem.seat)[1]
+
+
+def vault(st: ClandestineState, relic: int) -> None:
+    """A Relic enters the Vault (rulebook "The Vaults"; design §10.7 vault): the leader on its
+    primary suit's track moves down by its Intrigue; past the last slot it enters the City on
+    C2; a vacated top slot becomes an unlocked Cell."""
+    from .engine import CARDS, RELIC_INTRIGUE
+    nem = st.nem
+    nem.vault_relics.append(relic)
+    suit = CARDS.relics[relic].suit
+    pos = nem.vault_pos[suit]
+    if pos >= VAULT_SLOTS:
+        return
+    new = pos + int(RELIC_INTRIGUE[relic])
+    if pos == 0 and new > 0:
+        nem.cells.setdefault(cell_space(st, suit), []).append(-1)
+    if new >= VAULT_SLOTS:
+        new = VAULT_SLOTS
+        st.cutouts[nem.seat] -= 1
+        st.pawns.counts[st.city.chambers(nem.seat)[1], P.SL] += 1
+    nem.vault_pos[suit] = new
+
+
+def seize(st: ClandestineState, suit: str) -> None:
+    """Place an Agent on each Map Relic of ``suit`` (primary or alternate), in Map order; a
+    Relic that would get a 2nd Agent goes to the Vault instead, its Agent returning (design
+    §10.7 seize; ruling 'Supply exhaustion')."""
+    nem = st.nem
+    for k, r in enumerate(st.relic_map):
+        if r < 0 or suit not in relic_suits(r):
+            continue
+        if nem.agents_relic.get(r, 0) >= 1:
+            del nem.agents_relic[r]
+            st.relic_map[k] = -1
+            vault(st, r)
+        elif agent_supply(st) > 0:
+            nem.agents_relic[r] = 1
+
+
+def deploy(st: ClandestineState) -> int:
+    """Place an Agent on the next open space (rulebook "Silver Guard's Unique Actions"; design
+    §10.7 deploy): the human with the fewest Agents in their Society, then the highest Level,
+    then the highest First-to-Level tile (none lowest), then the earliest clockwise from the
+    Silver Guard; its lowest-numbered Chamber without an Agent. Returns the space, or -1."""
+    nem = st.nem
+    if agent_supply(st) <= 0:
+        return -1
+    best = None
+    for seat in range(st.spec.humans):  # clockwise from the Silver Guard (the last seat)
+        open_ = [c for c in st.city.chambers(seat) if nem.agents_space[c] == 0]
+        if not open_:
+            continue
+        key = (-sum(nem.agents_space[c] for c in st.city.chambers(seat)), st.level[seat],
+               max(st.ftl[seat], default=0))
+        if best is None or key > best[0]:
+            best = (key, open_[0])
+    if best is None:
+        return -1
+    nem.agents_space[best[1]] += 1
+    return best[1]
+
+
+def agents_on_action(st: ClandestineState, seat: int, space: int) -> int:
+    """A seat's Action on one of its Chambers holding Agents (rulebook "Agents on Chamber
+    Spaces"; design §10.7 agents_in_chambers): returns the Strength change (-2 per Agent) and
+    moves those Agents to the next space of the Society path (off C4: back to the supply)."""
+    nem = st.nem
+    k = nem.agents_space[space]
+    if not k:
+        return 0
+    nem.agents_space[space] = 0
+    ch = st.city.chambers(seat)
+    i = ch.index(space)
+    if i + 1 < len(ch):
+        nem.agents_space[ch[i + 1]] += k
+    return -AGENT_PENALTY * k
+
+
+def removal_options(st: ClandestineState, seat: int) -> list[tuple[int, int]]:
+    """``(chamber 0..3, method)`` the seat may use now: remove all Agents from one of its
+    Chambers by bribe (0: pay 2 x the Silver Guard's Level in Gold, if it has it) or kill (1:
+    gain Chaos = its Level)."""
+    nem = st.nem
+    if nem is None or nem.nemesis != "silver_guard":
+        return []
+    cost = 2 * st.level[nem.seat]
+    out = []
+    for i, c in enumerate(st.city.chambers(seat)):
+        if nem.agents_space[c]:
+            if st.gold[seat] >= cost:
+                out.append((i, 0))
+            out.append((i, 1))
+    return out
+
+
+def remove_agents(st: ClandestineState, seat: int, chamber: int, method: int) -> None:
+    """Bribe (Gold to the Silver Guard) or kill (Chaos) the Agents of one Chamber.
+
+    Raises:
+        ValueError: not a legal removal now (:func:`removal_options`).
+    """
+    if (chamber, method) not in removal_options(st, seat):
+        raise ValueError(f"seat {seat} cannot remove the Agents of C{chamber + 1} by "
+                         f"{('bribe', 'kill')[method]}")
+    nem = st.nem
+    lv = st.level[nem.seat]
+    if method == 0:
+        st.gold[seat] -= 2 * lv
+        st.gold[nem.seat] += 2 * lv
+    else:
+        st.gain_chaos(seat, lv)
+    nem.agents_space[st.city.chambers(seat)[chamber]] = 0
+
+
+def final_discards(st: ClandestineState) -> None:
+    """End of the game (rulebook "Agents on Chamber Spaces"; ``scoring.silver_guard_pre_step``):
+    each human Chamber holding an Agent loses its pawns and the Relics assigned to it."""
+    from .scoring import silver_guard_pre_step
+    nem = st.nem
+    if nem is None or nem.nemesis != "silver_guard":
+        return
+    for seat in range(st.spec.humans):
+        ch = st.city.chambers(seat)
+        agents = {f"C{i + 1}": nem.agents_space[c] for i, c in enumerate(ch)}
+        slots = tuple((sl["slot"], sl["chamber"]) for sl in RELIC_SLOTS)
+        hit = silver_guard_pre_step(agents, slots)
+        for cid in hit.chambers:
+            c = ch[int(cid[1]) - 1]
+            nem.discarded += st.pawns.counts[c]
+            st.pawns.counts[c] = 0
+        for slot in hit.slots:
+            if st.slots[seat][slot - 1] >= 0:
+                st.relic_discard.append(st.slots[seat][slot - 1])
+                st.slots[seat][slot - 1] = -1
+
+
+def setup_silver_guard(st: ClandestineState, diff: dict) -> None:
+    """Silver Guard setup (rulebook; design §10.5 step 4): its 4 leaders lying on the Vault's
+    top slots (the seat's cutouts); Agents into every human Society by the deploy rule;
+    ``relic_reveals`` Relics revealed, each seizing its suit's Map Relics, then put under the
+    deck in random order (chance ``sg_reveal``); Relics revealed until Bright ones of
+    ``vault_unique_suits`` suits are found, the first of each suit into the Vault, the others
+    under the deck in random order (chance ``sg_vault``)."""
+    from .engine import CARDS, RELIC_DARK
+    nem = st.nem
+    for _ in range(int(diff["agents_per_society"]) * st.spec.humans):
+        deploy(st)
+    shown = [st.relic_deck.pop() for _ in range(int(diff["relic_reveals"]))]
+    for r in shown:
+        seize(st, CARDS.relics[r].suit)
+    _under(st, shown, "sg_reveal")
+    need, suits, rest = int(diff["vault_unique_suits"]), [], []
+    while len(suits) < need and st.relic_deck:
+        r = st.relic_deck.pop()
+        suit = CARDS.relics[r].suit
+        if not RELIC_DARK[r] and suit not in suits:
+            suits.append(suit)
+            vault(st, r)
+        else:
+            rest.append(r)
+    _under(st, rest, "sg_vault")
+
+
+def _under(st: ClandestineState, cards: list[int], event: str) -> None:
+    """Put revealed ``cards`` under the Relic deck in a random order (public identities)."""
+    if not cards:
+        return
+    perm = st.chance_permutation(event, len(cards))
+    st.relic_deck[:0] = [cards[int(p)] for p in perm]
+    st.nem.revealed += cards

@@ -45,6 +45,8 @@ def resample(st: ClandestineState, seat: int, rng: np.random.Generator) -> Cland
         if j != seat:
             hidden_relics |= set(st.relic_hand[j]) - set(st.relic_known[j])
     hidden_relics -= {i for b, i, _j in picked if b == "RELIC"}
+    if st.nem is not None:  # Relics the Silver Guard revealed at setup are known cards
+        hidden_relics -= set(st.nem.revealed)
     # a Relic shown by the first stage of an assign (its slot not yet chosen) is public
     if st.assigning is not None and st.assigning[1] >= 0:
         hidden_relics.discard(st.assigning[1])

@@ -77,7 +77,7 @@ SUPPORTED_FLAG_VALUES: Mapping[str, tuple[bool, ...]] = MappingProxyType({
 #: Nemesis ids (the JSON ``nemesis`` entries with Chambers), in a fixed order.
 NEMESES: tuple[str, ...] = ("most_holy", "silver_guard")
 #: Nemeses whose rules the engine implements now (the others raise ConfigError).
-SUPPORTED_NEMESES: tuple[str, ...] = ("most_holy",)
+SUPPORTED_NEMESES: tuple[str, ...] = ("most_holy", "silver_guard")
 #: Difficulties printed on the Difficulty cards (design §10.5).
 DIFFICULTIES: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
 
