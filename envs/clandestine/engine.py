@@ -141,7 +141,7 @@ ALWAYS_ASK = frozenset({"ascend_suit", "ascend_reduction", "ascend_card", "assig
 #: the same list for every seat (:meth:`ClandestineState.public_history`).
 PUBLIC_EVENTS: dict[int, tuple[str, str]] = {
     0: ("societies", "one Society index (spec.SOCIETIES) per seat, First Player first; the first "
-                     "event"),
+                     "event (a Nemesis seat: 5 Most Holy, 6 Silver Guard)"),
     1: ("decision", "seat, kind, action: a decision of the seat (kind = index in phases.KINDS, "
                     "effect decisions being 'effect'; action = its id 0-400), asked, or answered "
                     "by the engine because it had a single option; every decision except a "

@@ -19,15 +19,25 @@ Nemesis Ascension with target tiles and fallbacks (the First-to-Level tile, the 
 end trigger at Level V, Gaining a Level steps 4a-4c for the other seats), the leader search
 (start space, direction, properties, ranking, the relaxations), Fundraise, its Discover, the
 alchemy results (assign, buy_intrigue, unique), Relic assignment, the suit effects it receives,
-END (the lowest-numbered Route for the Harbor), the scoring card (§10.8); the Most Holy: Tithes
-(placement rule, payment on a human Fundraise), Gold per Tithe, Converting Pawns through the
-Choir, capturing the first Universal Follower leaving its Chambers each turn.
+END (the lowest-numbered Route for the Harbor), the scoring card (§10.8);
+
+* the Most Holy: Tithes (placement rule, payment on a human Fundraise), Gold per Tithe,
+  Converting Pawns through the Choir, capturing the first Universal Follower leaving its
+  Chambers each turn;
+* the Silver Guard: setup (Agents per Society, Relic reveals, the Vault's Bright Relics; chance
+  events ``sg_reveal`` / ``sg_vault`` put the revealed cards under the deck), seize (Agents on
+  Map Relics, a second Agent vaults the Relic), deploy (the next open space), the Vault moving
+  its leaders (into the City on C2 past the 4th slot) and unlocking Cells, Cells trapping
+  Followers during placements (``pawns.Movement``) and counting for the connected space's
+  Actions, Agents in human Chambers (-2 Strength each, moving along the Society path), Agents
+  on Relics (+1 cost, returned when acquired), bribe / kill in the owner's PRE and POST windows
+  (AGENTS block), the end-of-game discards.
 
 Simplifications (documented): Serpent traps primed on a space the Nemesis uses stay primed;
 Twilight Masks' Chaos on such a space lowers its Strength and is removed (the Nemesis ignores
 Chaos); a captured Universal Follower leaves its placed space after the movement (the pawns
-after it keep the spacing they were placed with).
-Not yet: the Silver Guard (``spec.SUPPORTED_NEMESES``).
+after it keep the spacing they were placed with); the resampler keeps the Relics the Silver
+Guard revealed at setup in place (their identities are public).
 """
 
 from __future__ import annotations
