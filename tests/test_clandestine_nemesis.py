@@ -774,3 +774,12 @@ def test_selfplay_nemesis_flags(capsys):
             _validated(parser, parser.parse_args(argv))
         assert msg in capsys.readouterr().err
     assert isinstance(args, argparse.Namespace)
+
+
+@pytest.mark.parametrize("nemesis", ["most_holy", "silver_guard"])
+def test_views_with_a_nemesis(nemesis):
+    """The text views name the Nemesis seat; the City picture draws it (uint8 RGB)."""
+    st = solo(1, 3, 2, nemesis)
+    assert nemesis in st.render_text() and nemesis in st.render_text(0)
+    img = st.render_rgb()
+    assert img.dtype == np.uint8 and img.ndim == 3 and img.shape[2] == 3
