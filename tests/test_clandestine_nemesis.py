@@ -783,3 +783,20 @@ def test_views_with_a_nemesis(nemesis):
     assert nemesis in st.render_text() and nemesis in st.render_text(0)
     img = st.render_rgb()
     assert img.dtype == np.uint8 and img.ndim == 3 and img.shape[2] == 3
+
+
+def test_a_person_plays_solo_through_the_play_command():
+    """``training.play`` with no opponents seats one person against the Nemesis (here always
+    answering the first option) to the end; the returns list that seat only."""
+    import io
+
+    from rich.console import Console
+
+    from training.play import play
+
+    con = Console(file=io.StringIO(), width=120)
+    st, labels, finished = play("clandestine", 0, [], seed=3, console=con,
+                                config={"nemesis": "silver_guard", "difficulty": 1},
+                                read=lambda prompt: "1")
+    assert finished and labels == ["you"] and st.is_over
+    assert st.returns()[0] in (-1.0, 1.0) and "Returns" in con.file.getvalue()
