@@ -104,7 +104,8 @@ class ClandestineHeuristic:
     """Rule-of-thumb Clandestine player parametrised by its own Society.
 
     Args:
-        config: the game's resolved config (needs ``num_players``).
+        config: the game's resolved config (needs ``num_players``; with ``nemesis`` the seats
+            are the human ones plus the Nemesis's, and the observation has its block).
         seed: seed of the tie-breaking generator.
         trade_rate: probability of an extra alchemy trade on a panel outside the Society's
             priority list (default 0: none).
@@ -126,8 +127,9 @@ class ClandestineHeuristic:
                  trade_rate: float = 0.0, secret_rate: float = 1.0, max_distance: bool = True,
                  pick_all: bool = True, assign_trades: bool = True,
                  route_chaos_weight: float = 4.0, panel_trades: bool = True) -> None:
-        self.n = int(config.get("num_players", 3))
-        self.layout = observation_layout(self.n)
+        nemesis = config.get("nemesis") not in (None, False)  # a Nemesis seat adds a path
+        self.n = int(config.get("num_players", 3)) + nemesis
+        self.layout = observation_layout(self.n, nemesis)
         self.seed = seed
         self.trade_rate = float(trade_rate)
         self.secret_rate = float(secret_rate)

@@ -17,6 +17,10 @@ seats played by agents; :class:`envs.core.single_agent.SingleAgentEnv`)::
 
     import envs, gymnasium
     e = gymnasium.make("cunning/Prowl-v0", num_players=4, opponents=["heuristic"])
+
+Solo play (Clandestine against its Nemesis, played by the rules) has ids of its own:
+``cunning/clandestine_solo-v0`` (PettingZoo) and ``cunning/ClandestineSolo-v0`` (Gymnasium; one
+human seat against the Most Holy at difficulty 3, keywords override).
 """
 
 from __future__ import annotations
@@ -32,6 +36,11 @@ GAMES: dict[str, str] = {
     "clans": "envs.clans_v0",
     "clandestine": "envs.clandestine_v0",
 }
+
+
+#: solo-play ids (a game with a rules-driven Nemesis seat): PettingZoo id -> entry point. Their
+#: Gymnasium single-agent ids are registered by ``envs.core.single_agent``.
+SOLO_ENVS: dict[str, str] = {"cunning/clandestine_solo-v0": "envs.clandestine_v0:solo_env"}
 
 
 def env_module(game: str) -> ModuleType:
@@ -63,6 +72,9 @@ def _register_with_pettingzoo() -> None:
         env_id = f"cunning/{game}-v0"
         if env_id not in pettingzoo.aec_registry:
             pettingzoo.register("aec", env_id, entry_point=f"{module}:env")
+    for env_id, entry in SOLO_ENVS.items():
+        if env_id not in pettingzoo.aec_registry:
+            pettingzoo.register("aec", env_id, entry_point=entry)
 
 
 def _register_with_gymnasium() -> None:

@@ -88,9 +88,12 @@ def test_basic_preset_and_flag_defaults_come_from_the_json():
     ({"max_rounds": 0}, "max_rounds"),
     ({"margin_weight": -1.0}, "margin_weight"),
     ({"margin_scale": 0}, "margin_scale"),
-    ({"nemesis": True}, "not implemented yet"),
+    ({"nemesis": True}, "does not say which Nemesis"),
     ({"chaos": "yes"}, "True or False"),
-    ({"basic_preset": False, "nemesis": True}, "nemesis=True is not implemented yet"),
+    ({"nemesis": "most_holy"}, "difficulty"),
+    ({"difficulty": 3}, "needs a Nemesis"),
+    ({"nemesis": "most_holy", "difficulty": 3, "num_players": 5}, "human seats"),
+    ({"nemesis": "most_holy", "difficulty": 3, "ascension_tiles": False}, "ascension_tiles"),
 
 ])
 def test_config_errors_name_the_keyword(kwargs, msg):

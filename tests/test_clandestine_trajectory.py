@@ -25,14 +25,14 @@ from envs import make_env
 
 #: (num_players, basic_preset) -> (play hash, obs hash), first 16 hex digits of SHA-256
 EXPECTED: dict[tuple[int, bool], tuple[str, str]] = {
-    (2, False): ('dd9311dde25bdc83', '440941c6061188db'),
-    (2, True): ('c221d2007a84c3f3', '578c47991413e782'),
-    (3, False): ('e262566893602207', '44c8b05862d77513'),
-    (3, True): ('8a96d2d88e412cea', '50e3936b59d197ab'),
-    (4, False): ('f323a20e44ab8c9d', 'e101a3a4aaabde33'),
-    (4, True): ('ba826494eb9183c3', '3ba1cf791b63b7c3'),
-    (5, False): ('0f54b009ef01eb6f', '76c03dc5b8012100'),
-    (5, True): ('2bfcf0b0863b3ad5', '4cca11971f6cd5c0'),
+    (2, False): ('dd9311dde25bdc83', 'fb32e16a8f060ea7'),
+    (2, True): ('c221d2007a84c3f3', 'ac9c11e4ff8db462'),
+    (3, False): ('e262566893602207', '635b88bf08ded3f1'),
+    (3, True): ('8a96d2d88e412cea', 'da0613aa94cee3e8'),
+    (4, False): ('f323a20e44ab8c9d', '3d4b42327d2f15e1'),
+    (4, True): ('ba826494eb9183c3', '96c17a9f7e174415'),
+    (5, False): ('0f54b009ef01eb6f', '4f87e586ceac4daa'),
+    (5, True): ('2bfcf0b0863b3ad5', '1d56c8e06d36b33c'),
 }
 
 

@@ -131,7 +131,7 @@ def play_game(env: Any, seated: Sequence[Agent], seed: int, keep_record: bool = 
               ) -> tuple[list[float], int, bool, dict | None]:
     """Play one game through the AEC API; ``seated[s]`` acts for seat ``s``.
 
-    Returns ``(returns per seat, number of actions, truncated, record or None)``.
+    Returns ``(returns per agent seat, number of actions, truncated, record or None)``.
 
     Raises:
         ValueError: one agent object at two seats (an agent that remembers the game is one
@@ -152,7 +152,8 @@ def play_game(env: Any, seated: Sequence[Agent], seed: int, keep_record: bool = 
     game = env.game
     returns = game.returns() if game.is_terminal else np.zeros(game.num_players)
     record = game.to_record() if keep_record else None
-    return [float(x) for x in returns], len(game.history), truncated, record
+    # the agents' seats only (a rules-driven seat such as Clandestine's Nemesis is no entry)
+    return [float(returns[s]) for s in game.agent_seats], len(game.history), truncated, record
 
 
 def _check_distinct(agents: Sequence[Agent]) -> None:
@@ -228,6 +229,8 @@ def _ratings(report: EvaluationReport) -> dict[str, dict[str, float]]:
     ratings = {label: model.rating(name=label) for label in report.labels}
     for r in report.results:
         teams = [[ratings[report.labels[i]]] for i in r.seating]
+        if len(teams) < 2:  # solo play against a rules-driven Nemesis: no ranking among entries
+            continue
         # rank 1 is best; equal returns tie
         order = sorted(set(r.returns), reverse=True)
         ranks = [order.index(x) + 1 for x in r.returns]

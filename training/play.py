@@ -7,6 +7,8 @@ Examples::
         heuristic --seed 7 --record my_game.json
     python -m training.play --game badland_wolves --opponents heuristic heuristic \\
         --config reward=win_only
+    python -m training.play --game clandestine --config nemesis=most_holy difficulty=3
+        (solo: no opponents; the Nemesis is played by the rules)
 
 One agent spec per other seat, in seat order (``random``, ``heuristic``, ``ppo:PATH`` or any other
 spec :func:`agents.make_agent` knows); the number of opponents plus one sets ``num_players``.
@@ -222,7 +224,7 @@ def play(game: str, seat: int, opponents: Sequence[str], seed: int | None = None
         labels[q] = spec
     for agent in agents.values():
         agent.reset()
-    logs = SeatLogs(n, seats=[seat])
+    logs = SeatLogs(state.num_players, seats=[seat])  # a Nemesis seat included
     decisions = 0
     last_own = None
     console.print(Text(f"{game}, {n} players, seed {state.seed}: you are "
@@ -289,8 +291,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", required=True, choices=sorted(GAMES))
     parser.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
-    parser.add_argument("--opponents", nargs="+", required=True, metavar="SPEC",
-                        help="one agent spec per other seat: random | heuristic | ppo:PATH | ...")
+    parser.add_argument("--opponents", nargs="*", default=[], metavar="SPEC",
+                        help="one agent spec per other seat: random | heuristic | ppo:PATH | ... "
+                             "(none for solo play against a Nemesis: --game clandestine "
+                             "--config nemesis=most_holy difficulty=3)")
     parser.add_argument("--seed", type=int, default=None,
                         help="the game's seed (default: a fresh one, shown and recorded)")
     parser.add_argument("--config", nargs="*", default=[], metavar="KEY=VALUE",

@@ -204,7 +204,7 @@ class LearnerEnv(SingleAgentEnv):
             raise ValueError(f"state class {state_class.__name__} is not the one of game "
                              f"{pool.game!r} ({game_class.__name__})")
         self.pool = pool
-        n = state_class.from_config(0, **config).num_players
+        n = len(state_class.from_config(0, **config).agent_seats)
         super().__init__(pool.game, opponents=None, seat="rotate", first_seat=first_seat % n,
                          seed=seed, **config)
 
@@ -337,6 +337,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--game", default="prowl", choices=sorted(GAMES))
     p.add_argument("--config", nargs="*", default=[], metavar="KEY=VALUE",
                    help="game keywords, e.g. num_players=4 beginner=true")
+    p.add_argument("--nemesis", default=None, choices=("most_holy", "silver_guard"),
+                   help="clandestine only: a Nemesis seat (solo play unless num_players is "
+                        "given); same as --config nemesis=NAME num_players=1")
+    p.add_argument("--difficulty", type=int, default=None,
+                   help="the Nemesis's difficulty 1-6 (default 3; with --nemesis)")
     p.add_argument("--timesteps", type=int, default=200_000,
                    help="learner decisions to train on (default 200000)")
     p.add_argument("--run-dir", type=Path, default=None, help="default runs/<game>")
@@ -408,6 +413,16 @@ def _validated(parser: argparse.ArgumentParser, args: argparse.Namespace
         OpponentPool.check_weights(weights)
         state_class = env_module(args.game).raw_env.state_class
         overrides = parse_config(args.config)
+        if args.nemesis is not None or args.difficulty is not None:
+            if args.game != "clandestine" or args.nemesis is None:
+                raise ValueError("--nemesis (and --difficulty) are for --game clandestine; "
+                                 "--difficulty needs --nemesis")
+            for key, value in (("nemesis", args.nemesis),
+                               ("difficulty", 3 if args.difficulty is None else args.difficulty)):
+                if key in overrides and overrides[key] != value:
+                    raise ValueError(f"--{key} and --config {key}= disagree")
+                overrides[key] = value
+            overrides.setdefault("num_players", 1)
         config = dict(state_class.from_config(0, **overrides).config)   # validated, resolved
     except ValueError as exc:
         parser.error(str(exc))

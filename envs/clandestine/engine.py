@@ -70,7 +70,9 @@ purged first; purge score) and the Blue Army
 markers, Secrets primed face down by Initiated spaces, traps flipped at step 2: 'self', or
 'rival' then 'reward').
 
-Not yet: the Nemesis (solo play: Agents, Tithes, Cells, Choir; ``nemesis=True`` is refused).
+The Nemesis (``nemesis="most_holy"``, ``difficulty``; solo play): a rules-driven last seat
+resolved by :mod:`envs.clandestine.nemesis` (its turn runs inside the engine, so it is never
+``current_player``). Not yet: the Silver Guard (Agents, the Vault, Cells).
 Known simplifications (documented where they live): Deep tokens of ``mods.deep_alchemy`` are
 not re-served when tokens return to the box (ruling 32); traps resolve after the pawns are
 picked up (their effects never move pawns); the resampler keeps each hidden Secret's Level and
@@ -93,7 +95,8 @@ from . import scoring as SC
 from .actions import NUM_ACTIONS, decode
 from .city import build_city, load_content
 from .content import load_content as load_cards
-from .spec import DEFAULT_MAX_ROUNDS, SOCIETIES, make_spec
+from .spec import DEFAULT_MAX_ROUNDS, NEMESES, SOCIETIES, make_spec
+from . import nemesis as NEM
 
 _C = load_content()
 #: the content as checked frozen records with compiled effects (``content.load_content``)
@@ -147,7 +150,7 @@ ALWAYS_ASK = frozenset({"ascend_suit", "ascend_reduction", "ascend_card", "assig
 #: the same list for every seat (:meth:`ClandestineState.public_history`).
 PUBLIC_EVENTS: dict[int, tuple[str, str]] = {
     0: ("societies", "one Society index (spec.SOCIETIES) per seat, First Player first; the first "
-                     "event"),
+                     "event (a Nemesis seat: 5 Most Holy, 6 Silver Guard)"),
     1: ("decision", "seat, kind, action: a decision of the seat (kind = index in phases.KINDS, "
                     "effect decisions being 'effect'; action = its id 0-400), asked, or answered "
                     "by the engine because it had a single option; every decision except a "
@@ -158,6 +161,8 @@ PUBLIC_EVENTS: dict[int, tuple[str, str]] = {
                "and every refill or extension)"),
 }
 EV_SOCIETIES, EV_DECISION, EV_PRIME_PICK, EV_MAP = 0, 1, 2, 3
+#: codes of the societies event: Society indices, then Nemesis ids (5 Most Holy, 6 Silver Guard)
+SOCIETY_CODES = SOCIETIES + NEMESES
 _KIND_IDS = {k: i for i, k in enumerate(PH.KINDS)}
 
 
@@ -166,13 +171,16 @@ class ClandestineState(GameState):
 
     Args:
         seed: engine seed (``None``: drawn from the OS).
-        num_players: 2..5 (no Nemesis yet).
+        num_players: 2..5 seats; with a Nemesis, the human seats 1..4 (the Nemesis is seated
+            last: ``self.num_players`` then counts it, ``spec.humans`` does not).
         societies: ``None`` (default: drawn at setup, chance event ``"societies"``: seat i gets
             the Society ``spec.SOCIETIES[perm[i]]`` of a uniformly random permutation) or one
             distinct Society id per seat, First Player first.
         basic_preset: start the variant flags from the JSON ``variants.basic_preset``.
-        conjunctions ... nemesis: the variant flags of design §11 (``None`` = the preset's
+        conjunctions ... finite_pawns: the variant flags of design §11 (``None`` = the preset's
             value); values not implemented yet raise ConfigError.
+        nemesis: ``None``/``False`` or a Nemesis id (``"most_holy"``; design §10);
+            difficulty: 1..6 with a Nemesis (design §10.5).
         max_rounds: round limit (default ``spec.DEFAULT_MAX_ROUNDS`` = 250; the design's 40 is
             reached by almost every random game and the rulebook has none). margin_weight, margin_scale: returns' margin term.
 
@@ -209,9 +217,9 @@ class ClandestineState(GameState):
                  first_to_level_effects: bool | None = None, chaos: bool | None = None,
                  map_extension: bool | None = None, hand_limits: bool | None = None,
                  offturn_alchemy: bool | None = None, finite_pawns: bool | None = None,
-                 nemesis: bool | None = None, max_rounds: int = DEFAULT_MAX_ROUNDS,
+                 nemesis: bool | str | None = None, max_rounds: int = DEFAULT_MAX_ROUNDS,
                  margin_weight: float = 0.0,
-                 margin_scale: float = 40) -> None:
+                 margin_scale: float = 40, difficulty: int | None = None) -> None:
         flags = {"conjunctions": conjunctions, "society_powers": society_powers,
                  "secret_options_b": secret_options_b, "relic_effects": relic_effects,
                  "deep_alchemy": deep_alchemy, "ascension_tiles": ascension_tiles,
@@ -221,7 +229,7 @@ class ClandestineState(GameState):
                  "nemesis": nemesis}
         spec = make_spec(num_players=num_players, societies=societies, basic_preset=basic_preset,
                          max_rounds=max_rounds, margin_weight=margin_weight,
-                         margin_scale=margin_scale, **flags)
+                         margin_scale=margin_scale, difficulty=difficulty, **flags)
         super().__init__(seed=seed, config=spec.config())
         self.spec = spec
         self._setup()
@@ -237,11 +245,16 @@ class ClandestineState(GameState):
         self._events: list[tuple[int, ...]] = []  # public history after the societies event
         self.relic_discard: list[int] = []
         # 2. Societies, in reverse turn order
+        h = spec.humans
         if spec.societies is None:
             p = self.chance_permutation("societies", len(SOCIETIES))
-            self.societies = tuple(SOCIETIES[int(p[i])] for i in range(n))
+            self.societies = tuple(SOCIETIES[int(p[i])] for i in range(h))
         else:
             self.societies = tuple(spec.societies)
+        #: the Nemesis seat's own state (``nemesis.NemesisSeat``), or None
+        self.nem: NEM.NemesisSeat | None = None
+        if spec.nemesis is not None:
+            self.societies += (spec.nemesis,)
         z = [0] * n
         self.gold, self.energy, self.intrigue, self.chaos = list(z), list(z), list(z), list(z)
         self.level = [1] * n
@@ -284,13 +297,13 @@ class ClandestineState(GameState):
         self.tucked: list[list[int]] = [[] for _ in range(n)]
         self.slots: list[list[int]] = [[-1] * 6 for _ in range(n)]
         self.cutouts = [4] * n  # Society Leaders left in cutouts 1-4 (the lowest leaves first)
-        self.tokens_free = [int(self.society(s)["tokens"]["free"]) for s in range(n)]
+        self.tokens_free = [int(self.society(s)["tokens"]["free"]) for s in range(h)] + [0] * (n - h)
         self.ftl: list[list[int]] = [[] for _ in range(n)]
         self.uf_added = 0
         #: ``(seat, top-first deck + new Level pile, where the pile starts)`` before each
         #: ``secret_shuffle`` chance event (the resampler rewrites its outcome)
         self.shuffle_inputs: list[tuple[int, list[int], int]] = []
-        for seat in reversed(range(n)):
+        for seat in reversed(range(h)):
             soc = self.society(seat)
             level1 = [i for i, c in enumerate(_C["secrets"][soc["id"]]) if c["level"] == 1]
             p = self.chance_permutation("secret_deck", len(level1))
@@ -316,7 +329,9 @@ class ClandestineState(GameState):
                                for b in BOARD_SLOTS]
         if spec.flags["conjunctions"]:
             p = self.chance_permutation("conjunctions", NUM_CONJUNCTIONS)
-            self.conj_row = [int(x) for x in p[:n + 1]]
+            self.conj_row = [int(x) for x in p[:h + 1]]
+        if spec.nemesis is not None:
+            NEM.setup(self)
         # 7. the First Player's turn
         self.turn, self.rounds_done, self.phase = 0, 0, "START"
         self.kind: str | None = None
@@ -356,14 +371,21 @@ class ClandestineState(GameState):
         return NUM_ACTIONS
 
     @property
+    def agent_seats(self) -> tuple[int, ...]:
+        """The human seats ``0..spec.humans-1``: a Nemesis (the last seat) is played by the
+        rules (design §10) and is never ``current_player``."""
+        return tuple(range(self.spec.humans))
+
+    @property
     def layout(self) -> Layout:
         """The observation :class:`Layout` for this game's number of seats
-        (:func:`observation_layout`; docs/clandestine.md has the table)."""
-        return observation_layout(self.num_players)
+        (:func:`observation_layout`; docs/clandestine.md has the table), with the Nemesis block
+        appended when a Nemesis is seated."""
+        return observation_layout(self.num_players, self.spec.nemesis is not None)
 
     @property
     def observation_size(self) -> int:
-        return observation_layout(self.spec.num_players).size
+        return self.layout.size
 
     @property
     def decider(self) -> int:
@@ -447,7 +469,8 @@ class ClandestineState(GameState):
         a Relic taken from the Map, discarded, assigned or paid) are named by the decision's
         action; hidden draws are counted in the observation (hand sizes, Secret draws per epoch).
         """
-        return [(EV_SOCIETIES, *(SOCIETIES.index(x) for x in self.societies))] + list(self._events)
+        return [(EV_SOCIETIES, *(SOCIETY_CODES.index(x) for x in self.societies))] \
+            + list(self._events)
 
     def _advance(self) -> None:
         """Run automatic steps and single-option decisions until a real choice is due."""
@@ -482,7 +505,9 @@ class ClandestineState(GameState):
             self._step_action(self.acts[-1])
             return
         seat = self.turn
-        if self.phase == "START":
+        if self.phase == "START" and self.nem is not None and seat == self.nem.seat:
+            NEM.step(self)  # the Nemesis's turn runs by itself (design §10.2)
+        elif self.phase == "START":
             if self.start_queue is None:
                 self.panel_tokens[seat] = [0] * 7  # regular and Deep tokens come back
                 self.panel_deep[seat] = [0] * 7
@@ -510,6 +535,11 @@ class ClandestineState(GameState):
 
     def _step_end(self, seat: int) -> None:
         """END steps 1-4 (design §1.2): refill, Energy, hand-limit discards, Chalice."""
+        if self.nem is not None and seat == self.nem.seat:  # the lowest Route, no Energy
+            ch = self.harbor_choices()
+            self.refill_map(ch[0] if ch else None)
+            self._pass_chalice()
+            return
         lim = self.society(seat)["dial"][self.level[seat] - 1]
         if self.end_step == 0:
             self._refill_map()
@@ -625,6 +655,7 @@ class ClandestineState(GameState):
 
     def _game_over(self) -> None:
         self.phase, self.kind, self.acts = "OVER", None, []
+        NEM.final_discards(self)  # the Silver Guard's Agents in human Chambers
         self._final = np.array([sum(self.score_categories(s)) for s in range(self.num_players)],
                                dtype=np.int64)
 
@@ -636,9 +667,12 @@ class ClandestineState(GameState):
         if name == "revolt" and not self.spec.flags["society_powers"]:
             name = "fundraise"  # ruling 36: the Revolt Chamber is a Fundraise Chamber
         extra = self.extra_select
-        mv = P.start_movement(self.city, self.pawns, space, leader, seat)
+        mv = P.start_movement(self.city, self.pawns, space, leader, seat,
+                              cells=self.nem.cells if self.nem is not None else None)
         # step 1: pending Strength from Secrets is consumed by the next Leader Action (ruling 22)
         strength = mv.strength + self.pending_strength[seat]
+        if self.nem is not None:  # step 2: the Silver Guard's Agents on the space (-2 each)
+            strength += NEM.agents_on_action(self, seat, space)
         self.pending_strength[seat] = 0
         x = self.masks_space[space]  # step 2: Masks' Chaos on the space
         if x:
@@ -810,6 +844,8 @@ class ClandestineState(GameState):
         f.stage = PH.DONE
         if f.name == "fundraise":
             self.gold[seat] += s
+            if self.nem is not None and f.space >= 0:
+                NEM.tithe_on_fundraise(self, seat, f.space, s)
         elif f.name == "reveal":
             self.draw_secrets(seat, s // 2)
         elif f.name == "purge":
@@ -820,7 +856,9 @@ class ClandestineState(GameState):
         elif f.name == "revolt" and self.spec.flags["society_powers"]:
             f.picks_left, f.stage = s, PH.PICK  # then 1 Chaos and the extra Action
         elif f.name == "discover":
-            costs = RM.map_costs(self.map_state(), RELIC_VALUES,
+            costs = RM.map_costs(self.map_state(), RELIC_VALUES, agents={
+                                     RELIC_IDS[r]: x for r, x in self.nem.agents_relic.items()}
+                                 if self.nem is not None else None,
                                  masks_chaos={RELIC_IDS[r]: x for r, x in self.masks_relic.items()},
                                  buyer_masks=self.has_power(seat, "twilight"),
                                  buyer_mariners=self.has_power(seat, "mariners"))
@@ -846,6 +884,8 @@ class ClandestineState(GameState):
         self.relic_hand[f.actor].append(relic)
         self.relic_known[f.actor].append(relic)
         self.gain_chaos(f.actor, self.masks_relic.pop(relic, 0))  # Masks' Chaos on the card
+        if self.nem is not None:  # the Silver Guard's Agents on it return to the supply
+            self.nem.agents_relic.pop(relic, None)
 
     def finish_discover(self, f: PH.ActionFrame) -> None:
         """End of the picks: route Chaos (1 per Route beyond the first; the Mariners' chartered
@@ -1102,7 +1142,9 @@ class ClandestineState(GameState):
         step 5 (``board_pick``)."""
         while f.effects:
             seat, column = f.effects.pop(0)
-            if column == "Military":
+            if self.nem is not None and seat == self.nem.seat:
+                NEM.suit_effect(self, column, f.actor)
+            elif column == "Military":
                 self.military_sweep()
             elif column == "Occult":
                 self.draw_relics(seat, 1)
@@ -1112,6 +1154,9 @@ class ClandestineState(GameState):
                 self.choosing = (seat, column)
                 self.kind = "choose"
                 return
+        if self.nem is not None and f.actor == self.nem.seat:
+            f.stage = PH.DONE  # a Nemesis ascension: no board pick (it took its tiles)
+            return
         self.kind = "board_pick"
 
     def choice_options(self) -> list:
@@ -1221,11 +1266,14 @@ class ClandestineState(GameState):
         return k
 
     def draw_relics(self, seat: int, n: int) -> int:
-        """Blind draw of up to ``n`` Relics from the deck to ``seat``'s hand (hidden part);
-        the draw that takes the last card triggers the end (ruling 18)."""
+        """Blind draw of up to ``n`` Relics from the deck to ``seat``'s hand (hidden part; face
+        up for a Nemesis, design §10.1); the draw that takes the last card triggers the end
+        (ruling 18)."""
         k = min(n, len(self.relic_deck))
         for _ in range(k):
             self.relic_hand[seat].append(self.relic_deck.pop())
+            if self.nem is not None and seat == self.nem.seat:  # a Nemesis hand is public
+                self.relic_known[seat].append(self.relic_hand[seat][-1])
         if k and not self.relic_deck:
             self.record_trigger("relic_deck")
         return k
@@ -1250,7 +1298,9 @@ class ClandestineState(GameState):
         Readings: the Initiation trade's ``uf`` input is paid by ``new_leader`` itself, so the
         trade is offered only when ``new_leader`` can be done (a Universal Follower on the
         Society path, and the next cutout's Level gate met or every cutout empty); the Garden
-        Club's 5 Gold Assignment trade is a society power (ruling 36)."""
+        Club's 5 Gold Assignment trade is a society power (ruling 36). A Nemesis has none."""
+        if self.nem is not None and seat == self.nem.seat:
+            return []
         regular = self.tokens_free[seat] - sum(self.panel_tokens[seat]) > 0
         deep = self.deep_held[seat] + self.deep_granted[seat] - sum(self.panel_deep[seat]) > 0
         if not (regular or deep) or self.black_slots_filled(seat):
@@ -1442,7 +1492,10 @@ class ClandestineState(GameState):
 
     # ------------------------------------------------------------------------ scoring (§1.6)
     def seat_score(self, seat: int) -> SC.SeatScore:
-        """``seat``'s final score by the scoring module (design §1.6; ``scoring.score``)."""
+        """``seat``'s final score by the scoring module (design §1.6; ``scoring.score``); a
+        Nemesis's from its scoring card (``scoring.nemesis_score``, design §10.8)."""
+        if self.nem is not None and seat == self.nem.seat:
+            return SC.nemesis_score(NEM.score(self), tuple(sorted(self.ftl[seat])))
         soc_path = list(self.city.society_path(seat))
         sheet = SC.ScoreSheet.for_society(
             self.societies[seat], level=self.level[seat],
@@ -1495,7 +1548,10 @@ class ClandestineState(GameState):
                    if r >= 0 and self.cards.relics[r].header == "flag")
 
     def score_categories(self, seat: int) -> list[int]:
-        """``seat``'s Intrigue by ``scoring.human`` category, in order (10 ints)."""
+        """``seat``'s Intrigue by ``scoring.human`` category, in order (10 ints); a Nemesis's
+        scoring-card total as its only entry."""
+        if self.nem is not None and seat == self.nem.seat:
+            return [NEM.score(self)]
         return list(self.seat_score(seat).categories)
 
     def pawn_totals(self) -> np.ndarray:
@@ -1506,6 +1562,8 @@ class ClandestineState(GameState):
         for f in self.acts:
             if f.movement is not None:
                 tot = tot + np.asarray(f.movement.in_hand, dtype=np.int64)
+        if self.nem is not None:  # the Most Holy's Choir
+            tot = tot + NEM.off_city_pawns(self)
         return tot
 
     def all_relics(self) -> list[int]:
@@ -1514,6 +1572,8 @@ class ClandestineState(GameState):
         out = self.relic_deck + [r for r in self.relic_map if r >= 0] + self.relic_discard
         for j in range(self.num_players):
             out += self.relic_hand[j] + [r for r in self.slots[j] if r >= 0] + self.tucked[j]
+        if self.nem is not None:  # the Silver Guard's Vault
+            out += self.nem.vault_relics
         return sorted(out)
 
     def final_scores(self) -> np.ndarray:
@@ -1573,11 +1633,14 @@ class ClandestineState(GameState):
         return render_state(self, seat)
 
     def hidden_truth(self) -> dict[str, Any]:
-        return {"primed": {int(k): list(v) for k, v in self.primed.items()},
-                "relic_hands": [list(h) for h in self.relic_hand],
-                "secret_hands": [list(h) for h in self.secret_hand],
-                "relic_deck": list(self.relic_deck),
-                "secret_decks": [list(d) for d in self.secret_deck]}
+        out = {"primed": {int(k): list(v) for k, v in self.primed.items()},
+               "relic_hands": [list(h) for h in self.relic_hand],
+               "secret_hands": [list(h) for h in self.secret_hand],
+               "relic_deck": list(self.relic_deck),
+               "secret_decks": [list(d) for d in self.secret_deck]}
+        if self.nem is not None:  # the Nemesis's face-down Intent cards (design §10.5)
+            out["intent_deck"] = list(self.nem.deck)
+        return out
 
     def resample_from_infostate(self, seat: int, rng: np.random.Generator) -> GameState:
         return resample(self, seat, rng)

@@ -52,7 +52,7 @@ if TYPE_CHECKING:
 
 DECISION_KINDS: tuple[str, ...] = tuple(k["kind"] for k in _C["decisions"]["kinds"])
 _SECRETS_PER_SOCIETY = 32  # 31 + the Conjunction Secret (SECRET block)
-_OBS_LAYOUTS: dict[int, Layout] = {}
+_OBS_LAYOUTS: dict[tuple[int, bool], Layout] = {}
 
 #: Largest amount :func:`encode_amount` encodes (exact in float32 for every scale >= 1 below it).
 AMOUNT_LIMIT = 1000
@@ -99,6 +99,7 @@ SCALES: dict[str, float] = {
 SPACE_ACTIONS: tuple[str, ...] = tuple(dict.fromkeys(
     ["Fundraise", "Discover"] + sorted({c["action"] for soc in _C["societies"].values()
                                         for c in soc["chambers"]})))
+_SPACE_ACTION_INDEX = {a: i for i, a in enumerate(SPACE_ACTIONS)}
 STAGES: tuple[str, ...] = (PH.TRAPS, PH.MOVE, PH.BEFORE, PH.FORMULA, PH.PICK, PH.PICK_MAP,
                            PH.ASCEND, PH.AFTER, PH.DONE)
 COLUMNS: tuple[str, ...] = tuple(dict.fromkeys(SUIT_COLUMN.values()))
@@ -112,7 +113,7 @@ MAX_ROW = 6  # Conjunctions in the row at set-up: humans + 1 <= 6 (rulebook set-
 _END_STEPS = 6
 _PAWN_BOUND = np.array([BOUNDS["pl"], BOUNDS["pf"], 1.0, BOUNDS["sl"]])
 _PERM: dict[tuple[int, int], np.ndarray] = {}
-_FIELDS: dict[int, list] = {}
+_FIELDS: dict[tuple[int, bool], list] = {}
 _SPACE_ACTION: dict[tuple, np.ndarray] = {}
 _WINDOW_KINDS = frozenset(_KIND_IDS[k] for k in ("window_pre", "window_post", "window_react"))
 _OPTION_KIND = _KIND_IDS["secret_option"]
@@ -153,7 +154,7 @@ def _encode_pawns(counts: np.ndarray) -> np.ndarray:
     return out
 
 
-def observation_layout(num_players: int) -> Layout:
+def observation_layout(num_players: int, nemesis: bool = False) -> Layout:
     """The observation :class:`Layout` for ``num_players`` seats (design §1.5).
 
     Seats are relative to the observer (relative seat r = absolute seat (observer + r) mod N);
@@ -162,9 +163,12 @@ def observation_layout(num_players: int) -> Layout:
     (Secret draws per epoch, the options of played Secrets). "b" marks an amount divided by a
     proven bound (:data:`BOUNDS`), "x/(x+s)" one without a bound (:data:`SCALES`,
     :func:`decode_amount`).
+    With ``nemesis`` (a Nemesis in the last seat) the Nemesis block of
+    :func:`envs.clandestine.nemesis.add_layout` follows (its state is public).
     """
-    if num_players in _OBS_LAYOUTS:
-        return _OBS_LAYOUTS[num_players]
+    key = (num_players, bool(nemesis))
+    if key in _OBS_LAYOUTS:
+        return _OBS_LAYOUTS[key]
     n, ns = num_players, 9 * num_players
     lay = Layout()
     lay.add("phase", len(PHASES), "one-hot phase (START, PRE, SELECT_LEADER, ACTION, POST, "
@@ -284,16 +288,20 @@ def observation_layout(num_players: int) -> Layout:
             "choosing (public once picked)")
     lay.add("secret_options", (n, _SECRETS_PER_SOCIETY, 2), "per relative seat and Secret: "
             "one-hot option (A, B) it was played with, face up (public history)")
-    _OBS_LAYOUTS[num_players] = lay
+    if nemesis:
+        from .nemesis import add_layout
+        add_layout(lay, ns)
+    _OBS_LAYOUTS[key] = lay
     return lay
 
 
-def _fields(n: int) -> list[tuple[str, int, int, tuple[int, ...]]]:
+def _fields(n: int, nemesis: bool = False) -> list[tuple[str, int, int, tuple[int, ...]]]:
     """``(name, start, stop, shape)`` of every field of the ``n``-seat layout (cached)."""
-    f = _FIELDS.get(n)
+    key = (n, bool(nemesis))
+    f = _FIELDS.get(key)
     if f is None:
-        f = [(x.name, x.start, x.stop, x.shape) for x in observation_layout(n)]
-        _FIELDS[n] = f
+        f = [(x.name, x.start, x.stop, x.shape) for x in observation_layout(n, nemesis)]
+        _FIELDS[key] = f
     return f
 
 
@@ -324,8 +332,9 @@ def _space_actions(st: ClandestineState, seat: int) -> np.ndarray:
         a = np.zeros((9 * n, len(SPACE_ACTIONS)), dtype=np.float32)
         perm = _perm(n, seat)
         for s, act in enumerate(st.city.actions):
-            if act is not None:
-                a[perm[s], SPACE_ACTIONS.index(act)] = 1
+            # a Nemesis's Chamber Actions are given by its nemesis_id instead
+            if act is not None and act in _SPACE_ACTION_INDEX:
+                a[perm[s], _SPACE_ACTION_INDEX[act]] = 1
         a.setflags(write=False)
         _SPACE_ACTION[key] = a
     return a
@@ -369,9 +378,9 @@ def encode_observation(st: ClandestineState, seat: int) -> np.ndarray:
         ValueError: an unbounded amount outside 0..:data:`AMOUNT_LIMIT` (never clipped).
     """
     n = st.num_players
-    lay = observation_layout(n)
+    lay = observation_layout(n, st.nem is not None)
     obs = lay.zeros()
-    views = {name: obs[a:b].reshape(shape) for name, a, b, shape in _fields(n)}
+    views = {name: obs[a:b].reshape(shape) for name, a, b, shape in _fields(n, st.nem is not None)}
     v = views.__getitem__
     rel_seat = lambda s: (s - seat) % n
     order = [(seat + r) % n for r in range(n)]  # absolute seat of each relative seat
@@ -440,7 +449,8 @@ def encode_observation(st: ClandestineState, seat: int) -> np.ndarray:
     v("deep_tokens")[:, 0] = np.array([st.deep_held[s] for s in order]) / BOUNDS["deep"]
     v("deep_tokens")[:, 1:] = np.array([st.panel_deep[s] for s in order]) / BOUNDS["deep"]
     for r, s in enumerate(order):
-        v("society")[r, SOCIETIES.index(st.societies[s])] = 1
+        if st.societies[s] in SOCIETIES:  # a Nemesis seat has no Society
+            v("society")[r, SOCIETIES.index(st.societies[s])] = 1
         v("level")[r, st.level[s] - 1] = 1
         v("conjunction")[r, st.conj[s]] = 1  # -1 = the last entry: none
         v("conjunction_secret")[r] = float(st.conj_secret[s])
@@ -580,4 +590,7 @@ def encode_observation(st: ClandestineState, seat: int) -> np.ndarray:
             for k in st.secret_discard[s]:
                 if table[s][k] >= 0:
                     so[r, k, table[s][k]] = 1
+    if st.nem is not None:
+        from .nemesis import encode
+        encode(st, obs, lay, perm)
     return obs

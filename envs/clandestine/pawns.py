@@ -248,7 +248,12 @@ class Movement:
         in_hand: pawns picked up and not yet placed, per type (list of 4 ints).
         cursors: ``[public cursor, society cursor]`` (space numbers).
         uf_chosen: a Universal Follower is the next pawn and waits for its route.
-        placements: ``(type, space)`` of every pawn placed so far, in order.
+        placements: ``(type, space)`` of every pawn placed so far, in order (a Follower
+            trapped in a Cell is listed with ``-1 - space``).
+        cells: the Silver Guard's unlocked Cells, ``space -> contents`` (pawn type or -1 per
+            Cell; rulebook "The Vaults"): after a Follower is placed on such a space, each next
+            Follower that would leave it is trapped in an empty Cell of it (design §2.4
+            ``procedures.movement``); ``None`` without a Silver Guard.
     """
 
     city: City
@@ -261,12 +266,13 @@ class Movement:
     cursors: list
     uf_chosen: bool = False
     placements: list = field(default_factory=list)
+    cells: dict | None = None
 
     def copy(self) -> "Movement":
-        """An independent copy (the City is shared)."""
+        """An independent copy (the City and the Cells are shared)."""
         return Movement(self.city, self.space, self.actor, self.leader, self.automatic,
                         self.strength, list(self.in_hand), list(self.cursors), self.uf_chosen,
-                        list(self.placements))
+                        list(self.placements), self.cells)
 
     @property
     def done(self) -> bool:
@@ -348,7 +354,16 @@ class Movement:
                 self._place(store, t, SOCIETY if t == SL else PUBLIC)
 
     def _place(self, store: PawnStore, t: int, route: int) -> None:
-        """Two-cursor placement (design §2.4 step 4)."""
+        """Two-cursor placement (design §2.4 step 4); Silver Guard Cells trap Followers."""
+        cur = self.cursors[route]
+        if self.cells and t in FOLLOWERS and cur != self.space and cur in self.cells \
+                and -1 in self.cells[cur]:
+            # a Follower was placed on ``cur``: this one would leave it and is trapped
+            cell = self.cells[cur]
+            cell[cell.index(-1)] = t
+            self.in_hand[t] -= 1
+            self.placements.append((t, -1 - cur))
+            return
         y = self._next(route)
         if y == -1:  # cannot happen for pawns picked up by start_movement
             raise RuntimeError(f"no next space on the {ROUTE_NAMES[route]} path from "
@@ -370,7 +385,7 @@ class Movement:
 
 
 def start_movement(city: City, store: PawnStore, space: int | str, leader: int | str,
-                   actor: int, automatic: bool = False) -> Movement:
+                   actor: int, automatic: bool = False, cells: dict | None = None) -> Movement:
     """Pick up the pawns of ``space`` for an Action by ``actor``'s ``leader`` (design §2.4 step 1)
     and place every pawn that needs no choice.
 
@@ -381,6 +396,8 @@ def start_movement(city: City, store: PawnStore, space: int | str, leader: int |
     Args:
         leader: ``PL`` / ``"pl"`` or ``SL`` / ``"sl"``: the kind of Leader performing the Action.
         automatic: the Nemesis's fixed order and always-following Universal Followers.
+        cells: the Silver Guard's unlocked Cells (:class:`Movement`); the Followers trapped in
+            the Cells of ``space`` are picked up too and count for the Strength.
 
     Raises:
         ValueError: bad space, seat or leader; the space holds no such Leader the actor may use
@@ -403,7 +420,15 @@ def start_movement(city: City, store: PawnStore, space: int | str, leader: int |
         hand[SL] = 0
     for t in range(NUM_PAWN_TYPES):
         store.counts[space, t] -= hand[t]
-    mv = Movement(city, space, actor, leader, automatic, strength, hand, [space, space])
+    if cells and space in cells:  # Followers trapped in this space's Cells are used and moved
+        cell = cells[space]
+        for k, t in enumerate(cell):
+            if t >= 0:
+                hand[t] += 1
+                strength += int(PAWN_STRENGTH[t])
+                cell[k] = -1
+    mv = Movement(city, space, actor, leader, automatic, strength, hand, [space, space],
+                  cells=cells)
     mv._advance(store)
     return mv
 

@@ -115,7 +115,8 @@ def _abs(state, index: int) -> int:
 # ----------------------------------------------------------------------------- windows (§1.2)
 def mask_window(state, mask: np.ndarray) -> None:
     """PRE/POST window: every legal trade (TRADE block), in PRE every playable Secret (SECRET
-    block), and DONE (PASS)."""
+    block), hood tiles (TILE), with a Silver Guard the Agent removals of the active seat's
+    Chambers (AGENTS: bribe or kill), and DONE (PASS)."""
     mask[OFFSET["PASS"]] = 1
     for panel, trade in state.legal_trades(state.decider):
         _on(mask, "TRADE", 3 * panel + trade)
@@ -123,6 +124,10 @@ def mask_window(state, mask: np.ndarray) -> None:
         _on(mask, "SECRET", i)
     for t in state.flippable_tiles(state.decider):
         _on(mask, "TILE", t)
+    if state.nem is not None and state.phase in ("PRE", "POST") and state.decider == state.turn:
+        from .nemesis import removal_options
+        for chamber, method in removal_options(state, state.decider):  # bribe / kill
+            _on(mask, "AGENTS", 2 * chamber + method)
 
 
 def apply_window(state, block: str, index: int) -> None:
@@ -142,6 +147,11 @@ def apply_window(state, block: str, index: int) -> None:
     if block == "TILE":
         state.kind = None
         state.flip_tile(state.decider, index)
+        return
+    if block == "AGENTS":
+        from .nemesis import remove_agents
+        state.kind = None
+        remove_agents(state, state.decider, *divmod(index, 2))
         return
     panel, trade = divmod(index, 3)
     state.kind = None  # back to the window, or into the Action a trade starts
@@ -685,10 +695,13 @@ class EngineContext:
         return self.st.spec.flags[name]
 
     def tracks(self, seat: int, what: str) -> bool:
-        return True
+        nem = self.st.nem  # a Nemesis ignores Energy, Chaos, Secrets, Deep Alchemy (§10.1)
+        return nem is None or seat != nem.seat or what not in ("energy", "chaos", "secret",
+                                                               "deep_alchemy")
 
-    def society(self, seat: int) -> str:
-        return self.st.societies[seat]
+    def society(self, seat: int) -> str | None:
+        nem = self.st.nem
+        return None if nem is not None and seat == nem.seat else self.st.societies[seat]
 
     def opponents(self, seat: int) -> list[int]:
         n = self.st.num_players

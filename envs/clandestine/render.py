@@ -23,9 +23,11 @@ from .city import C1, LOCAL_NAMES, SIDEWALKS, load_content
 
 _C = load_content()
 SOCIETY_RGB = {"mariners": "#1a9c9c", "garden": "#2e8b3a", "twilight": "#7b3fa0",
-               "serpent": "#c9a21a", "blue": "#2456c8"}
+               "serpent": "#c9a21a", "blue": "#2456c8",
+               "most_holy": "#8b1a1a", "silver_guard": "#6f7f8f"}  # and the two Nemeses
 SOCIETY_SHORT = {"mariners": "Mariners", "garden": "Garden Club", "twilight": "Twilight Masks",
-                 "serpent": "Serpent Keepers", "blue": "Blue Army"}
+                 "serpent": "Serpent Keepers", "blue": "Blue Army",
+                 "most_holy": "Most Holy (Nemesis)", "silver_guard": "Silver Guard (Nemesis)"}
 PAWN_NAMES = ("PL", "PF", "UF", "SL")
 PAWN_RGB = ("#d62728", "#ff9896", "#555555", None)  # SL: the owner's colour
 ACTION_SHORT = {"Fundraise": "Fund", "Discover": "Disc", "Ascend": "Ascend", "Reveal": "Reveal",
@@ -193,7 +195,7 @@ def render_rgb(state, dpi: int = 80) -> np.ndarray:
     row_h = 5.0 / max(n, 1)
     for seat in range(n):
         soc = state.societies[seat]
-        meta = state.society(seat)["chaos"]
+        meta = state.society(seat)["chaos"] if soc in _C["societies"] else None  # a Nemesis: none
         y0 = 5.0 - row_h * (seat + 1)
         tb.add_patch(Rectangle((0.05, y0 + 0.05), 9.9, row_h - 0.1, facecolor="#ffffff",
                                edgecolor=SOCIETY_RGB[soc], lw=2.5))
@@ -207,8 +209,8 @@ def render_rgb(state, dpi: int = 80) -> np.ndarray:
                 f"{len(state.secret_hand[seat])} Secrets (deck {len(state.secret_deck[seat])})"
                 f"   tucked {len(state.tucked[seat])}", fontsize=9)
         # Chaos meter
-        slots = int(meta["slots"])
-        cw = min(0.3, 3.0 / slots)
+        slots = int(meta["slots"]) if meta else 0
+        cw = min(0.3, 3.0 / max(slots, 1))
         cx0, cy0 = 6.6, y0 + row_h - 0.55
         tb.text(cx0 - 0.05, cy0 + 0.12, "Chaos", fontsize=8, ha="right", va="center")
         for k in range(slots):

@@ -32,10 +32,12 @@ def resample(st: ClandestineState, seat: int, rng: np.random.Generator) -> Cland
     from the top then give the relabelled cards), and the record is replayed. Approximation
     (documented): keeping each hidden Secret's Level and each hidden Relic's tone is narrower
     than the design's sampler, which mixes Levels subject to the epoch condition and tones
-    freely. Future chance comes from a
+    freely. With a Nemesis, the Intent cards never seen face up are relabelled within their
+    type (``nemesis.resample_intents``). Future chance comes from a
     generator seeded from ``rng``.
     """
     n = st.num_players
+    h = st.spec.humans  # seats with Secrets (a Nemesis has none)
     # cards picked for an Ascend payment in progress are public (the picks are public actions)
     picked = {st.card_action(f.actor, c) + (f.actor,) for f in st.acts if f.paid for c in f.paid}
     hidden_relics = set(st.relic_deck)
@@ -43,6 +45,8 @@ def resample(st: ClandestineState, seat: int, rng: np.random.Generator) -> Cland
         if j != seat:
             hidden_relics |= set(st.relic_hand[j]) - set(st.relic_known[j])
     hidden_relics -= {i for b, i, _j in picked if b == "RELIC"}
+    if st.nem is not None:  # Relics the Silver Guard revealed at setup are known cards
+        hidden_relics -= set(st.nem.revealed)
     # a Relic shown by the first stage of an assign (its slot not yet chosen) is public
     if st.assigning is not None and st.assigning[1] >= 0:
         hidden_relics.discard(st.assigning[1])
@@ -53,7 +57,7 @@ def resample(st: ClandestineState, seat: int, rng: np.random.Generator) -> Cland
     sig_r = _relabel([[r for r in hidden_relics if RELIC_DARK[r] == dark]
                       for dark in (False, True)], rng)
     sig_s = []
-    for j in range(n):
+    for j in range(h):
         soc = _C["secrets"][st.societies[j]]
         hidden = set(st.secret_deck[j]) | (set(st.secret_hand[j]) if j != seat else set())
         if j != seat:  # primed Secrets: location public, identity the Keepers' own
@@ -66,7 +70,7 @@ def resample(st: ClandestineState, seat: int, rng: np.random.Generator) -> Cland
         sig_s.append(_relabel([[c for c in hidden if soc[c]["level"] == lv]
                                for lv in (1, 2, 3, 4)], rng))
     log = [list(e) for e in st.chance_log]
-    deck_seats = iter(reversed(range(n)))  # initial Secret decks: reverse turn order
+    deck_seats = iter(reversed(range(h)))  # initial Secret decks: reverse turn order
     shuffles = iter(st.shuffle_inputs)
     for e in log:
         if e[0] == "relic_deck":
@@ -82,10 +86,13 @@ def resample(st: ClandestineState, seat: int, rng: np.random.Generator) -> Cland
             cf_before = [sig_s[j].get(c, c) for c in before[:pile_start]] + before[pile_start:]
             pos = {c: i for i, c in enumerate(cf_before)}
             e[1] = [pos[sig_s[j].get(c, c)] for c in real]
+    if st.nem is not None:  # which unseen Intent cards are face down (design §10.5)
+        from .nemesis import resample_intents
+        resample_intents(st, log, rng)
     record = st.to_record()
     record.pop("returns", None)
     record["chance"] = log
-    keepers = [j for j in range(n) if j != seat and st.has_power(j, "serpent")]
+    keepers = [j for j in range(h) if j != seat and st.has_power(j, "serpent")]
     for i in st.prime_steps:  # a prime pick names a hidden Secret: relabel it too
         if keepers:
             k = record["actions"][i] - OFFSET["SECRET"]

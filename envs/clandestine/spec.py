@@ -13,7 +13,13 @@ Variant flags (design §11; every flag is also a keyword of the engine):
 * ``basic_preset=True`` starts from the JSON ``variants.basic_preset`` values instead of the
   defaults; a flag given explicitly overrides either.
 * The engine refuses (``ConfigError``) any flag value whose rules are not implemented yet; the
-  allowed values are :data:`SUPPORTED_FLAG_VALUES` (now: everything but ``nemesis=True``).
+  allowed values are :data:`SUPPORTED_FLAG_VALUES`.
+* ``nemesis`` (design §10, rulebook "Solo Play") is not a bool in practice: ``False``/``None`` (no
+  Nemesis) or a Nemesis id, ``"most_holy"`` or ``"silver_guard"``; ``nemesis=True`` is refused
+  (it does not say which Nemesis). With a Nemesis, ``num_players`` counts the human seats (1..4:
+  solo, or the Nemesis added to 2-4 players) and ``difficulty`` (1..6) is required; the Nemesis
+  takes the last seat, so the City has ``num_players + 1`` paths (:attr:`ClandestineSpec.num_players`
+  counts every seat, the Nemesis included; :attr:`ClandestineSpec.humans` the human ones).
 """
 
 from __future__ import annotations
@@ -66,20 +72,28 @@ SUPPORTED_FLAG_VALUES: Mapping[str, tuple[bool, ...]] = MappingProxyType({
     "hand_limits": (False, True),
     "offturn_alchemy": (False, True),
     "finite_pawns": (False, True),
-    "nemesis": (False,),
+    "nemesis": (False, True),  # True only through a Nemesis id (make_spec)
 })
+#: Nemesis ids (the JSON ``nemesis`` entries with Chambers), in a fixed order.
+NEMESES: tuple[str, ...] = ("most_holy", "silver_guard")
+#: Nemeses whose rules the engine implements now (the others raise ConfigError).
+SUPPORTED_NEMESES: tuple[str, ...] = ("most_holy", "silver_guard")
+#: Difficulties printed on the Difficulty cards (design §10.5).
+DIFFICULTIES: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
 
 @dataclass(frozen=True)
 class ClandestineSpec:
     """Frozen configuration of one game (shared by states, observers and agents).
 
     Attributes:
-        num_players: N seats = N City paths (2..5; design ruling 2; no Nemesis yet).
+        num_players: N seats = N City paths (2..5; design ruling 2), the Nemesis included.
         societies: the Society of each seat (First Player first, clockwise), or ``None`` when
             they are drawn at setup from the seed (chance event ``"societies"``).
         flags: every variant flag's value (read-only mapping, JSON order).
         basic_preset: whether the flags started from ``variants.basic_preset``.
         max_rounds: round limit (design §1.6); margin_weight, margin_scale: returns' margin term.
+        nemesis: ``None`` or the Nemesis id of the last seat (design §10); difficulty: 1..6 with a
+            Nemesis, else ``None``.
     """
 
     num_players: int
@@ -89,6 +103,13 @@ class ClandestineSpec:
     max_rounds: int
     margin_weight: float
     margin_scale: float
+    nemesis: str | None = None
+    difficulty: int | None = None
+
+    @property
+    def humans(self) -> int:
+        """Number of human seats (every seat but a Nemesis): seats ``0..humans-1``."""
+        return self.num_players - (self.nemesis is not None)
 
     @property
     def num_actions(self) -> int:
@@ -127,10 +148,12 @@ class ClandestineSpec:
 
     def config(self) -> dict[str, Any]:
         """The JSON-serialisable keywords that rebuild this spec (for game records)."""
-        out: dict[str, Any] = {"num_players": self.num_players,
+        out: dict[str, Any] = {"num_players": self.humans,
                                "societies": list(self.societies) if self.societies else None,
                                "basic_preset": self.basic_preset}
         out.update(self.flags)
+        if self.nemesis is not None:
+            out.update(nemesis=self.nemesis, difficulty=self.difficulty)
         out.update(max_rounds=self.max_rounds, margin_weight=self.margin_weight,
                    margin_scale=self.margin_scale)
         return out
@@ -145,25 +168,51 @@ def _check_bool(name: str, value: Any) -> bool:
 def make_spec(num_players: int = 3, societies: Sequence[str] | None = None,
               basic_preset: bool = False, max_rounds: int = DEFAULT_MAX_ROUNDS,
               margin_weight: float = DEFAULT_MARGIN_WEIGHT,
-              margin_scale: float = DEFAULT_MARGIN_SCALE, **flags: Any) -> ClandestineSpec:
+              margin_scale: float = DEFAULT_MARGIN_SCALE, difficulty: int | None = None,
+              **flags: Any) -> ClandestineSpec:
     """Validate a configuration and return its :class:`ClandestineSpec`.
 
     Args:
-        num_players: 2..5.
-        societies: ``None`` (drawn at setup) or one distinct Society id per seat, from
+        num_players: 2..5 without a Nemesis; the number of human seats 1..4 with one.
+        societies: ``None`` (drawn at setup) or one distinct Society id per human seat, from
             :data:`SOCIETIES`.
+        difficulty: 1..6, required with a Nemesis (design §10.5), refused without one.
         basic_preset: start the flags from ``variants.basic_preset``.
         max_rounds: integer >= 1. margin_weight: float >= 0. margin_scale: number > 0.
         flags: variant flags (:data:`FLAG_NAMES`) as ``True``/``False``, or ``None`` for the
-            preset's value.
+            preset's value; ``nemesis`` is ``False``/``None`` or a Nemesis id (:data:`NEMESES`).
 
     Raises:
         ConfigError: any keyword outside its allowed values (the message names both), a flag
             value the engine does not implement yet.
     """
+    nemesis = flags.pop("nemesis", None)
+    if nemesis is True or (isinstance(nemesis, np.bool_) and nemesis):
+        raise ConfigError(f"nemesis=True does not say which Nemesis: give one of {list(NEMESES)}")
+    if nemesis is False or (isinstance(nemesis, np.bool_) and not nemesis):
+        nemesis = None
+    if nemesis is not None:
+        if nemesis not in NEMESES:
+            raise ConfigError(f"nemesis must be False, None or one of {list(NEMESES)}, "
+                              f"got {nemesis!r}")
+        if nemesis not in SUPPORTED_NEMESES:
+            raise ConfigError(f"nemesis={nemesis!r} is not implemented yet; allowed now: "
+                              f"{list(SUPPORTED_NEMESES)}")
+        if isinstance(difficulty, (bool, np.bool_)) or not isinstance(
+                difficulty, (int, np.integer)) or difficulty not in DIFFICULTIES:
+            raise ConfigError(f"difficulty must be an integer in 1..6 with a Nemesis, "
+                              f"got {difficulty!r}")
+        difficulty = int(difficulty)
+        lo, hi = MIN_PATHS - 1, MAX_PATHS - 1
+    else:
+        if difficulty is not None:
+            raise ConfigError(f"difficulty={difficulty!r} needs a Nemesis (nemesis="
+                              f"{' or '.join(map(repr, NEMESES))})")
+        lo, hi = MIN_PATHS, MAX_PATHS
     if isinstance(num_players, (bool, np.bool_)) or not isinstance(num_players, (int, np.integer)) \
-            or not MIN_PATHS <= num_players <= MAX_PATHS:
-        raise ConfigError(f"num_players must be an integer in {MIN_PATHS}..{MAX_PATHS}, "
+            or not lo <= num_players <= hi:
+        raise ConfigError(f"num_players must be an integer in {lo}..{hi}"
+                          f"{' (human seats beside the Nemesis)' if nemesis else ''}, "
                           f"got {num_players!r}")
     n = int(num_players)
     if societies is not None:
@@ -189,6 +238,10 @@ def make_spec(num_players: int = 3, societies: Sequence[str] | None = None,
     for name, v in flags.items():
         if v is not None:
             values[name] = _check_bool(name, v)
+    values["nemesis"] = nemesis is not None
+    if nemesis is not None and not values["ascension_tiles"]:
+        raise ConfigError("a Nemesis needs ascension_tiles=True (its Ascension takes the "
+                          "board's tiles, design §10.3)")
     for name in FLAG_NAMES:
         if values[name] not in SUPPORTED_FLAG_VALUES[name]:
             raise ConfigError(
@@ -203,10 +256,11 @@ def make_spec(num_players: int = 3, societies: Sequence[str] | None = None,
     if isinstance(margin_scale, bool) or not isinstance(margin_scale, (int, float, np.number)) \
             or not margin_scale > 0:
         raise ConfigError(f"margin_scale must be a number > 0, got {margin_scale!r}")
-    return ClandestineSpec(num_players=n, societies=societies,
+    return ClandestineSpec(num_players=n + (nemesis is not None), societies=societies,
                            flags=MappingProxyType({k: values[k] for k in FLAG_NAMES}),
                            basic_preset=preset, max_rounds=int(max_rounds),
-                           margin_weight=float(margin_weight), margin_scale=float(margin_scale))
+                           margin_weight=float(margin_weight), margin_scale=float(margin_scale),
+                           nemesis=nemesis, difficulty=difficulty)
 
 
 def _spec_from_config(config: dict[str, Any]) -> ClandestineSpec:

@@ -104,9 +104,8 @@ class GameAECEnv(AECEnv):
         self._config = dict(config)
         # Validate the configuration now (CONVENTIONS: errors at construction).
         self.game: GameState = self.state_class.from_config(0, **self._config)
-        n = self.game.num_players
-        self.possible_agents = [agent_name(i) for i in range(n)]
-        self._seat_of = {a: i for i, a in enumerate(self.possible_agents)}
+        self.possible_agents = [agent_name(i) for i in self.game.agent_seats]
+        self._seat_of = {agent_name(i): i for i in self.game.agent_seats}
         self.agents = []
         self._obs_size = self.game.observation_size
         self._num_actions = self.game.num_actions
@@ -159,10 +158,10 @@ class GameAECEnv(AECEnv):
         game = self.game
         if game.is_over or (self.max_cycles is not None and self.num_steps >= self.max_cycles):
             truncated = not game.is_terminal
-            ret = game.returns() if game.is_terminal else np.zeros(len(self.possible_agents))
-            for i, a in enumerate(self.possible_agents):
+            ret = game.returns() if game.is_terminal else np.zeros(game.num_players)
+            for a in self.possible_agents:
                 if a in self.agents:
-                    self.rewards[a] = float(ret[i])
+                    self.rewards[a] = float(ret[seat_of(a)])
                     self.terminations[a] = not truncated
                     self.truncations[a] = truncated
                     self.infos[a] = {"action_mask": self._zero_mask.copy()}

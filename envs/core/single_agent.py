@@ -57,6 +57,12 @@ def register_gymnasium_envs() -> list[str]:
             gym.register(id=env_id, entry_point="envs.core.single_agent:SingleAgentEnv",
                          kwargs={"game": game}, disable_env_checker=False)
         ids.append(env_id)
+    from envs.clandestine_v0 import SOLO_DEFAULTS
+    solo_id = "cunning/ClandestineSolo-v0"  # solo play against the Nemesis (envs.SOLO_ENVS)
+    if solo_id not in gym.registry:
+        gym.register(id=solo_id, entry_point="envs.core.single_agent:SingleAgentEnv",
+                     kwargs={"game": "clandestine", **SOLO_DEFAULTS}, disable_env_checker=False)
+    ids.append(solo_id)
     return ids
 
 
@@ -136,7 +142,7 @@ class SingleAgentEnv(gym.Env):
         probe = self.state_class.from_config(0, **config)
         #: the game's resolved configuration (every keyword, defaults filled in)
         self.config: dict[str, Any] = dict(probe.config)
-        self.n = probe.num_players
+        self.n = len(probe.agent_seats)  # seats 0..n-1 (a rules-driven seat comes last)
         self.observation_space = gym.spaces.Box(0.0, 1.0, (probe.observation_size,), np.float32)
         self.action_space = gym.spaces.Discrete(probe.num_actions)
         if isinstance(seat, str):

@@ -194,6 +194,13 @@ class GameState(ABC):
         """Number of seats, 0..num_players-1."""
 
     @property
+    def agent_seats(self) -> tuple[int, ...]:
+        """Seats played by agents (the env's agents), ascending: every seat by default. A game
+        with a rules-driven seat (Clandestine's Nemesis) leaves it out; that seat is never
+        ``current_player``."""
+        return tuple(range(self.num_players))
+
+    @property
     @abstractmethod
     def num_actions(self) -> int:
         """Size A of the fixed action space (ids 0..A-1), for this configuration."""

@@ -1,0 +1,802 @@
+"""The solo Nemesis of Clandestine (rulebook "Solo Play"; design ``clandestine_content.md`` §10):
+the rulebook's examples as hand-worked positions, the Nemesis's turn parts one at a time, and
+seeded random games with a Nemesis seated (solo and beside 2 players) under the invariants."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from envs.clandestine import nemesis as NEM
+from envs.clandestine import pawns as P
+from envs.clandestine.engine import (
+    BOARD_INDEX, CARDS, MAP_ORDER, TILE_INDEX, ClandestineState, observation_layout,
+)
+from envs.clandestine.phases import ActionFrame
+from envs.core import ConfigError
+
+
+def solo(seed: int = 0, difficulty: int = 3, humans: int = 1, nemesis: str = "most_holy",
+         **kw) -> ClandestineState:
+    """A new game with the Most Holy seated last."""
+    return ClandestineState(seed=seed, num_players=humans, nemesis=nemesis,
+                            difficulty=difficulty, **kw)
+
+
+def fundraise_first_solo(difficulty: int = 3) -> ClandestineState:
+    """A solo game whose City starts with a Fundraise space (K0a; side A of design §2.2)."""
+    for seed in range(50):
+        st = solo(seed, difficulty)
+        if st.city.action(st.city.space("K0a")) == "Fundraise":
+            return st
+    raise AssertionError("no seed gives side A")  # pragma: no cover
+
+
+def sp(st: ClandestineState, name: str) -> int:
+    return st.city.space(name)
+
+
+# ------------------------------------------------------------------------------ configuration
+def test_seat_and_agents():
+    """The Nemesis takes the last seat; the env's agents are the human seats only, and the
+    Nemesis is never the current player."""
+    st = solo(humans=2)
+    assert st.num_players == 3 and st.agent_seats == (0, 1) and st.nem.seat == 2
+    assert st.societies[2] == "most_holy" and st.spec.humans == 2
+    assert st.config["num_players"] == 2 and st.config["nemesis"] == "most_holy"
+    assert st.config["difficulty"] == 3
+    assert ClandestineState(seed=0, **st.config).societies == st.societies
+
+
+@pytest.mark.parametrize("kw, msg", [
+    ({"nemesis": True, "difficulty": 3}, "which Nemesis"),
+    ({"nemesis": "pope", "difficulty": 3}, "nemesis must be"),
+    ({"nemesis": "most_holy", "difficulty": 7}, "difficulty"),
+    ({"nemesis": "most_holy", "difficulty": 2.0}, "difficulty"),
+    ({"nemesis": "most_holy", "difficulty": 3, "num_players": 0}, "num_players"),
+    ({"num_players": 1}, "num_players"),
+])
+def test_config_errors(kw, msg):
+    with pytest.raises(ConfigError, match=msg):
+        ClandestineState(seed=0, **kw)
+
+
+@pytest.mark.parametrize("difficulty, counts", [(1, (2, 6, 4)), (3, (4, 4, 4)), (6, (8, 2, 7))])
+def test_intent_deck_per_difficulty(difficulty, counts):
+    """Design §10.5: the deck holds the Difficulty's Sun / Moon / Star counts; one card is
+    flipped to the bottom slot at setup."""
+    st = solo(difficulty=difficulty)
+    cards = st.nem.deck + st.nem.pile
+    assert len(st.nem.pile) == 1 and st.nem.top == -1
+    got = tuple(sum(NEM.INTENTS[c]["type"] == t for c in cards) for t in NEM.INTENT_TYPES)
+    assert got == counts and len(set(cards)) == len(cards)
+    assert sum(st.nem.seen) == 1 and st.nem.seen[st.nem.pile[0]]
+
+
+# ------------------------------------------------------------------------------ ascension
+def test_nemesis_ascension_rulebook_example():
+    """Rulebook "Nemesis Ascension" example (design §13): target Sword, Level III; both Sword
+    tiles of Level III taken -> the First-to-Level tile of III on its III slot, every tile there
+    face down; retarget Level IV: its Sword tile (the card's side) face up on the IV slot. Being
+    first to III: a Universal Follower on every Sidewalk and the other seat's Political suit
+    effect."""
+    st = solo()
+    nem = st.nem
+    seat = nem.seat
+    st.level[seat] = 2
+    nem.level_slots[1] = [[TILE_INDEX["T-III-Rod-L"], True]]  # an earlier III tile, face up
+    st.board_tile[BOARD_INDEX["AIII-Sword-L"]] = -1
+    st.board_tile[BOARD_INDEX["AIII-Sword-R"]] = -1
+    sidewalks = [s for j in range(2) for s in st.city.sidewalks(j)]
+    uf = st.pawns.counts[sidewalks, P.UF].copy()
+    effects = NEM.ascend(st, "Sword", "L")
+    assert st.level[seat] == 3 and st.ftl[seat] == [3]
+    assert nem.level_slots[1] == [[TILE_INDEX["T-III-Rod-L"], False],
+                                  [TILE_INDEX["T-FTL-III"], False]]
+    assert nem.level_slots[2] == [[TILE_INDEX["T-IV-Sword-L"], True]]
+    assert st.board_tile[BOARD_INDEX["AIV-Sword-L"]] == -1
+    assert st.board_tile[BOARD_INDEX["AIV-Sword-R"]] == TILE_INDEX["T-IV-Sword-R"]
+    assert (st.pawns.counts[sidewalks, P.UF] == uf + 1).all()
+    assert effects == [(0, "Political")]
+
+
+def test_nemesis_ascension_takes_the_target_then_the_other_side():
+    """A present target tile is taken face up; if taken, the other side's; no Level gained."""
+    st = solo()
+    nem = st.nem
+    assert NEM.ascend(st, "Disk", "R") == []
+    assert nem.level_slots[0] == [[TILE_INDEX["T-II-Disk-R"], True]]
+    assert NEM.ascend(st, "Disk", "R") == []
+    assert nem.level_slots[0][1] == [TILE_INDEX["T-II-Disk-L"], True]
+    assert st.level[nem.seat] == 1
+    # the third Disk attempt ascends: first to II
+    effects = NEM.ascend(st, "Disk", "R")
+    assert st.level[nem.seat] == 2 and effects == [(0, "Economic")]
+    assert [t[1] for t in nem.level_slots[0]] == [False, False, False]
+    assert nem.level_slots[1] == [[TILE_INDEX["T-III-Disk-R"], True]]
+
+
+def test_nemesis_ascension_without_the_first_to_level_tile_and_at_level_v():
+    """Another seat holds the First-to-Level tile: the top tile of the slot is flipped instead
+    (no suit effects); at Level V the end is triggered."""
+    st = solo()
+    seat = st.nem.seat
+    st.ftl[0] = [2, 3, 4, 5]
+    st.level[seat] = 4
+    st.nem.level_slots[3] = [[TILE_INDEX["T-V-Disk-L"], True]]  # from a Disk attempt
+    for side in "LR":
+        st.board_tile[BOARD_INDEX[f"AV-Rod-{side}"]] = -1
+    assert NEM.ascend(st, "Rod", "L") == []
+    assert st.level[seat] == 5 and st.nem.level_slots[3] == [[TILE_INDEX["T-V-Disk-L"], False]]
+    assert st.end_trigger == st.turn and st.end_reason == "level_v"
+
+
+# ------------------------------------------------------------------------------ leader search
+def test_search_orders_solo():
+    """Design §10.2 step 9 on the 2-path City (the Most Holy at seat 1)."""
+    st = solo()
+    names = lambda order: [st.city.space_ids[s] for s in order]
+    ch = ["P1C1", "P1C2", "P1C3", "P1C4"]
+    assert names(NEM.search_order(st, "nemesis_C1", "path")) == ch + [
+        "P1S1", "P1S2", "P1S3", "K0a", "K0b", "P0S1", "P0S2", "P0S3", "K1a", "K1b"]
+    assert names(NEM.search_order(st, "next_seat_S1", "cw")) == [
+        "P0S1", "P0S2", "P0S3", "K1a", "K1b", "P1S1", "P1S2", "P1S3", "K0a", "K0b"] + ch
+    assert names(NEM.search_order(st, "prev_seat_S3", "ccw")) == [
+        "P0S3", "P0S2", "P0S1", "K0b", "K0a", "P1S3", "P1S2", "P1S1", "K1b", "K1a"] + ch
+    assert names(NEM.search_order(st, "nemesis_S1", "cw"))[:3] == ["P1S1", "P1S2", "P1S3"]
+    with pytest.raises(ValueError, match="leader selection"):
+        NEM.search_order(st, "nowhere", "cw")
+
+
+def _bare(st: ClandestineState) -> None:
+    """Remove every Leader from the City (Followers stay)."""
+    st.pawns.counts[:, P.PL] = 0
+    st.pawns.counts[:, P.SL] = 0
+
+
+def test_leader_properties_and_ranking():
+    """N02 (next_seat_S1 / cw; public, fundraise, max_strength): the strongest Fundraise space
+    with a Public Leader, ties to the earliest; rank 'first' takes the first found; with no
+    match, 'on' then 'kind' are dropped."""
+    st = fundraise_first_solo()
+    _bare(st)
+    c = st.pawns.counts
+    c[:, P.PF] = 0
+    c[:, P.UF] = 0
+    c[sp(st, "P0S1"), P.PL] = 1                      # Fundraise, Strength 2
+    c[sp(st, "K0a"), P.PL] = 1
+    c[sp(st, "K0a"), P.PF] = 1                       # Fundraise, Strength 3
+    c[sp(st, "K1b"), P.PL] = 1
+    c[sp(st, "K1b"), P.PF] = 1                       # Fundraise, Strength 3 (found earlier)
+    c[sp(st, "P0S2"), P.PL] = 1
+    c[sp(st, "P0S2"), P.PF] = 3                      # Discover, Strength 5
+    st.nem.pile.append(NEM.INTENT_IDS.index("N02"))
+    assert st.city.action(sp(st, "K1b")) == "Fundraise"
+    assert NEM.find_leader(st) == (sp(st, "K1b"), P.PL)
+    st.nem.pile.append(NEM.INTENT_IDS.index("N05"))  # nemesis_S1 / cw; any, any, first
+    assert NEM.find_leader(st) == (sp(st, "K0a"), P.PL)
+    st.nem.pile.append(NEM.INTENT_IDS.index("N03"))  # nemesis_C1 / path; society, chamber
+    assert NEM.find_leader(st) == (sp(st, "K0a"), P.PL)  # no Society Leader: any, first
+    c[sp(st, "P1S2"), P.SL] = 1
+    assert NEM.find_leader(st) == (sp(st, "P1S2"), P.SL)  # 'on' dropped: society, first found
+    c[sp(st, "P1C3"), P.SL] = 1
+    assert NEM.find_leader(st) == (sp(st, "P1C3"), P.SL)
+
+
+# ------------------------------------------------------------------------------ Discover
+def test_nemesis_discover_takes_every_target_relic_in_the_target_routes():
+    """N01: Rod, routes R1, R4 and the Harbor: every Map Relic with Rod as primary or alternate
+    suit there, nothing else; no Chaos, no cost; the hand keeps the order of the Map."""
+    st = solo()
+    st.relic_map = [-1] * len(MAP_ORDER)
+    put = {"H": 27, "R1.0": 0, "R1.2": 18, "R2.0": 1, "R4.1": 28, "R4.2": 2}
+    # 27, 28: Sword; 0, 1, 2: Rod; 18: Rod with alternate Sword
+    for k, r in put.items():
+        st.relic_map[MAP_ORDER.index(k)] = r
+    st.nem.top = NEM.INTENT_IDS.index("N01")
+    gold = st.gold[st.nem.seat]
+    routes = NEM.discover(st)
+    assert st.relic_hand[st.nem.seat] == [0, 18, 2] == st.relic_known[st.nem.seat]
+    assert routes == ("R1", "R4") and st.gold[st.nem.seat] == gold
+    left = {MAP_ORDER[k]: r for k, r in enumerate(st.relic_map) if r >= 0}
+    assert left == {"H": 27, "R2.0": 1, "R4.1": 28}
+    st.nem.top = NEM.INTENT_IDS.index("N02")  # Sword, R2 and R3: nothing there
+    assert NEM.discover(st) == () and len(st.relic_hand[st.nem.seat]) == 3
+
+
+# ------------------------------------------------------------------------------ alchemy
+def test_alchemy_results():
+    """assign: the oldest Relic of the Target Suit to a free slot of the method row's Chamber
+    (Dark only where allowed); buy_intrigue: 6 Gold for 2 Intrigue."""
+    st = solo()
+    seat = st.nem.seat
+    st.relic_hand[seat] = [27, 18, 0]        # Sword; Rod (Dark, alt Sword); Rod (Bright)
+    st.relic_known[seat] = [27, 18, 0]
+    st.nem.top = NEM.INTENT_IDS.index("N01")  # Rod
+    st.nem.pile.append(NEM.INTENT_IDS.index("N01"))  # assign, C1 (slot 1: Bright only)
+    NEM.alchemy(st)
+    assert st.slots[seat] == [-1] * 6 and st.relic_hand[seat] == [27, 18, 0]  # 18 is Dark
+    st.nem.pile.append(NEM.INTENT_IDS.index("N04"))  # assign, C2 (slots 2 Bright, 3 Dark)
+    NEM.alchemy(st)
+    assert st.slots[seat] == [-1, -1, 18, -1, -1, -1] and st.relic_hand[seat] == [27, 0]
+    st.nem.pile.append(NEM.INTENT_IDS.index("N03"))  # buy_intrigue
+    st.gold[seat] = 7
+    NEM.alchemy(st)
+    assert (st.gold[seat], st.intrigue[seat]) == (1, 2)
+    NEM.alchemy(st)
+    assert (st.gold[seat], st.intrigue[seat]) == (1, 2)
+
+
+# ------------------------------------------------------------------------------ the Most Holy
+def test_tithe_placement_order_at_setup():
+    """Design §10.6 tithe_placement on the side-A solo City (Fundraise spaces K0a, P0S1, P0S3,
+    K1b off the Most Holy's path): distances K0a 1 (clockwise from its S3), K1b 1
+    (counterclockwise from its S1), P0S1 3, P0S3 3; ties first clockwise from S3. ★6 adds 5
+    Tithes: K0a, K1b, P0S1, P0S3, then K0a again (fewest first)."""
+    st = fundraise_first_solo(difficulty=6)
+    names = [st.city.space_ids[s] for s in NEM.tithe_spaces(st)]
+    assert names == ["K0a", "K1b", "P0S1", "P0S3"]
+    got = {st.city.space_ids[s]: t for s, t in enumerate(st.nem.tithes) if t}
+    assert got == {"K0a": 2, "K1b": 1, "P0S1": 1, "P0S3": 1}
+    st.nem.tithes = [0] * len(st.nem.tithes)
+    st.nem.tithes[sp(st, "K0a")] = NEM.TITHE_TOKENS
+    assert NEM.add_tithe(st) == -1  # all 12 in play
+
+
+@pytest.mark.parametrize("tithes, strength, human, most_holy", [
+    (0, 4, 4, 0), (2, 4, 2, 2), (5, 3, 0, 3), (1, 0, 0, 0)])
+def test_tithes_take_gold_from_a_fundraise(tithes, strength, human, most_holy):
+    """Rulebook "Tithes": one of the Gold gained per Tithe token to the Most Holy, all of it
+    when the Tithes ask for more (design §10.6 tithe_effect, at the formula step)."""
+    st = fundraise_first_solo()
+    space = sp(st, "K0a")
+    st.nem.tithes = [0] * len(st.nem.tithes)
+    st.nem.tithes[space] = tithes
+    st.gold[0], st.gold[1] = 10, 0
+    f = ActionFrame("fundraise", 0, space, P.PL, strength)
+    st._formula(f)
+    assert (st.gold[0], st.gold[1]) == (10 + human, most_holy)
+
+
+def test_collect_gold_per_tithe():
+    """C2 Nave: 1 Gold per Tithe token in play plus floor(Strength / 2)."""
+    st = solo(difficulty=4)  # 3 Tithes
+    seat = st.nem.seat
+    c2 = st.city.chambers(seat)[1]
+    st.pawns.counts[c2] = 0
+    st.pawns.counts[c2, P.SL] = 1
+    st.pawns.counts[c2, P.UF] = 2  # Strength 4
+    NEM.perform(st, c2, P.SL)
+    assert st.gold[seat] == 3 + 2
+
+
+def test_converting_pawns_rulebook_example():
+    """Rulebook "Converting Pawns" (design §13): ★6 starts with 4 upper-Choir UFs, so the
+    leftmost open slot costs 5: pay 5, the rightmost upper UF to the Lower Choir, a Lower-Choir
+    leader to the bottom space (C2). The next Convert costs 6; without the Gold, nothing."""
+    st = solo(difficulty=6)
+    seat, nem = st.nem.seat, st.nem
+    c2 = st.city.chambers(seat)[1]
+    assert nem.upper == 4 and NEM.convert_cost(st) == 5 and st.cutouts[seat] == 4
+    sl = st.pawns.counts[c2, P.SL]
+    totals = st.pawn_totals()
+    st.gold[seat] = 5
+    assert NEM.convert(st)
+    assert (st.gold[seat], nem.upper, nem.lower_uf, st.cutouts[seat]) == (0, 3, 1, 3)
+    assert st.pawns.counts[c2, P.SL] == sl + 1 and NEM.convert_cost(st) == 6
+    assert (st.pawn_totals() == totals).all()
+    assert not NEM.convert(st)
+    # no leader left in the Lower Choir: 3 Intrigue instead
+    st.cutouts[seat], st.gold[seat] = 0, 6
+    assert NEM.convert(st) and st.intrigue[seat] == 3 and nem.upper == 2
+
+
+def test_choir_captures_the_first_universal_follower_leaving_the_chambers():
+    """Rulebook "The Choir": the Most Holy's Leader on C4 with 2 UFs acts; the first UF that
+    would leave its Chambers goes to the upper Choir, once per turn."""
+    st = solo(difficulty=1)
+    seat, nem = st.nem.seat, st.nem
+    c4 = st.city.chambers(seat)[3]
+    st.pawns.counts[c4] = 0
+    st.pawns.counts[c4, P.SL] = 1
+    st.pawns.counts[c4, P.UF] = 2
+    totals = st.pawn_totals()
+    city_uf = st.pawns.counts[:, P.UF].sum()
+    up = nem.upper
+    NEM.perform(st, c4, P.SL)  # Confessional: a Tithe, then Convert (no Gold: nothing)
+    assert nem.upper == up + 1 and nem.captured
+    assert st.pawns.counts[:, P.UF].sum() == city_uf - 1
+    assert (st.pawn_totals() == totals).all()
+    st.pawns.counts[c4, P.SL] = 1
+    st.pawns.counts[c4, P.UF] = 1
+    NEM.perform(st, c4, P.SL)
+    assert nem.upper == up + 1  # once per turn
+
+
+def test_suit_effects_received_by_the_nemesis():
+    """Design §10.1: Economic Gold = the ascender's Level; Political nothing; Occult a Relic
+    drawn face up."""
+    st = solo()
+    seat = st.nem.seat
+    st.level[0] = 3
+    NEM.suit_effect(st, "Economic", 0)
+    NEM.suit_effect(st, "Political", 0)
+    assert st.gold[seat] == 3
+    NEM.suit_effect(st, "Occult", 0)
+    assert len(st.relic_hand[seat]) == 1 and st.relic_known[seat] == st.relic_hand[seat]
+
+
+def test_scoring_card_at_setup():
+    """Design §10.8 at ★3 on a new game: Level 1 (1) + 2 Society Leaders in the City (6) + 3
+    Tithes (3) + flat 8 = 18; then a tile, a Relic, 5 Gold, a Lower-Choir UF and 2 Intrigue."""
+    st = solo(difficulty=3)
+    seat = st.nem.seat
+    assert st.pawns.society_leaders_of(st.city, seat) == 2 and sum(st.nem.tithes) == 3
+    assert NEM.score(st) == 18 == st.final_scores()[seat]
+    st.nem.level_slots[0].append([0, True])
+    st.slots[seat][0] = 5
+    st.gold[seat] = 5
+    st.nem.lower_uf = 1
+    st.intrigue[seat] = 2
+    assert NEM.score(st) == 18 + 2 + 2 + 1 + 3 + 2
+
+
+# ------------------------------------------------------------------------------ the Silver Guard
+def sg_solo(side_a: bool = True, difficulty: int = 1) -> ClandestineState:
+    """A solo game against the Silver Guard; side A: P0S1 is a Discover space, so its path is
+    Fundraise, Discover, Fundraise (design §13 Cells example)."""
+    for seed in range(50):
+        st = solo(seed, difficulty, nemesis="silver_guard")
+        if (st.city.action(sp(st, "P0S1")) == "Discover") == side_a:
+            return st
+    raise AssertionError("no seed gives that side")  # pragma: no cover
+
+
+def _clear(st: ClandestineState, *names: str) -> None:
+    for name in names:
+        st.pawns.counts[sp(st, name)] = 0
+
+
+def test_cells_rulebook_example_side_a():
+    """Rulebook "The Vaults" Cells example (design §13, side A): the Rod and Sword Cells are
+    unlocked on P1S2. The Silver Guard's Leader on P1S1 with 3 Universal Followers Fundraises
+    (Strength 5, +5 Gold): one UF to P1S2, the next two trapped in its Cells, the Leader to
+    P1S3. A Public Leader then on P1S2 counts the Cell Followers (Strength 2 + 1 + 2 = 5, "a
+    Leader and 3 Followers"); its Discover moves all four on (UFs to P1S3, K0a, K0b; the Leader
+    to P0S1) and the Cells are empty again."""
+    st = sg_solo()
+    seat, nem = st.nem.seat, st.nem
+    assert NEM.cell_sidewalk(st) == sp(st, "P1S2")
+    nem.cells = {sp(st, "P1S2"): [-1, -1]}
+    nem.vault_pos["Rod"] = nem.vault_pos["Sword"] = 1
+    _clear(st, "P1S1", "P1S2", "P1S3", "K0a", "K0b", "P0S1")
+    st.pawns.counts[sp(st, "P1S1"), P.SL] = 1
+    st.pawns.counts[sp(st, "P1S1"), P.UF] = 3
+    totals = st.pawn_totals()
+    gold = st.gold[seat]
+    NEM.perform(st, sp(st, "P1S1"), P.SL)
+    assert st.gold[seat] == gold + 5
+    assert nem.cells[sp(st, "P1S2")] == [P.UF, P.UF]
+    assert st.pawns.counts[sp(st, "P1S2")].tolist() == [0, 0, 1, 0]
+    assert st.pawns.counts[sp(st, "P1S3"), P.SL] == 1
+    assert (st.pawn_totals() == totals).all()
+    st.pawns.counts[sp(st, "P1S2"), P.PL] = 1  # the human's Discover brought it there
+    assert NEM.cell_strength(st, sp(st, "P1S2")) == 5
+    st.nem.top = NEM.INTENT_IDS.index("N01")
+    NEM.perform(st, sp(st, "P1S2"), P.PL)
+    assert nem.cells[sp(st, "P1S2")] == [-1, -1]
+    assert [st.pawns.counts[sp(st, x), P.UF] for x in ("P1S3", "K0a", "K0b")] == [1, 1, 1]
+    assert st.pawns.counts[sp(st, "P0S1"), P.PL] == 1
+    assert st.pawns.counts[sp(st, "P1S2")].sum() == 0
+
+
+def test_cells_side_b_and_a_human_action_uses_them():
+    """Side B (its path Discover, Fundraise, Discover): the Cell Sidewalk is S3; a human's
+    Public Leader acting there picks the trapped Followers up (engine movement)."""
+    st = sg_solo(side_a=False)
+    assert NEM.cell_sidewalk(st) == sp(st, "P1S3")
+    cell = sp(st, "P1S3")
+    st.nem.cells = {cell: [P.UF, P.PF]}
+    _clear(st, "P1S3")
+    st.pawns.counts[cell, P.PL] = 1
+    totals = st.pawn_totals()
+    st.start_space_action(cell, P.PL)
+    f = st.acts[-1]
+    assert f.strength >= 4 and st.nem.cells[cell] == [-1, -1]
+    assert sum(f.movement.in_hand) + len(f.movement.placements) == 3
+    assert (st.pawn_totals() == totals).all()
+
+
+def test_vault_moves_its_leader_and_unlocks_cells():
+    """A Relic entering the Vault moves the leader of its primary suit down by its Intrigue;
+    leaving the top slot unlocks a Cell; past the 4th slot the leader enters the City on C2."""
+    from envs.clandestine.engine import RELIC_INTRIGUE
+    st = sg_solo(difficulty=1)
+    nem, seat = st.nem, st.nem.seat
+    nem.vault_pos = {s: 0 for s in NEM.SUITS}
+    nem.cells, nem.vault_relics = {}, []
+    rod = next(r for r in range(27) if RELIC_INTRIGUE[r] == 2)
+    c2 = st.city.chambers(seat)[1]
+    sl = st.pawns.counts[c2, P.SL]
+    cut = st.cutouts[seat]
+    NEM.vault(st, rod)
+    assert nem.vault_pos["Rod"] == 2 and nem.cells == {NEM.cell_sidewalk(st): [-1]}
+    NEM.vault(st, next(r for r in range(27) if RELIC_INTRIGUE[r] >= 2 and r != rod))
+    assert nem.vault_pos["Rod"] == 4 and st.cutouts[seat] == cut - 1
+    assert st.pawns.counts[c2, P.SL] == sl + 1 and len(nem.vault_relics) == 2
+
+
+def test_agents_on_relics_seize_and_cost():
+    """Seize (C1/C3): an Agent on each Map Relic of the suit; a Relic getting a 2nd goes to the
+    Vault and its Agent returns. A human's Discover pays 1 more per Agent; taking the Relic
+    returns its Agent."""
+    st = sg_solo(difficulty=1)
+    nem = st.nem
+    nem.agents_relic = {}
+    st.relic_map = [-1] * len(MAP_ORDER)
+    st.relic_map[MAP_ORDER.index("R1.0")] = 0    # Rod, Bright
+    st.relic_map[MAP_ORDER.index("R2.0")] = 27   # Sword
+    supply = NEM.agent_supply(st)
+    NEM.seize(st, "Rod")
+    assert nem.agents_relic == {0: 1} and NEM.agent_supply(st) == supply - 1
+    f = ActionFrame("discover", 0, -1, -1, 10)
+    st._formula(f)
+    base = ActionFrame("discover", 0, -1, -1, 10)
+    nem.agents_relic = {}
+    st._formula(base)
+    k = MAP_ORDER.index("R1.0")
+    assert f.purchase.costs[k] == base.purchase.costs[k] + 1
+    nem.agents_relic = {0: 1}
+    st.take_from_map(f, k)
+    assert nem.agents_relic == {} and 0 in st.relic_hand[0]
+    st.relic_map[MAP_ORDER.index("R3.0")] = 1    # Rod
+    NEM.seize(st, "Rod")
+    NEM.seize(st, "Rod")
+    assert st.relic_map[MAP_ORDER.index("R3.0")] == -1 and nem.vault_relics[-1] == 1
+    assert nem.agents_relic == {} and NEM.agent_supply(st) == supply
+
+
+def test_agent_in_a_chamber_costs_two_strength_and_moves_along():
+    """Rulebook "Agents on Chamber Spaces": an Action on a Chamber with an Agent has Strength
+    -2 per Agent (stacking), then the Agents move to the next space of the Society path; off
+    C4 they return to the supply."""
+    st = sg_solo(difficulty=1)
+    nem = st.nem
+    c1, c2, _c3, c4 = st.city.chambers(0)
+    _clear(st, "P0C1", "P0C4")
+    st.pawns.counts[c1, P.SL] = 1
+    st.pawns.counts[c1, P.UF] = 2
+    nem.agents_space = [0] * len(nem.agents_space)
+    nem.agents_space[c1] = 2
+    st.start_space_action(c1, P.SL)
+    assert st.acts[-1].strength == 4 - 4 + st.pending_strength[0]
+    assert nem.agents_space[c1] == 0 and nem.agents_space[c2] == 2
+    st.acts.pop()
+    nem.agents_space[c4] = 1
+    assert NEM.agents_on_action(st, 0, c4) == -2 and nem.agents_space[c4] == 0
+
+
+@pytest.mark.parametrize("sg_level, gold, options", [
+    (1, 2, [(1, 0), (1, 1)]), (1, 1, [(1, 1)]), (3, 6, [(1, 0), (1, 1)]), (3, 5, [(1, 1)])])
+def test_bribe_and_kill_costs(sg_level, gold, options):
+    """Bribe: pay twice the Silver Guard's Level in Gold to it; kill: gain Chaos equal to its
+    Level; both remove every Agent of that Chamber, offered in the seat's PRE window (AGENTS
+    block: 2 x (chamber - 1) + method)."""
+    from envs.clandestine.actions import OFFSET
+    st = sg_solo(difficulty=1)
+    nem, seat = st.nem, st.nem.seat
+    c2 = st.city.chambers(0)[1]
+    nem.agents_space = [0] * len(nem.agents_space)
+    nem.agents_space[c2] = 2
+    st.level[seat], st.gold[0], st.gold[seat], st.chaos[0] = sg_level, gold, 0, 0
+    st._mask = None
+    assert st.phase == "PRE" and st.current_player == 0
+    assert NEM.removal_options(st, 0) == options
+    mask = st.legal_action_mask()
+    assert [i for i in range(8) if mask[OFFSET["AGENTS"] + i]] == [2 * c + m for c, m in options]
+    if (1, 0) in options:
+        t = st.clone()
+        t.apply_action(OFFSET["AGENTS"] + 2)
+        assert (t.gold[0], t.gold[seat], t.nem.agents_space[c2]) == (gold - 2 * sg_level,
+                                                                     2 * sg_level, 0)
+    st.apply_action(OFFSET["AGENTS"] + 3)
+    assert (st.chaos[0], st.gold[0], st.nem.agents_space[c2]) == (sg_level, gold, 0)
+    with pytest.raises(ValueError, match="cannot remove"):
+        NEM.remove_agents(st, 0, 1, 1)
+
+
+def test_deploy_next_open_space():
+    """Deploy: fewest Agents in the Society, then the highest Level, then the highest
+    First-to-Level tile, then the earliest clockwise from the Silver Guard; the lowest Chamber
+    without an Agent."""
+    st = solo(difficulty=1, humans=2, nemesis="silver_guard")
+    nem = st.nem
+    nem.agents_space = [0] * len(nem.agents_space)
+    ch = [st.city.chambers(j) for j in range(2)]
+    assert NEM.deploy(st) == ch[0][0]
+    assert NEM.deploy(st) == ch[1][0]
+    st.level[1] = 2
+    assert NEM.deploy(st) == ch[1][1]
+    assert NEM.deploy(st) == ch[0][1]
+    st.level[0], st.ftl[0] = 2, [2]  # Levels tied: the First-to-Level tile decides
+    assert NEM.deploy(st) == ch[0][2]
+
+
+def test_end_of_game_discards_for_agents():
+    """Agents left on a human Chamber at the end: its pawns and the Relics assigned to it are
+    discarded before scoring."""
+    st = sg_solo(difficulty=1)
+    nem = st.nem
+    c2 = st.city.chambers(0)[1]
+    nem.agents_space = [0] * len(nem.agents_space)
+    nem.agents_space[c2] = 1
+    st.pawns.counts[c2, P.UF] = 2
+    st.slots[0] = [-1, 40, 41, -1, -1, -1]  # slots 2 and 3 are C2's
+    st.relic_hand[0] = [r for r in st.relic_hand[0] if r not in (40, 41)]
+    NEM.final_discards(st)
+    assert st.pawns.counts[c2].sum() == 0 and st.slots[0] == [-1] * 6
+    assert st.relic_discard[-2:] == [40, 41] and nem.discarded[P.UF] >= 2
+
+
+def test_scoring_card_silver_guard():
+    """Design §10.8 ★6 Silver Guard rows: 3 per Relic in the Vault, 3 per Agent in a human
+    Chamber."""
+    st = sg_solo(difficulty=1)
+    base = NEM.score(st) - len(st.nem.vault_relics) - sum(st.nem.agents_space)
+    st.nem.vault_relics.append(99)
+    st.nem.agents_space[st.city.chambers(0)[0]] += 1
+    assert NEM.score(st) == base + len(st.nem.vault_relics) + sum(st.nem.agents_space)
+
+
+@pytest.mark.parametrize("difficulty", [1, 6])
+def test_silver_guard_setup(difficulty):
+    """Design §10.5 step 4: Agents per Society, Relic reveals seizing their suit, Bright Relics
+    of distinct suits into the Vault (the leaders moving), revealed cards under the deck."""
+    from envs.clandestine.engine import CARDS, RELIC_DARK
+    st = sg_solo(difficulty=difficulty)
+    d = NEM.DIFFICULTY[difficulty]["silver_guard"]
+    nem = st.nem
+    assert sum(nem.agents_space) == d["agents_per_society"]
+    vault_suits = [CARDS.relics[r].suit for r in nem.vault_relics]
+    assert len(vault_suits) >= d["vault_unique_suits"] and not any(
+        RELIC_DARK[r] for r in nem.vault_relics[-d["vault_unique_suits"]:])
+    assert set(nem.revealed) <= set(st.relic_deck[:len(nem.revealed)])
+    assert sorted(st.all_relics()) == list(range(108))
+
+
+# ------------------------------------------------------------------------------ random games
+def check(st: ClandestineState, start: np.ndarray, size: int) -> None:
+    """Invariants with a Nemesis: 108 Relics; pawn totals constant (the Choir's UFs and the
+    Lower-Choir leaders included); Tithes 0..12; upper Choir 0..7; the Intent cards are the
+    Difficulty's (deck + pile + top); the current player a human seat with a non-empty mask
+    and an observation of the documented size in [0, 1]."""
+    nem = st.nem
+    assert sorted(st.all_relics()) == list(range(108))
+    assert (st.pawn_totals() == start).all()
+    assert 0 <= sum(nem.tithes) <= NEM.TITHE_TOKENS and 0 <= nem.upper <= 7
+    assert 0 <= NEM.agent_supply(st) <= NEM.AGENTS
+    assert all(len(c) <= 2 for c in nem.cells.values())
+    cards = nem.deck + nem.pile + ([nem.top] if nem.top >= 0 else [])
+    assert len(set(cards)) == len(cards) == sum(NEM.DIFFICULTY[nem.difficulty]["intent"].values())
+    assert all(nem.seen[c] for c in nem.pile)
+    assert st.chaos[nem.seat] == 0 and st.energy[nem.seat] == 0
+    if not st.is_over:
+        assert st.current_player in st.agent_seats
+        assert st.legal_action_mask().any()
+        obs = st.observation_tensor(st.current_player)
+        assert obs.shape == (size,) and obs.dtype == np.float32
+        assert obs.min() >= 0.0 and obs.max() <= 1.0
+
+
+def play(seed: int, humans: int, difficulty: int, every: int = 1,
+         nemesis: str = "most_holy") -> ClandestineState:
+    st = solo(seed, difficulty, humans, nemesis)
+    rng = np.random.default_rng(seed)
+    size = observation_layout(st.num_players, True).size
+    start = st.pawn_totals()
+    k = 0
+    while not st.is_over:
+        st.apply_action(int(rng.choice(np.flatnonzero(st.legal_action_mask()))))
+        k += 1
+        if k % every == 0:
+            check(st, start, size)
+    check(st, start, size)
+    ret = st.returns()
+    assert set(ret[list(st.agent_seats)]) <= {-1.0, 1.0}
+    assert ret[st.nem.seat] == (1.0 if st.nem.seat in st.winners() else -1.0)
+    return st
+
+
+def _configs(count: int, offset: int = 0):
+    for g in range(offset, offset + count):
+        yield g, (1, 2)[g % 2], 1 + (g // 2) % 6, NEM.NEMESES[(g // 12) % 2]
+
+
+def test_random_games_with_the_nemesis():
+    """24 seeded random games (solo and 2 players, every difficulty, both Nemeses) with the
+    invariants after every 4th decision and at the end."""
+    reasons = [play(g, h, d, 4, nem).end_reason for g, h, d, nem in _configs(24)]
+    assert reasons.count("round_limit") == 0
+
+
+@pytest.mark.slow
+def test_random_games_with_the_nemesis_slow():
+    """120 more seeded games, invariants after every 5th decision."""
+    for g, h, d, nem in _configs(120, offset=24):
+        play(g, h, d, 5, nem)
+
+
+@pytest.mark.exhaustive
+@pytest.mark.parametrize("nemesis", ["most_holy", "silver_guard"])
+@pytest.mark.parametrize("humans", [1, 2])
+@pytest.mark.parametrize("difficulty", range(1, 7))
+def test_thousand_random_games_per_configuration(nemesis, humans, difficulty):
+    """1,000 seeded random games per Nemesis, difficulty and human count, invariants after
+    every 20th decision and at the end."""
+    for g in range(1000):
+        play(10_000 * difficulty + 1_000 * humans + g, humans, difficulty, 20, nemesis)
+
+
+# ------------------------------------------------------------------------------ laws
+_LAW_CONFIGS = [(1, 1, "most_holy"), (2, 3, "silver_guard"), (1, 6, "silver_guard"),
+                (2, 6, "most_holy"), (1, 2, "silver_guard"), (2, 1, "most_holy")]
+
+
+def positions(n: int, seed: int) -> list[ClandestineState]:
+    """``n`` positions with the Most Holy seated, reached by seeded random play to a depth drawn
+    uniformly over a whole game (set-up and the end included)."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for i in range(n):
+        humans, difficulty, nem = _LAW_CONFIGS[i % len(_LAW_CONFIGS)]
+        game_seed = int(rng.integers(2**62))
+        s = solo(game_seed, difficulty, humans, nem)
+        while not s.is_over:
+            s.apply_action(int(rng.choice(np.flatnonzero(s.legal_action_mask()))))
+        actions, depth = list(s.history), int(rng.integers(len(s.history) + 1))
+        s = solo(game_seed, difficulty, humans, nem)
+        for a in actions[:depth]:
+            s.apply_action(a)
+        out.append(s)
+    return out
+
+
+def test_laws_with_the_nemesis_seated():
+    """The contract laws with a Nemesis (tests/test_contract_laws.py): 24 random positions;
+    the JSON record replays exactly; for every human seat, the resampled world keeps the seat's
+    observation, mask, current player (never the Nemesis) and returns, leaves the original
+    untouched, plays on, and its history replays to what the seat saw. The resampler does
+    draw other face-down Intent cards where unseen cards remain."""
+    from tests.laws import assert_history_consistent
+    from tests.test_contract_laws import _check_record, _check_resample
+
+    rng = np.random.default_rng(71)
+    other = 0
+    for i, s in enumerate(positions(24, seed=70)):
+        _check_record(s)
+        for seat in s.agent_seats:
+            world = _check_resample(s, seat, rng, play_on=i % 6 == 0)
+            if i % 6:
+                other += sorted(world.nem.deck) != sorted(s.nem.deck)
+                assert_history_consistent(s, seat, world)
+                assert sorted(NEM.INTENTS[c]["type"] for c in world.nem.deck) == \
+                    sorted(NEM.INTENTS[c]["type"] for c in s.nem.deck)
+                assert world.nem.pile == s.nem.pile
+    assert other > 0
+
+
+def test_the_intent_deck_is_hidden():
+    """Leak law for the Intent deck (rulebook Solo Play step 3: shuffled face down): exchanging
+    a face-down card never seen with a never-seen card of its type left in the box changes no
+    human seat's observation."""
+    changed = 0
+    rng = np.random.default_rng(72)
+    for s in positions(24, seed=73):
+        nem = s.nem
+        for t in NEM.INTENT_TYPES:
+            deck = [c for c in nem.deck if NEM.INTENTS[c]["type"] == t and not nem.seen[c]]
+            used = set(nem.deck) | set(nem.pile) | {nem.top}
+            box = [c for c in NEM.TYPE_CARDS[t] if c not in used]
+            if deck and box:
+                t2 = s.clone()
+                t2.nem.deck.remove(deck[int(rng.integers(len(deck)))])
+                t2.nem.deck = sorted(t2.nem.deck + [box[int(rng.integers(len(box)))]])
+                for seat in s.agent_seats:
+                    assert np.array_equal(t2.observation_tensor(seat), s.observation_tensor(seat))
+                changed += 1
+                break
+    assert changed >= 5
+
+
+# ------------------------------------------------------------------------------ env, agents, CLI
+def test_solo_ids_and_env_agents():
+    """``cunning/ClandestineSolo-v0`` plays one learning seat against the Most Holy to the end
+    (+1 or -1); ``cunning/clandestine_solo-v0`` has one agent; with 2 humans the AEC env has
+    two agents and the Nemesis acts inside ``step``."""
+    import gymnasium
+    import pettingzoo
+
+    import envs  # noqa: F401  (registers the ids)
+    import envs.clandestine_v0 as CV
+
+    e = gymnasium.make("cunning/ClandestineSolo-v0", difficulty=1)
+    obs, _ = e.reset(seed=3)
+    rng = np.random.default_rng(3)
+    done, reward, steps = False, 0.0, 0
+    while not done:
+        a = int(rng.choice(np.flatnonzero(e.unwrapped.action_masks())))
+        obs, reward, term, trunc, _ = e.step(a)
+        done, steps = term or trunc, steps + 1
+    assert term and reward in (-1.0, 1.0) and steps > 10
+    assert obs.shape == (observation_layout(2, True).size,)
+    p = pettingzoo.make("aec", "cunning/clandestine_solo-v0")
+    p.reset(seed=1)
+    assert p.possible_agents == ["player_0"] and p.unwrapped.game.spec.nemesis == "most_holy"
+    raw = CV.raw_env(num_players=2, nemesis="silver_guard", difficulty=2)
+    raw.reset(seed=2)
+    assert raw.possible_agents == ["player_0", "player_1"]
+    while raw.agents:
+        _, _, term, trunc, _ = raw.last()
+        mask = raw.observe(raw.agent_selection)["action_mask"]
+        raw.step(None if term or trunc else int(rng.choice(np.flatnonzero(mask))))
+    assert set(raw.rewards.values()) <= {-1.0, 1.0}
+
+
+def test_heuristic_and_arena_against_the_nemesis():
+    """The scripted heuristic plays a human seat against each Nemesis (solo and beside a random
+    seat); the arena scores the agent seats only."""
+    from training.arena import evaluate
+
+    for nem, lineup in (("most_holy", ["heuristic"]), ("silver_guard", ["heuristic", "random"])):
+        rep = evaluate("clandestine", lineup, 1, seed=5,
+                       config={"nemesis": nem, "difficulty": 3, "num_players": len(lineup)})
+        assert len(rep.results[0].returns) == len(lineup)
+        assert set(rep.results[0].returns) <= {-1.0, 1.0}
+
+
+def test_selfplay_nemesis_flags(capsys):
+    """``--nemesis`` / ``--difficulty`` set the solo configuration; misuse is one clear error."""
+    import argparse
+
+    from training.selfplay import _validated, build_parser
+
+    parser = build_parser()
+    args = parser.parse_args(["--game", "clandestine", "--nemesis", "silver_guard",
+                              "--difficulty", "6"])
+    _cls, config, _net, _w = _validated(parser, args)
+    assert (config["nemesis"], config["difficulty"], config["num_players"]) == \
+        ("silver_guard", 6, 1)
+    for argv, msg in ((["--game", "prowl", "--nemesis", "most_holy"], "for --game clandestine"),
+                      (["--game", "clandestine", "--difficulty", "2"], "needs --nemesis"),
+                      (["--game", "clandestine", "--nemesis", "most_holy", "--difficulty", "9"],
+                       "difficulty")):
+        with pytest.raises(SystemExit):
+            _validated(parser, parser.parse_args(argv))
+        assert msg in capsys.readouterr().err
+    assert isinstance(args, argparse.Namespace)
+
+
+@pytest.mark.parametrize("nemesis", ["most_holy", "silver_guard"])
+def test_views_with_a_nemesis(nemesis):
+    """The text views name the Nemesis seat; the City picture draws it (uint8 RGB)."""
+    st = solo(1, 3, 2, nemesis)
+    assert nemesis in st.render_text() and nemesis in st.render_text(0)
+    img = st.render_rgb()
+    assert img.dtype == np.uint8 and img.ndim == 3 and img.shape[2] == 3
+
+
+def test_a_person_plays_solo_through_the_play_command():
+    """``training.play`` with no opponents seats one person against the Nemesis (here always
+    answering the first option) to the end; the returns list that seat only."""
+    import io
+
+    from rich.console import Console
+
+    from training.play import play
+
+    con = Console(file=io.StringIO(), width=120)
+    st, labels, finished = play("clandestine", 0, [], seed=3, console=con,
+                                config={"nemesis": "silver_guard", "difficulty": 1},
+                                read=lambda prompt: "1")
+    assert finished and labels == ["you"] and st.is_over
+    assert st.returns()[0] in (-1.0, 1.0) and "Returns" in con.file.getvalue()
