@@ -11,6 +11,11 @@
   declares ``needs_state = True``;
 * ``ppo:PATH`` — a MaskablePPO policy saved at ``PATH`` (``.zip``), acting greedily
   (:class:`agents.learned.PolicyAgent`);
+* ``ppo:GAME`` (``ppo:prowl``, ``ppo:badland_wolves``, ``ppo:clans``, ``ppo:clandestine``) — the
+  trained policy shipped in the package for that game (``agents/checkpoints/GAME.zip``, with
+  ``GAME.md`` beside it giving the command that trained it and its evaluation), used when
+  ``GAME`` is not also an existing path. Each plays the player count it was trained for (4-player
+  Prowl and Badland Wolves, 3-player Clans and Clandestine); see :data:`SHIPPED_POLICIES`;
 * ``ismcts:N`` — information set Monte Carlo tree search with N iterations per decision
   (:class:`agents.ismcts.ISMCTSAgent`), options after further colons: ``rollout=heuristic``,
   ``c=2.0``, ``seconds=1.5``, ``max_depth=2000`` (e.g. ``ismcts:200:rollout=heuristic``). It
@@ -20,6 +25,7 @@
 from __future__ import annotations
 
 import importlib
+from pathlib import Path
 from typing import Any
 
 from .base import Agent, RandomAgent, act_with_state, legal_ids
@@ -38,6 +44,55 @@ BELIEF_HEURISTICS: dict[str, str] = {
 }
 
 
+#: folder of the shipped trained policies: ``<game>.zip`` (MaskablePPO) and ``<game>.md``
+CHECKPOINT_DIR = Path(__file__).resolve().parent / "checkpoints"
+
+#: game -> number of players its shipped policy (``ppo:<game>``) was trained for
+SHIPPED_POLICIES: dict[str, int] = {"prowl": 4, "badland_wolves": 4, "clans": 3, "clandestine": 3}
+
+
+def shipped_policy_path(name: str) -> Path | None:
+    """The packaged policy file of game ``name`` (``agents/checkpoints/<name>.zip``), or None
+    when no policy is shipped for ``name`` (or its file is missing from the installation)."""
+    if name not in SHIPPED_POLICIES:
+        return None
+    path = CHECKPOINT_DIR / f"{name}.zip"
+    return path if path.is_file() else None
+
+
+def _check_policy_fits(agent: Any, spec: str, game: str, config: dict[str, Any],
+                       shipped: bool = False) -> None:
+    """Raise ValueError when the policy's observation or action size differs from ``game``'s
+    with ``config`` (another game, player count, or an observation layout changed since the
+    policy was trained); ``shipped``: the policy is the packaged one of ``game``, and the
+    message then says how to train it again. Games outside :data:`envs.GAMES` are not
+    checked."""
+    from envs import GAMES, make_raw_env
+
+    if game not in GAMES:
+        return
+    env = make_raw_env(game, **config)
+    seat = env.possible_agents[0]
+    obs_shape = tuple(env.observation_space(seat)["observation"].shape)
+    n_actions = int(env.action_space(seat).n)
+    if obs_shape == (agent.obs_size,) and n_actions == agent.num_actions:
+        return
+    hint = "was it trained for another game or player count?"
+    if shipped:
+        trained_for = SHIPPED_POLICIES[game]
+        if config.get("num_players") != trained_for:
+            hint = (f"the shipped policy plays {trained_for}-player games: use "
+                    f"num_players={trained_for}")
+        else:
+            hint = (f"the observation layout or action encoding of {game} has changed since "
+                    f"this policy was trained: train it again with the command in "
+                    f"{CHECKPOINT_DIR / f'{game}.md'}")
+    raise ValueError(
+        f"policy {spec!r} expects observations of shape ({agent.obs_size},) and "
+        f"{agent.num_actions} actions, but {game} with num_players={config.get('num_players')} "
+        f"has observations of shape {obs_shape} and {n_actions} actions: {hint}")
+
+
 def heuristic_class(game: str) -> type:
     """The scripted heuristic class of ``game``. Raises ValueError for an unknown game."""
     if game not in HEURISTICS:
@@ -47,12 +102,15 @@ def heuristic_class(game: str) -> type:
 
 
 def make_agent(spec: str, game: str, config: dict[str, Any], seed: int | None = None) -> Agent:
-    """An agent from ``spec`` (``random``, ``heuristic``, ``heuristic:belief``, ``ppo:PATH`` or
-    ``ismcts:N[:...]``).
+    """An agent from ``spec`` (``random``, ``heuristic``, ``heuristic:belief``, ``ppo:PATH``,
+    ``ppo:GAME`` or
+    ``ismcts:N[:...]``; see the module docstring).
 
     Raises:
-        ValueError: unknown spec form or game, a ``ppo:`` spec without a path;
-            FileNotFoundError: a ``ppo:`` path is missing.
+        ValueError: unknown spec form or game, a ``ppo:`` spec without a path, a shipped
+            ``ppo:GAME`` policy asked to play another game, or a policy whose observation or
+            action size differs from ``game``'s with ``config`` (the message gives both shapes);
+            FileNotFoundError: a ``ppo:`` path is missing and names no shipped policy.
     """
     if spec == "random":
         return RandomAgent(seed=seed)
@@ -68,18 +126,32 @@ def make_agent(spec: str, game: str, config: dict[str, Any], seed: int | None = 
         from .learned import PolicyAgent
 
         if not spec[4:].strip():
-            raise ValueError(f"agent spec {spec!r} needs a path: ppo:PATH (a saved policy file)")
+            raise ValueError(f"agent spec {spec!r} needs a path: ppo:PATH (a saved policy file) "
+                             f"or a game with a shipped policy: "
+                             f"{', '.join('ppo:' + g for g in SHIPPED_POLICIES)}")
 
-        return PolicyAgent.load(spec[4:], seed=seed)
+        target = spec[4:]
+        shipped = shipped_policy_path(target)
+        use_shipped = (shipped is not None and not Path(target).exists()
+                       and not Path(f"{target}.zip").exists())   # an existing path wins
+        if use_shipped:
+            if target != game:
+                raise ValueError(f"agent spec {spec!r} is the policy shipped for {target}; it "
+                                 f"cannot play {game} (use ppo:{game} or ppo:PATH)")
+            agent = PolicyAgent.load(shipped, seed=seed)
+            agent.name = spec
+        else:
+            agent = PolicyAgent.load(target, seed=seed)
+        _check_policy_fits(agent, spec, game, config, shipped=use_shipped)
+        return agent
     if spec.startswith("ismcts:"):
         from .ismcts import ISMCTSAgent, parse_spec
 
         return ISMCTSAgent(game, config, seed=seed, **parse_spec(spec))
     raise ValueError(f"unknown agent spec {spec!r}: use 'random', 'heuristic', 'heuristic:belief', "
-                     "'ppo:PATH' or "
-                     "'ismcts:N'")
+                     "'ppo:PATH', 'ppo:GAME' or 'ismcts:N'")
 
 
-__all__ = ["BELIEF_HEURISTICS", "HEURISTICS", "Agent", "RandomAgent", "act_with_state",
-           "heuristic_class", "legal_ids",
-           "make_agent"]
+__all__ = ["BELIEF_HEURISTICS", "CHECKPOINT_DIR", "HEURISTICS", "SHIPPED_POLICIES", "Agent",
+           "RandomAgent", "act_with_state", "heuristic_class", "legal_ids", "make_agent",
+           "shipped_policy_path"]
