@@ -339,8 +339,10 @@ def test_variant_config_defaults_preset_overrides_and_errors():
         ({"chaoss": False}, "unknown Clandestine variant 'chaoss'"),
         ({"chaos": 0}, "must be True or False"),
         ({"max_rounds": 0}, "max_rounds must be an integer >= 1"),
-        ({"margin_weight": -1.0}, "margin_weight must be a number >= 0"),
-        ({"margin_scale": 0}, "margin_scale must be a number > 0"),
+        ({"margin_weight": -1.0}, "margin_weight must be a finite number >= 0"),
+        ({"margin_weight": float("inf")}, "margin_weight must be a finite number >= 0"),
+        ({"margin_scale": 0}, "margin_scale must be a finite number > 0"),
+        ({"margin_scale": float("inf")}, "margin_scale must be a finite number > 0"),
     ]:
         with pytest.raises(ValueError, match=msg):
             v.config(**kw)

@@ -88,6 +88,8 @@ def test_basic_preset_and_flag_defaults_come_from_the_json():
     ({"max_rounds": 0}, "max_rounds"),
     ({"margin_weight": -1.0}, "margin_weight"),
     ({"margin_scale": 0}, "margin_scale"),
+    ({"margin_weight": float("inf")}, "finite number >= 0"),
+    ({"margin_scale": float("nan")}, "finite number > 0"),
     ({"nemesis": True}, "does not say which Nemesis"),
     ({"chaos": "yes"}, "True or False"),
     ({"nemesis": "most_holy"}, "difficulty"),

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 from pathlib import Path
 from dataclasses import dataclass
 from typing import Any, Mapping
@@ -476,10 +477,11 @@ class Variants(dsl.Immutable):
                 if not isinstance(value, int) or isinstance(value, bool) or value < 1:
                     raise ValueError(f"max_rounds must be an integer >= 1, got {value!r}")
             else:
-                ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+                ok = isinstance(value, (int, float)) and not isinstance(value, bool) \
+                    and math.isfinite(value)
                 if not ok or (value < 0 if name == "margin_weight" else value <= 0):
                     bound = ">= 0" if name == "margin_weight" else "> 0"
-                    raise ValueError(f"{name} must be a number {bound}, got {value!r}")
+                    raise ValueError(f"{name} must be a finite number {bound}, got {value!r}")
             cfg[name] = value
         return cfg
 

@@ -178,7 +178,7 @@ def make_spec(num_players: int = 3, societies: Sequence[str] | None = None,
             :data:`SOCIETIES`.
         difficulty: 1..6, required with a Nemesis (design §10.5), refused without one.
         basic_preset: start the flags from ``variants.basic_preset``.
-        max_rounds: integer >= 1. margin_weight: float >= 0. margin_scale: number > 0.
+        max_rounds: integer >= 1. margin_weight: finite float >= 0. margin_scale: finite number > 0.
         flags: variant flags (:data:`FLAG_NAMES`) as ``True``/``False``, or ``None`` for the
             preset's value; ``nemesis`` is ``False``/``None`` or a Nemesis id (:data:`NEMESES`).
 
@@ -251,11 +251,11 @@ def make_spec(num_players: int = 3, societies: Sequence[str] | None = None,
             or max_rounds < 1:
         raise ConfigError(f"max_rounds must be an integer >= 1, got {max_rounds!r}")
     if isinstance(margin_weight, bool) or not isinstance(margin_weight, (int, float, np.number)) \
-            or not margin_weight >= 0:
-        raise ConfigError(f"margin_weight must be a number >= 0, got {margin_weight!r}")
+            or not 0 <= margin_weight < float("inf"):
+        raise ConfigError(f"margin_weight must be a finite number >= 0, got {margin_weight!r}")
     if isinstance(margin_scale, bool) or not isinstance(margin_scale, (int, float, np.number)) \
-            or not margin_scale > 0:
-        raise ConfigError(f"margin_scale must be a number > 0, got {margin_scale!r}")
+            or not 0 < margin_scale < float("inf"):
+        raise ConfigError(f"margin_scale must be a finite number > 0, got {margin_scale!r}")
     return ClandestineSpec(num_players=n + (nemesis is not None), societies=societies,
                            flags=MappingProxyType({k: values[k] for k in FLAG_NAMES}),
                            basic_preset=preset, max_rounds=int(max_rounds),
