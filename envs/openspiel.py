@@ -323,7 +323,9 @@ class CunningSpielState(pyspiel.State):
             raise TypeError("probability_sampler must be a callable returning floats in [0, 1) "
                             f"or a numpy Generator, got {type(probability_sampler).__name__}")
         world = self.engine.resample_from_infostate(player_id, rng)
-        new = self.get_game().new_initial_state()
+        # a shell state (its seed is never used: the resampled engine replaces its engine);
+        # built directly so the game's seed generator is not advanced by resampling
+        new = CunningSpielState(self.get_game(), self._spec, 0)
         players = [pa.player for pa in self.full_history()]
         actions = list(world.history)
         if len(actions) != len(players):

@@ -168,7 +168,11 @@ def test_resample_from_infostate(game):
     seat = s.current_player()
     sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
     for source in (sampler, np.random.default_rng(2)):
+        seeds_before = g._rng.bit_generator.state
         r = s.resample_from_infostate(seat, source)
+        # resampling never draws from the game's seed generator (rng_seed), so the games
+        # new_initial_state deals next do not depend on how often a search resampled
+        assert g._rng.bit_generator.state == seeds_before
         assert r.information_state_string(seat) == s.information_state_string(seat)
         assert r.information_state_tensor(seat) == s.information_state_tensor(seat)
         assert r.current_player() == seat and r.legal_actions() == s.legal_actions()
