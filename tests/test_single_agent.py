@@ -45,7 +45,9 @@ def test_ids_are_registered_for_every_game():
     assert gym_name("badland_wolves") == "BadlandWolves"
     ids = register_gymnasium_envs()
     assert {"cunning/Prowl-v0", "cunning/BadlandWolves-v0", "cunning/Clans-v0"} <= set(ids)
-    assert ids == [gym_id(g) for g in envs.GAMES]
+    assert ids == [gym_id(g) for g in envs.GAMES] + ["cunning/ClandestineSolo-v0"]
+    solo = gymnasium.make("cunning/ClandestineSolo-v0")
+    assert solo.unwrapped.game == "clandestine" and solo.unwrapped.n == 1  # one seat and the Nemesis
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -44,7 +44,8 @@ def gym_id(game: str) -> str:
 
 
 def register_gymnasium_envs() -> list[str]:
-    """Register every game of ``envs.GAMES`` not yet registered; returns all their ids.
+    """Register every game of ``envs.GAMES`` not yet registered, and
+    ``cunning/ClandestineSolo-v0`` (solo Clandestine against a Nemesis); returns all their ids.
 
     Runs when :mod:`envs` is imported; call it again after adding a game to ``envs.GAMES``.
     """
