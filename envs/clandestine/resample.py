@@ -91,6 +91,7 @@ def resample(st: ClandestineState, seat: int, rng: np.random.Generator) -> Cland
         resample_intents(st, log, rng)
     record = st.to_record()
     record.pop("returns", None)
+    record.pop("rng_state", None)  # the world's future chance is drawn afresh below
     record["chance"] = log
     keepers = [j for j in range(h) if j != seat and st.has_power(j, "serpent")]
     for i in st.prime_steps:  # a prime pick names a hidden Secret: relabel it too

@@ -359,7 +359,9 @@ class GameState(ABC):
     # ----------------------------------------------------------------------------------------
     # game records
     def to_record(self) -> dict[str, Any]:
-        """JSON-serialisable record: game, config, seed, actions (and the outcome, if over)."""
+        """JSON-serialisable record: game, config, seed, actions, the chance outcomes, the
+        generator's state now (``rng_state``, so that a record of an unfinished game rebuilds a
+        state whose future chance is the original's) and the outcome, if over."""
         record: dict[str, Any] = {
             "format": RECORD_FORMAT,
             "game": self.game_name,
@@ -367,6 +369,7 @@ class GameState(ABC):
             "seed": self.seed,
             "actions": list(self.history),
             "chance": [list(e) for e in self.chance_log],
+            "rng_state": self.rng.bit_generator.state,
         }
         if self.is_over:
             record["returns"] = [float(r) for r in self.returns()]
@@ -379,18 +382,26 @@ class GameState(ABC):
 
         A record with a ``"chance"`` list replays those chance outcomes instead of drawing them
         from the seed's generator (draws after the list is used up come from the generator);
-        without one, every chance event is drawn from the seed.
+        without one, every chance event is drawn from the seed. A record's ``"rng_state"`` (a
+        numpy ``bit_generator.state`` dict) is installed after the replay, so the rebuilt
+        state draws the same future chance as the state that wrote the record.
 
         Raises:
             RecordError: the record is for another game, is malformed, holds an illegal action,
                 holds chance outcomes the game does not draw (or leaves some unused), stores an
-                outcome that its actions do not reach, or stores returns that differ from the
-                replay's.
+                outcome that its actions do not reach, stores returns that differ from the
+                replay's, or holds an ``rng_state`` that is not a state of the game's generator.
         """
         state = None
         for state in cls.replay_steps(record):
             pass
         assert state is not None
+        if record.get("rng_state") is not None:
+            try:
+                state.rng.bit_generator.state = record["rng_state"]
+            except (TypeError, ValueError, KeyError) as exc:
+                raise RecordError(f"record's rng_state is not a state of the game's generator "
+                                  f"({type(state.rng.bit_generator).__name__}): {exc}") from exc
         if "returns" in record:
             if not state.is_over:
                 raise RecordError(
