@@ -75,11 +75,11 @@ class PolicyAgent:
         Raises:
             FileNotFoundError: no file at ``path``.
         """
-        from sb3_contrib import MaskablePPO
-
         p = Path(path)
         if not p.is_file() and not Path(f"{p}.zip").is_file():
             raise FileNotFoundError(f"no saved policy file at {str(p)!r}")
+        from sb3_contrib import MaskablePPO  # slow to import: only once a file is there
+
         model = MaskablePPO.load(str(p), device="cpu")
         return cls(model.policy, deterministic=deterministic, name=f"ppo:{p.name}", seed=seed)
 
