@@ -83,6 +83,10 @@ def test_amount_outside_the_exact_range_raises_instead_of_clipping():
         encode_amount([3, AMOUNT_LIMIT + 1], 50, "Gold")
     with pytest.raises(ValueError, match="outside 0"):
         encode_amount(-1, 10)
+    with pytest.raises(ValueError, match="outside 0"):
+        encode_amount([2, float("nan")], 10)
+    with pytest.raises(ValueError, match="not a whole number"):
+        encode_amount([2.5], 10)
     st = ClandestineState(seed=0, num_players=3)
     st.gold[2] = AMOUNT_LIMIT + 5
     with pytest.raises(ValueError, match="Gold"):

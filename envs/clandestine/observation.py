@@ -124,12 +124,16 @@ def encode_amount(x, scale: float, what: str = "amount") -> np.ndarray:
     non-negative integers into [0, 1), read back exactly by :func:`decode_amount`.
 
     Raises:
-        ValueError: an amount below 0 or above :data:`AMOUNT_LIMIT` (not encoded exactly).
+        ValueError: an amount below 0 or above :data:`AMOUNT_LIMIT`, not a whole number, or
+            NaN (not encoded exactly).
     """
     a = np.asarray(x, dtype=np.float64)
-    if a.size and (a.max() > AMOUNT_LIMIT or a.min() < 0):
+    if a.size and not np.all((a >= 0) & (a <= AMOUNT_LIMIT)):  # NaN fails both comparisons
         raise ValueError(f"observation: {what} = {a.tolist()} is outside 0..{AMOUNT_LIMIT}, the "
                          "range the observation encodes exactly")
+    if a.size and not np.all(a == np.rint(a)):
+        raise ValueError(f"observation: {what} = {a.tolist()} is not a whole number; "
+                         "amounts are counts")
     return a / (a + scale)
 
 
