@@ -800,3 +800,20 @@ def test_a_person_plays_solo_through_the_play_command():
                                 read=lambda prompt: "1")
     assert finished and labels == ["you"] and st.is_over
     assert st.returns()[0] in (-1.0, 1.0) and "Returns" in con.file.getvalue()
+
+
+def test_resample_keeps_an_ascend_payment_replayable():
+    """Regression: seat 1's resample of a Silver Guard game (2 humans, difficulty 3) relabelled
+    seat 0's hidden Relics within their tone, which changed the cards an Ascend payment may take
+    (``ascend.card_choices`` reads the other cards' Suit icons): seat 0's public pick of Secret
+    mariners-1-04 at action #336 could not be replayed (RecordError). Worlds under which the
+    public history is illegal are drawn again; the accepted world agrees with seat 1's
+    observations all along."""
+    from tests.laws import assert_history_consistent
+
+    s = positions(26, seed=1234)[25]
+    assert len(s.history) == 338 and s.spec.nemesis == "silver_guard"
+    assert s.action_to_string(s.history[336]) == "ascend_card: Secret mariners-1-04"
+    for r in range(4):
+        world = s.resample_from_infostate(1, np.random.default_rng(r))
+        assert assert_history_consistent(s, 1, world) > 0

@@ -86,6 +86,10 @@ def test_amount_past_the_exact_range_is_encoded_in_order_not_clipped():
     assert y[0] < y[1] < y[2] < 1
     with pytest.raises(ValueError, match="Gold = .* negative"):
         encode_amount([3, -1], 50, "Gold")
+    with pytest.raises(ValueError, match="NaN"):
+        encode_amount([2, float("nan")], 10)
+    with pytest.raises(ValueError, match="not a whole number"):
+        encode_amount([2.5], 10)
     st = ClandestineState(seed=0, num_players=3)
     st.gold[2] = 1008  # the largest Gold seen in an evaluation game (heuristic seats)
     seen = st.observation_tensor(0)

@@ -163,6 +163,19 @@ def test_bad_input_is_a_one_line_error_and_writes_nothing(tmp_path, capsys, args
     assert not out.exists()
 
 
+def test_an_unwritable_out_folder_is_a_one_line_error_before_any_game(tmp_path, capsys):
+    """An --out under a file cannot be created: refused at once, not a traceback after the games."""
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    with pytest.raises(SystemExit) as exc:
+        main(["--game", "prowl", "--agents", "random", "heuristic", "--games", "2",
+              "--out", str(blocker / "league"), "--no-progress"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    assert err.startswith("python -m training.league: error: --out ") and "cannot be created" in err
+
+
 def test_run_league_refuses_bad_games_and_too_few_agents():
     with pytest.raises(ValueError, match="games must be a positive integer"):
         run_league("prowl", ["random", "heuristic"], 0)

@@ -403,6 +403,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             make_agent(spec, args.game, resolved, seed=i)
     except (ValueError, OSError) as exc:
         parser.error(str(exc))
+    try:   # an unwritable --out is refused before any game is played
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        parser.error(f"--out {out} cannot be created: {exc.strerror or exc}")
     from tqdm import tqdm
 
     try:

@@ -129,11 +129,16 @@ def encode_amount(x, scale: float, what: str = "amount") -> np.ndarray:
     clipped, but may no longer be told apart from their neighbours in float32).
 
     Raises:
-        ValueError: an amount below 0 (an engine fault: amounts are counts).
+        ValueError: an amount below 0, NaN or not a whole number (an engine fault: amounts
+            are counts).
     """
     a = np.asarray(x, dtype=np.float64)
-    if a.size and a.min() < 0:
-        raise ValueError(f"observation: {what} = {a.tolist()} is negative; amounts are counts")
+    if a.size and not np.all(a >= 0):  # NaN fails the comparison
+        raise ValueError(f"observation: {what} = {a.tolist()} is negative or NaN; amounts are "
+                         "counts")
+    if a.size and not np.all(a == np.rint(a)):
+        raise ValueError(f"observation: {what} = {a.tolist()} is not a whole number; "
+                         "amounts are counts")
     return a / (a + scale)
 
 

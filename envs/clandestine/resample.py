@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core.errors import RecordError
 from .actions import OFFSET
 from .engine import _C, CONJ_SECRET, RELIC_DARK, RELIC_INDEX, ClandestineState
 
@@ -20,7 +21,31 @@ def _relabel(hidden_groups: list[list[int]], rng: np.random.Generator) -> dict[i
     return sigma
 
 
+#: relabellings drawn before :func:`resample` gives up on a position
+MAX_ATTEMPTS = 200
+
+
 def resample(st: ClandestineState, seat: int, rng: np.random.Generator) -> ClandestineState:
+    """:func:`resample_once` drawn again while its relabelled record cannot be replayed.
+
+    The relabelling keeps each hidden card's Level or tone, not its Suit icons, but which cards
+    an Ascend payment may take next (``ascend.card_choices``: those keeping a minimal payment
+    reachable) depends on the icons of the other cards in hand; a relabelled hand can then make
+    a public pick of the real history illegal. Such draws are rejected (the accepted worlds are
+    the relabellings under which the whole public history is legal).
+
+    Raises:
+        RecordError: no replayable relabelling in :data:`MAX_ATTEMPTS` draws.
+    """
+    for _ in range(MAX_ATTEMPTS - 1):
+        try:
+            return resample_once(st, seat, rng)
+        except RecordError:
+            continue
+    return resample_once(st, seat, rng)
+
+
+def resample_once(st: ClandestineState, seat: int, rng: np.random.Generator) -> ClandestineState:
     """A state consistent with what ``seat`` knows (design §1.5 Resampler, for the parts
     implemented), with a history that replays to it.
 
