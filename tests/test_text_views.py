@@ -215,8 +215,10 @@ def test_no_screen_names_another_seats_secret(game, games, stride, twin_stride):
 @pytest.mark.slow
 @pytest.mark.parametrize("game", REAL_GAMES)
 def test_no_screen_names_another_seats_secret_many_games(game):
-    stride, twin_stride = {"prowl": (1, 1), "badland_wolves": (4, 2), "clans": (3, 3)}[game]
-    naive_leaks, differing = run_leak_checks(game, games=6, stride=stride,
+    # Clandestine's games run to ~1,400 decisions: 2 games, every 25th decision (about 70 s)
+    games, stride, twin_stride = {"prowl": (6, 1, 1), "badland_wolves": (6, 4, 2),
+                                  "clans": (6, 3, 3), "clandestine": (2, 25, 25)}[game]
+    naive_leaks, differing = run_leak_checks(game, games=games, stride=stride,
                                              twin_stride=twin_stride)
     assert differing > 100
 
