@@ -207,7 +207,9 @@ def make_spec(num_players: int = 3, societies: Sequence[str] | None = None,
     else:
         if difficulty is not None:
             raise ConfigError(f"difficulty={difficulty!r} needs a Nemesis (nemesis="
-                              f"{' or '.join(map(repr, NEMESES))})")
+                              f"{' or '.join(map(repr, NEMESES))}); the solo ids "
+                              "(cunning/ClandestineSolo-v0) set difficulty 3 by default, so "
+                              "nemesis=None there needs difficulty=None too")
         lo, hi = MIN_PATHS, MAX_PATHS
     if isinstance(num_players, (bool, np.bool_)) or not isinstance(num_players, (int, np.integer)) \
             or not lo <= num_players <= hi:
