@@ -338,6 +338,15 @@ class GameState(ABC):
         """
         return copy.deepcopy(self)
 
+    def probe_clone(self) -> GameState:
+        """:meth:`clone`, except that it draws its chance from the generator, never from a
+        record being replayed (the record's remaining outcomes belong to the recorded actions
+        only): for trying an action other than the recorded one, e.g. in
+        :func:`envs.core.text.private_text`."""
+        probe = self.clone()
+        probe._forced_chance = None
+        return probe
+
     def __copy__(self) -> GameState:
         """``copy.copy(state)`` is :meth:`clone`: a shallow copy would share the board's arrays
         and lists with the original, so moves in one would change the other."""

@@ -92,17 +92,6 @@ def seat_label(seat: int, game: str = "") -> str:
     return SEAT_NAMES.get(game, "P{}").format(seat)
 
 
-def _probe_clone(state: GameState) -> GameState:
-    """A clone that draws its chance from the generator, never from a record being replayed.
-
-    A state rebuilt from a record holds the record's remaining chance outcomes; they belong to
-    the recorded action only, so a clone that tries another action must not take them.
-    """
-    probe = state.clone()
-    probe._forced_chance = None
-    return probe
-
-
 def private_text(state: GameState, action: int, viewer: int) -> str | None:
     """What ``viewer`` is told instead, when it may not know which action is taken; else None.
 
@@ -125,14 +114,14 @@ def private_text(state: GameState, action: int, viewer: int) -> str | None:
     if words is not None:
         return words
     text = state.action_to_string(action)
-    after = _probe_clone(state)
+    after = state.probe_clone()
     after.apply_action(action)
     seen = after.observation_tensor(viewer)
     truth = after.hidden_truth()
     for other in state.legal_actions():
         if other == action or state.action_to_string(other) == text:
             continue
-        alt = _probe_clone(state)
+        alt = state.probe_clone()
         alt.apply_action(other)
         if np.array_equal(alt.observation_tensor(viewer), seen) and alt.hidden_truth() != truth:
             return HIDDEN_ACTION_TEXT
