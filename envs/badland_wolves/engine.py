@@ -195,11 +195,19 @@ def observation_layout(P: int) -> Layout:
     L.add("played_prev", (P, NUM_SCRAP_TYPES),
           "row wolf: Scrap cards played or discarded during the previous turn / copies")
     L.add("prev_hunt", NUM_HUNT_TYPES, "one-hot: Hunt card of the previous turn (if it hunted)")
+    L.add("risked_prev", (P, P), "row wolf, one-hot colour of the Loyalty token it risked "
+          "(put forward to lead or join the Hunt) in the previous turn; all zeros if it did not")
     L.add("played_total", (P, NUM_SCRAP_TYPES),
           "row wolf: Scrap cards it played or discarded face up in the whole game, c/(c+1)")
     L.add("steals", (P, P), "row thief, column victim: random Scrap cards stolen in the whole "
           "game (Weasel, Ravenous, Guardian), c/(c+1)")
     L.add("looks", (P, P), "row looker, column wolf: Crow's Ally looks in the whole game, c/(c+1)")
+    L.add("risked_total", (P, P), "row wolf, column colour: Loyalty tokens of that colour it "
+          "risked (put forward to lead or join a Hunt) in the whole game, c/(c+1)")
+    L.add("crow_swaps", (P, P), "row first hunter, column second hunter: Crow swaps of their "
+          "risked tokens in the whole game, c/(c+1)")
+    L.add("grizzly", (P, P), "row Lead Wolf, column wolf: whole hands discarded to that Lead "
+          "Wolf's Grizzly Bear in the whole game (the diagonal: hunting alone), c/(c+1)")
     L.add("deck_source", NUM_SCRAP_TYPES, "Scrap cards the current Scrap deck was shuffled from "
           "(all 60 until the first reshuffle, then the discards at the last reshuffle) / copies")
     L.add("from_deck", P, "Scrap cards each wolf drew from the current Scrap deck since it was "
@@ -258,11 +266,19 @@ class BadlandWolvesState(GameState):
         self.card_log: list[tuple[int, ...]] = []
         #: every public event, in order (:meth:`public_history`, vocabulary ``PUBLIC_EVENTS``)
         self.pub_log: list[tuple[int, ...]] = []
-        # perfect-recall summaries (observation fields played_total, steals, looks, deck_source,
-        # from_deck): whole-game counts of public events
+        # perfect-recall summaries (observation fields played_total, steals, looks,
+        # risked_total, crow_swaps, grizzly, deck_source, from_deck): whole-game counts of
+        # public events
         self.played_total = np.zeros((n, NUM_SCRAP_TYPES), dtype=np.int64)
         self.steals = np.zeros((n, n), dtype=np.int64)
         self.looks = np.zeros((n, n), dtype=np.int64)
+        self.risked_total = np.zeros((n, n), dtype=np.int64)
+        self.crow_swaps = np.zeros((n, n), dtype=np.int64)
+        self.grizzly = np.zeros((n, n), dtype=np.int64)
+        # colour each wolf put forward to lead or join the Hunt of the current / previous turn
+        # (-1: none), as risked, before any Crow or Fox change (observation field risked_prev)
+        self.turn_risked = [-1] * n
+        self.prev_risked = [-1] * n
         self.deck_source = SCRAP_COUNTS_ARR.copy()
         self.from_deck = np.zeros(num_players, dtype=np.int64)
         self.hands = np.zeros((n, NUM_SCRAP_TYPES), dtype=np.int64)
@@ -350,6 +366,7 @@ class BadlandWolvesState(GameState):
     def _start_turn(self) -> None:
         self.pub_log.append((EV_TURN, self.lead))
         self.prev_hunt, self.turn_hunt = self.turn_hunt, -1
+        self.prev_risked, self.turn_risked = self.turn_risked, [-1] * self._n
         self.played_prev = self.played_now
         self.played_now = np.zeros((self._n, NUM_SCRAP_TYPES), dtype=np.int64)
         self._reset_turn_fields()
@@ -573,6 +590,7 @@ class BadlandWolvesState(GameState):
             if others:
                 self.phase = GRIZZLY_T
             else:
+                self.grizzly[lead, lead] += 1
                 self._discard_hand(lead)
                 self._finish_hunt()
         elif card == CROW:
@@ -911,12 +929,14 @@ class BadlandWolvesState(GameState):
                 self.takes = [(lead, t)]
                 self._process_takes()
         elif ph == RISK:
-            self.risked[lead] = a - I.COLOUR
+            self.risked[lead] = self.turn_risked[lead] = a - I.COLOUR
+            self.risked_total[lead, a - I.COLOUR] += 1
             self.join_next = 1
             self._next_joiner()
         elif ph == JOIN:
             if a != I.DECLINE:
-                self.risked[self.actor] = a - I.COLOUR
+                self.risked[self.actor] = self.turn_risked[self.actor] = a - I.COLOUR
+                self.risked_total[self.actor, a - I.COLOUR] += 1
                 self.hunters.append(self.actor)
             self._next_joiner()
         elif ph == ORDER:
@@ -957,6 +977,7 @@ class BadlandWolvesState(GameState):
             self._steal(lead, a - I.TARGET)
             self._finish_hunt()
         elif ph == GRIZZLY_T:
+            self.grizzly[lead, a - I.TARGET] += 1
             self._discard_hand(a - I.TARGET)
             self._finish_hunt()
         elif ph == CROW1:
@@ -967,6 +988,7 @@ class BadlandWolvesState(GameState):
                 self.phase = CROW2
         elif ph == CROW2:
             i, j = self.crow_first, a - I.TARGET
+            self.crow_swaps[i, j] += 1
             ci, cj = self.risked[i], self.risked[j]
             self._move_token(i, j, ci)
             self._move_token(j, i, cj)
@@ -1021,8 +1043,11 @@ class BadlandWolvesState(GameState):
         """Float32 (observation_size,) of what ``seat`` knows; layout :func:`observation_layout`.
 
         Public facts (ruling 12): tokens, risked tokens, hand sizes, played/discarded cards, Hunt
-        card, share sizes. Private to ``seat``: its hand, the drawn cards when it deals, and its
-        ``known`` lower bounds on other hands (Crow's Ally looks, shares it dealt, steals).
+        card, share sizes; the older public history as the whole-game summaries of the layout
+        (risked colours, Crow swaps and Grizzly Bear victims included: rulebook "The Hunt",
+        "Risked Loyalty", "Crow", "Grizzly Bear"). Private to ``seat``: its hand, the drawn
+        cards when it deals, and its ``known`` lower bounds on other hands (Crow's Ally looks,
+        shares it dealt, steals).
 
         Raises:
             ValueError: ``seat`` is not in 0..num_players-1.
@@ -1087,8 +1112,14 @@ class BadlandWolvesState(GameState):
         o[ps:ps + pub.size] = pub * _PUB_SCALE[n]
         if self.prev_hunt >= 0:
             o[F["prev_hunt"] + self.prev_hunt] = 1
+        rp = F["risked_prev"]
+        for h, c in enumerate(self.prev_risked):
+            if c >= 0:
+                o[rp + h * n + c] = 1
         counts = np.concatenate((self.played_total.ravel(), self.steals.ravel(),
-                                 self.looks.ravel())).astype(np.float64)
+                                 self.looks.ravel(), self.risked_total.ravel(),
+                                 self.crow_swaps.ravel(), self.grizzly.ravel())
+                                ).astype(np.float64)
         cs = F["played_total"]
         o[cs:cs + counts.size] = counts / (counts + 1.0)
         ds = F["deck_source"]
@@ -1185,10 +1216,11 @@ class BadlandWolvesState(GameState):
         d = self.__dict__.copy()
         for key in ("hands", "tokens", "wild", "known", "played_now", "played_prev",
                     "scrap_discard", "hunt_discard", "drawn", "played_total", "steals", "looks",
-                    "deck_source", "from_deck"):
+                    "risked_total", "crow_swaps", "grizzly", "deck_source", "from_deck"):
             d[key] = d[key].copy()
         for key in ("scrap_deck", "hunt_deck", "hunters", "risked", "share_size", "share_left",
                     "order_pool", "order_sizes", "discard_queue", "takes", "history",
+                    "turn_risked", "prev_risked",
                     "chance_log", "card_log", "pub_log"):
             d[key] = list(d[key])
         if d.get("_forced_chance") is not None:
