@@ -20,16 +20,21 @@ from scipy import stats
 from envs.badland_wolves import BadlandWolvesState
 from envs.badland_wolves import engine as E
 from envs.badland_wolves.cards import (
+    CROW,
     FRENZY,
+    GRIZZLY,
     HUNT_COUNTS,
     JACKALOPE,
     NUM_SCRAP_TYPES,
+    RABBIT,
     RAVENOUS,
     SCRAP_COUNTS,
     TC,
     THORN,
 )
+from envs.core.text import action_text_for
 from tests.laws import assert_history_consistent
+from tests.test_badland_wolves_rules import position
 
 SCRAP = np.array(SCRAP_COUNTS)
 PRIVATE_FIELDS = ("hand", "known", "drawn")
@@ -141,7 +146,9 @@ def relevant_public_projection(s: BadlandWolvesState) -> tuple:
     """The documented-relevant projection of the public history (docs/badland_wolves.md,
     "Perfect recall"), computed from ``public_history()`` alone: face-up cards per wolf and
     type over the game and in the current and previous turn, steals, Crow's Ally looks, the
-    pile the Scrap deck was shuffled from and the cards each wolf drew from it."""
+    pile the Scrap deck was shuffled from and the cards each wolf drew from it, the Loyalty
+    colours risked per wolf over the game and in the previous turn, Crow swaps and Grizzly Bear
+    victims."""
     n = s.num_players
     I = s.ids
     face = np.zeros((n, NUM_SCRAP_TYPES), dtype=int)
@@ -152,10 +159,38 @@ def relevant_public_projection(s: BadlandWolvesState) -> tuple:
     since = np.zeros(NUM_SCRAP_TYPES, dtype=int)
     source = SCRAP.copy()
     got = np.zeros(n, dtype=int)
+    # risked colours (rulebook "The Hunt": put forward, per wolf and colour), Crow swaps,
+    # Grizzly Bear victims
+    risked = np.zeros((n, n), dtype=int)
+    risk_now = risk_prev = [-1] * n
+    swaps = np.zeros((n, n), dtype=int)
+    grizzly = np.zeros((n, n), dtype=int)
+    lead = hunting = card = crow_first = -1
     for ev in s.public_history():
         kind = ev[0]
         if kind == E.EV_TURN:
             prev, now = now, np.zeros_like(face)
+            risk_prev, risk_now = risk_now, [-1] * n
+            lead, hunting, card, crow_first = ev[1], False, -1, -1
+        elif kind == E.EV_ACTION and ev[2] == I.HUNT:
+            hunting = True
+        elif kind == E.EV_ACTION and hunting and card < 0 \
+                and I.COLOUR <= ev[2] < I.COLOUR + n:
+            risk_now[ev[1]] = ev[2] - I.COLOUR
+            risked[ev[1], ev[2] - I.COLOUR] += 1
+        elif kind == E.EV_HUNT_CARD:
+            card = ev[1]
+            if card == GRIZZLY and all(c < 0 for p, c in enumerate(risk_now) if p != lead):
+                grizzly[lead, lead] += 1        # hunting alone: its own hand
+        elif kind == E.EV_ACTION and card in (CROW, GRIZZLY) \
+                and I.TARGET <= ev[2] < I.TARGET + n:
+            t = ev[2] - I.TARGET
+            if card == GRIZZLY:
+                grizzly[lead, t] += 1
+            elif crow_first < 0:
+                crow_first = t
+            else:
+                swaps[crow_first, t] += 1
         elif kind == E.EV_FACE_UP:
             _, p, k, c = ev
             face[p, k] += c
@@ -170,7 +205,8 @@ def relevant_public_projection(s: BadlandWolvesState) -> tuple:
             got[:] = 0
         elif kind == E.EV_DRAW or kind == E.EV_DRAW_SHARE:
             got[ev[1]] += ev[2]
-    return tuple(x.tobytes() for x in (face, now, prev, steals, looks, source, got))
+    return tuple(x.tobytes() for x in (face, now, prev, steals, looks, source, got, risked,
+                                       np.array(risk_prev), swaps, grizzly))
 
 
 def check_public_event_law(states: list[BadlandWolvesState]) -> int:
@@ -189,8 +225,153 @@ def check_public_event_law(states: list[BadlandWolvesState]) -> int:
     return multi
 
 
+def check_sibling_text_law(state: BadlandWolvesState, covered: collections.Counter) -> None:
+    """Perfect recall of what a seat is told: two legal actions of the decision due whose words
+    for seat ``v`` differ (:func:`envs.core.text.action_text_for`: the rulebook words, or the
+    private wording of what ``v`` may not see) leave ``v`` different observations.
+
+    Both are tried on clones sharing the generator state (the same chance outcomes follow).
+    ``covered`` counts, per decision kind (phase), the seats compared.
+    """
+    legal = state.legal_actions()
+    if len(legal) < 2:
+        return
+    after = {}
+    for a in legal:
+        after[a] = state.probe_clone()
+        after[a].apply_action(a)
+    words = {a: state.action_to_string(a) for a in legal}
+    for v in range(state.num_players):
+        same: dict[bytes, list[int]] = collections.defaultdict(list)
+        for a in legal:
+            same[after[a].observation_tensor(v).tobytes()].append(a)
+        for group in same.values():
+            if len({words[a] for a in group}) > 1:   # else the words are the same anyway
+                told = {action_text_for(state, a, v) for a in group}
+                assert len(told) == 1, f"{E.PHASE_NAMES[state.phase]}: seat {v} is told " \
+                    f"{sorted(told)} but its observation is the same after each"
+        covered[state.phase] += 1
+
+
 # ------------------------------------------------------------------------------------------
 # handed inputs
+def _observations_differ_for_every_seat(worlds: list[BadlandWolvesState]) -> None:
+    for v in range(worlds[0].num_players):
+        seen = [w.observation_tensor(v).tobytes() for w in worlds]
+        assert len(set(seen)) == len(seen), f"seat {v}: two worlds give the same observation"
+
+
+def test_risked_colour_is_remembered_after_a_hunt_resolved_at_once():
+    """Rulebook "The Hunt": a wolf joins by moving one Loyalty token (its choice of colour)
+    towards the Hunt deck, in view of everyone. The last wolf to decide holds two colours; the
+    Rabbit then ends the turn at once: staying out, joining with colour 0 and joining with
+    colour 2 stay three different observations for every seat."""
+    tokens = [[4, 0, 0], [0, 5, 0], [1, 0, 5]]
+    s = position(n=3, lead=0, tokens=tokens, hunt_top=RABBIT)
+    I = s.ids
+    for a in (I.HUNT, I.COLOUR + 0, I.DECLINE):    # wolf 0 risks colour 0, wolf 1 stays out
+        s.apply_action(a)
+    assert s.phase == E.JOIN and s.current_player == 2
+    assert s.legal_actions() == [I.DECLINE, I.COLOUR + 0, I.COLOUR + 2]
+    worlds = []
+    for a in s.legal_actions():
+        w = s.clone()
+        w.apply_action(a)
+        assert w.phase == E.TURN and w.lead == 1 and w.prev_hunt == RABBIT
+        worlds.append(w)
+    _observations_differ_for_every_seat(worlds)
+    for w, colour in zip(worlds, (-1, 0, 2)):
+        for v in range(3):
+            o = w.observation_tensor(v)
+            prev = s.layout.view(o, "risked_prev").reshape(3, 3)
+            total = s.layout.view(o, "risked_total").reshape(3, 3)
+            want = np.zeros((3, 3))
+            want[0, 0] = 1
+            if colour >= 0:
+                want[2, colour] = 1
+            assert np.array_equal(prev, want)
+            np.testing.assert_allclose(total, want / 2)     # one risk each: 1/(1+1)
+            assert not s.layout.view(o, "risked").any()     # the Hunt is over
+    # during the next Hunt: its risks in `risked`, the previous turn's in `risked_prev`
+    w = worlds[2]
+    w.apply_action(I.HUNT)
+    w.apply_action(I.COLOUR + 1)
+    o = w.observation_tensor(0)
+    assert s.layout.view(o, "risked_prev").reshape(3, 3)[[0, 2], [0, 2]].tolist() == [1, 1]
+    assert s.layout.view(o, "risked").reshape(3, 3)[1].tolist() == [0, 1, 0]
+    np.testing.assert_allclose(s.layout.view(o, "risked_total").reshape(3, 3),
+                               [[0.5, 0, 0], [0, 0.5, 0], [0, 0, 0.5]])
+
+
+def test_recall_reproduction_seed_100_four_wolves():
+    """The reported position: 4 wolves, ``reset(seed=100)``, uniformly random legal moves drawn
+    with ``default_rng(0)``; along the 75 moves every decision's sibling moves with different
+    words stay apart in every seat's observation (a last joiner's colour was forgotten)."""
+    import envs
+
+    env = envs.make_env("badland_wolves", num_players=4)
+    env.reset(seed=100)
+    rng = np.random.default_rng(0)
+    covered: collections.Counter = collections.Counter()
+    for _ in range(75):
+        s = env.unwrapped.game
+        check_sibling_text_law(s, covered)
+        env.step(int(rng.choice(np.flatnonzero(s.legal_action_mask()))))
+    assert covered[E.JOIN] >= 20 and covered[E.RISK] >= 4
+
+
+def test_crow_swap_of_same_coloured_tokens_is_remembered():
+    """Rulebook "Crow": the Lead Wolf may switch any two hunters' risked Loyalties. All three
+    risk a colour-2 token, so no swap moves a token; which two were swapped (and whether) is
+    still public and stays in the observation."""
+    tokens = [[4, 0, 1], [0, 5, 1], [1, 0, 3]]
+    s = position(n=3, lead=0, tokens=tokens, hunt_top=CROW)
+    I = s.ids
+    for a in (I.HUNT, I.COLOUR + 2, I.COLOUR + 2, I.COLOUR + 2):
+        s.apply_action(a)
+    assert s.phase == E.CROW1
+    no_swap = s.clone()
+    no_swap.apply_action(I.DECLINE)
+    s.apply_action(I.TARGET + 1)
+    worlds = [no_swap]
+    for a in (I.TARGET + 0, I.TARGET + 2):
+        w = s.clone()
+        w.apply_action(a)
+        assert w.tokens.tolist() == tokens and w.phase == E.TURN
+        worlds.append(w)
+    _observations_differ_for_every_seat(worlds)
+    swaps = s.layout.view(worlds[2].observation_tensor(0), "crow_swaps").reshape(3, 3)
+    want = np.zeros((3, 3))
+    want[1, 2] = 0.5
+    assert np.array_equal(swaps, want)
+
+
+def test_grizzly_bear_on_an_empty_hand_is_remembered():
+    """Rulebook "Grizzly Bear": not hunting alone, the Lead Wolf selects another hunter who
+    discards its whole hand; both other hunters hold no card, the choice is still public."""
+    s = position(n=3, lead=0, hands={0: {TC: 2}}, hunt_top=GRIZZLY)
+    I = s.ids
+    for a in (I.HUNT, I.COLOUR + 0, I.COLOUR + 1, I.COLOUR + 2):
+        s.apply_action(a)
+    assert s.phase == E.GRIZZLY_T
+    worlds = []
+    for a in (I.TARGET + 1, I.TARGET + 2):
+        w = s.clone()
+        w.apply_action(a)
+        worlds.append(w)
+    _observations_differ_for_every_seat(worlds)
+    g = s.layout.view(worlds[1].observation_tensor(1), "grizzly").reshape(3, 3)
+    assert g[0, 2] == 0.5 and g.sum() == 0.5
+    # hunting alone: the Lead Wolf's own hand, on the diagonal
+    w = worlds[1]
+    w.hunt_deck.remove(GRIZZLY)
+    w.hunt_deck.append(GRIZZLY)
+    for a in (I.HUNT, I.COLOUR + 1, I.DECLINE, I.DECLINE):
+        w.apply_action(a)
+    g = s.layout.view(w.observation_tensor(0), "grizzly").reshape(3, 3)
+    assert g[1, 1] == 0.5 and g.sum() == 1.0
+
+
 def test_defenceless_defender_is_asked_and_resampled_hands_may_defend():
     s = BadlandWolvesState(seed=0, num_players=3)
     I = s.ids
@@ -330,6 +511,31 @@ def test_timing_law_fast():
 def test_timing_law_every_decision_kind():
     covered = _timing_run(3000, 2)
     print("\ndecisions of other seats compared per kind:",
+          {E.PHASE_NAMES[k]: v for k, v in sorted(covered.items())})
+    assert all(covered[k] > 0 for k in range(E.NUM_PHASES))
+
+
+def _sibling_run(games: int, seed: int) -> collections.Counter:
+    covered: collections.Counter = collections.Counter()
+    for g in range(games):
+        n = 3 + g % 3
+        s = BadlandWolvesState(seed=seed * 10_000 + g, num_players=n)
+        pol = np.random.default_rng(seed * 10_000 + g)
+        while not s.is_over:
+            check_sibling_text_law(s, covered)
+            s.apply_action(int(pol.choice(s.legal_actions())))
+    return covered
+
+
+def test_sibling_moves_told_apart_stay_apart_fast():
+    covered = _sibling_run(10, 1)
+    assert covered[E.JOIN] > 1000 and covered[E.RISK] > 100 and covered[E.TAKE] > 100
+
+
+@pytest.mark.slow
+def test_sibling_moves_told_apart_stay_apart_every_decision_kind():
+    covered = _sibling_run(50, 2)
+    print("\nseats compared per decision kind:",
           {E.PHASE_NAMES[k]: v for k, v in sorted(covered.items())})
     assert all(covered[k] > 0 for k in range(E.NUM_PHASES))
 
