@@ -534,7 +534,7 @@ def test_sibling_moves_told_apart_stay_apart_fast():
 
 @pytest.mark.slow
 def test_sibling_moves_told_apart_stay_apart_every_decision_kind():
-    covered = _sibling_run(50, 2)
+    covered = _sibling_run(40, 2)
     print("\nseats compared per decision kind:",
           {E.PHASE_NAMES[k]: v for k, v in sorted(covered.items())})
     assert all(covered[k] > 0 for k in range(E.NUM_PHASES))
