@@ -720,10 +720,18 @@ def test_calibrate_falls_back_on_the_prior_and_keeps_information():
     noise = 5.0 * rng.normal(size=(E, 1, C))
     t, w, nll, raw, prior = calibrate(noise, y, ok, ref)
     assert prior == pytest.approx(math.log(C))
-    assert nll <= prior + 1e-12 and raw > 2.0
+    assert (t, w, nll) == (1.0, 1.0, prior) and raw > 2.0   # no clear gain: the prior alone
     good = noise * 0.1 + 2.0 * y
-    t, w, nll, raw, prior = calibrate(good, y, ok, ref)
-    assert w < 1.0 and nll < prior - 0.3
+    t, w, nll, raw, prior = calibrate(good, y, ok, ref, groups=np.arange(E) // 40)
+    assert w < 1.0 and nll < prior - 0.3 and nll <= raw
+    # right on two games, confidently wrong on two: the pooled fit gains, but not clearly
+    # over the games, so the prior is kept; counted over examples the gain is clear
+    grp = np.arange(E) // 100
+    mixed = np.where((grp < 2)[:, None, None], 3.0 * y, 2.0 * np.roll(y, 1, axis=2))
+    t, w, nll, raw, prior = calibrate(mixed, y, ok, ref, groups=grp)
+    assert (t, w, nll) == (1.0, 1.0, prior)
+    t, w, nll, raw, prior = calibrate(mixed, y, ok, ref)
+    assert w < 1.0 and nll < prior - 0.1
 
 
 def test_calibrated_clans_probe_is_no_worse_than_the_prior(tmp_path):
