@@ -550,7 +550,7 @@ def test_belief_prowl_heuristic_plays_legal_games_and_reads_the_consistent_poste
     with pytest.raises(ValueError, match="state="):
         ags[0].act(obs, "player_0")
     with pytest.raises(ValueError, match="no belief-reading heuristic"):
-        make_agent("heuristic:belief", "clans", new_game("clans", 0).config)
+        make_agent("heuristic:belief", "badland_wolves", new_game("badland_wolves", 0).config)
 
 
 def test_clandestine_relic_suit_belief():
