@@ -757,3 +757,21 @@ def test_calibrated_clans_probe_is_no_worse_than_the_prior(tmp_path):
     np.testing.assert_allclose(b[1].sum(), 1.0)
     if meta["prior_weight"] == 1.0:   # nothing learned: the tracker is the prior exactly
         np.testing.assert_allclose(b[1], adapter_for("clans").prior(st, 0)[1])
+
+
+def test_deduction_benchmark_follows_the_first_decisions_only():
+    """``max_decisions``: every tracker is scored on the first K decisions of each game (the
+    checkpoint at 100% is decision K - 1), and K < 2 is refused."""
+    from benchmarks.deduction import main, run
+
+    logged = []
+    res = run("clans", {"num_players": 3}, ["random"], 0, 2, ["uniform", "policy-exact"],
+              seed=3, max_decisions=6, log=logged.append)
+    assert [m.split(":")[1].split("(")[0].strip() for m in logged] == ["6 decisions"] * 2
+    assert res["uniform"]["checkpoints"][0][:, 0] == pytest.approx([math.log(4)] * 4)
+    assert res["policy-exact"]["games"] == 2
+    with pytest.raises(ValueError, match="max_decisions"):
+        run("clans", {}, ["random"], 0, 1, ["uniform"], max_decisions=1)
+    with pytest.raises(SystemExit) as exc:
+        main(["--game", "clans", "--max-decisions", "1"])
+    assert exc.value.code == 2
