@@ -7,7 +7,8 @@
   ``Cls(config, seed=seed)`` where ``config`` is the game's resolved configuration
   (``GameState.config``: every keyword, defaults filled in);
 * ``heuristic:belief`` — the heuristic reading a belief tracker instead of its own counting
-  (``BELIEF_HEURISTICS``; Prowl: the exact consistent posterior, docs/deduction.md); it
+  (``BELIEF_HEURISTICS``; Prowl: the exact consistent posterior; Clans: the exact posterior
+  under the heuristic as the opponents' policy; docs/deduction.md); it
   declares ``needs_state = True``;
 * ``ppo:PATH`` — a MaskablePPO policy saved at ``PATH`` (``.zip``), acting greedily
   (:class:`agents.learned.PolicyAgent`);
@@ -41,6 +42,7 @@ HEURISTICS: dict[str, str] = {
 #: game -> "module:Class" of its heuristic reading a belief tracker (spec ``heuristic:belief``)
 BELIEF_HEURISTICS: dict[str, str] = {
     "prowl": "agents.prowl_heuristic:BeliefProwlHeuristic",
+    "clans": "agents.clans_heuristic:BeliefClansHeuristic",
 }
 
 

@@ -137,6 +137,13 @@ class BeliefAdapter:
         resampler's proposal)."""
         return None
 
+    def enumerate_worlds(self, state: GameState, seat: int, rng: np.random.Generator
+                         ) -> list[tuple[GameState, float]] | None:
+        """Every world ``seat`` cannot tell from ``state``, one state per distinct hidden truth,
+        with its prior probability (they sum to 1), or None where the space is not enumerated
+        here. Used by :class:`ExactPolicyTracker`."""
+        return None
+
     def own_row(self, state: GameState, seat: int, belief: np.ndarray) -> np.ndarray:
         """``belief`` with the observer's row set to its truth (when defined)."""
         t = self.truth(state)[seat]
@@ -252,6 +259,7 @@ class ClansAdapter(BeliefAdapter):
     """
 
     game = "clans"
+    distinct_roles = True
 
     def categories(self, state):
         from envs.clans.board import COLOURS
@@ -277,6 +285,29 @@ class ClansAdapter(BeliefAdapter):
         if state.is_terminal:
             return self.truth(state)
         return self.prior(state, seat)
+
+    def enumerate_worlds(self, state, seat, rng):
+        """One world per injective assignment of the four colours that are not ``seat``'s to
+        the other seats (``4! / (5 - n)!`` of them: 4, 12, 24 for 2, 3, 4 players), each with
+        prior ``1 / count`` (ruling 9: colours dealt at random). The worlds are drawn by
+        ``resample_from_infostate`` until every assignment has appeared (each draw is uniform
+        over them, so about ``count * H(count)`` draws: 37 for 12).
+
+        Raises:
+            ValueError: the game is over (every colour is revealed: nothing to enumerate), or
+                the resampler missed an assignment in ``200 * count`` draws.
+        """
+        if state.is_terminal:
+            raise ValueError("the game is over: every colour is revealed")
+        n = state.num_players
+        count = math.perm(4, n - 1)
+        found: dict[tuple, GameState] = {}
+        for _ in range(200 * count):
+            w = state.resample_from_infostate(seat, rng)
+            found.setdefault(tuple(w.hidden_truth()["colours"]), w)
+            if len(found) == count:
+                return [(w, 1.0 / count) for w in found.values()]
+        raise ValueError(f"found {len(found)} of {count} colour assignments")
 
 
 class BadlandWolvesAdapter(BeliefAdapter):
@@ -1005,6 +1036,42 @@ class PolicyTracker(Tracker):
         return b
 
 
+class ExactPolicyTracker(PolicyTracker):
+    """Exact Bayes over the worlds the seat cannot tell apart when the other seats play
+    ``model``: one particle per world of :meth:`BeliefAdapter.enumerate_worlds` (Clans: every
+    assignment of the other colours), weighted by its prior times the likelihood of everything
+    the observer saw (as in :class:`PolicyTracker`), never resampled. Where the hidden part never
+    changes after set-up (Clans), this is the exact posterior under ``model``; a world that
+    contradicts an observation keeps weight 0 (if all do, the belief falls back to the
+    consistent posterior). Cost per update: ``model`` is asked once per distinct actor
+    observation (Clans: once per colour the actor may hold, 4 calls).
+
+    Raises:
+        ValueError: at :meth:`reset`, the game's adapter does not enumerate worlds.
+    """
+
+    name = "policy-exact"
+
+    def __init__(self, game: str, model: ActionModel, seed: int = 0) -> None:
+        super().__init__(game, model, particles=1, seed=seed)
+
+    def _reset(self, state0, seat):
+        worlds = self.adapter.enumerate_worlds(state0, seat, self.rng)
+        if worlds is None:
+            raise ValueError(f"the {self.game} adapter does not enumerate worlds")
+        self.model.reset()
+        self.stats = {"rejuvenations": 0, "fresh": 0, "unreplayable": 0}
+        self.replayable = False      # no fresh worlds: the set is already complete
+        self.real_obs = [state0.observation_tensor(seat)]
+        self.particles = [w for w, _ in worlds]
+        self.M = len(worlds)
+        self.logw = np.log(np.array([p for _, p in worlds], dtype=np.float64))
+        self.origin = np.arange(self.M)
+
+    def _rejuvenate(self, state):
+        """Never: the enumeration is complete (dead worlds stay dead)."""
+
+
 class ProbeTracker(Tracker):
     """A learned belief: a small MLP (saved by ``python -m training.probe``) from the seat's
     observation to the other seats' roles.
@@ -1015,7 +1082,11 @@ class ProbeTracker(Tracker):
     public hand size. With ``support`` (default) and an adapter with an exact consistent
     posterior, each row is renormalised over the roles that posterior allows (Clans: not the
     observer's own colour; Prowl: not an excluded clan, a known card's clan only): on 3 held-out
-    3-player Clans games the ``clans3`` probe's NLL went from 1.56 to 1.40 nats.
+    3-player Clans games the ``clans3`` probe's NLL went from 1.56 to 1.40 nats. The logits are
+    divided by the probe's fitted ``temperature`` and the rows mixed with its reference prior at
+    its fitted ``prior_weight`` (``training.probe.calibrate``; where roles are distinct, as in
+    Clans, the observer's own role is removed before the mixture and the prior is uniform over
+    the others), so a probe that learned nothing falls back on the prior.
 
     Args:
         game: game name.
@@ -1038,6 +1109,20 @@ class ProbeTracker(Tracker):
         self.net, self.meta = load_probe(path)
         if self.meta["game"] != game:
             raise ValueError(f"probe {path!r} is for {self.meta['game']!r}, not {game!r}")
+        # calibration (training.probe; absent from probes saved before it: the network alone)
+        self.temperature = float(self.meta.get("temperature", 1.0))
+        self.weight = float(self.meta.get("prior_weight", 0.0))
+        self.distinct = bool(self.meta.get("distinct_roles", False))
+        prior = self.meta.get("prior")
+        self.prior = None if prior is None else np.asarray(prior, dtype=np.float64)
+
+    @staticmethod
+    def _restrict(p: np.ndarray, allowed: np.ndarray) -> np.ndarray:
+        """Rows of ``p`` renormalised over the entries where ``allowed > 0`` (kept as they are
+        where that leaves no mass)."""
+        m = p * (allowed > 0)
+        tot = m.sum(axis=1, keepdims=True)
+        return np.where(tot > 0, m / np.where(tot > 0, tot, 1.0), p)
 
     def _reset(self, state0, seat):
         if state0.observation_size != self.meta["obs_size"]:
@@ -1051,21 +1136,28 @@ class ProbeTracker(Tracker):
         n = st.num_players
         with torch.no_grad():
             x = torch.from_numpy(st.observation_tensor(seat)[None, :])
-            logits = self.net(x).reshape(n - 1, -1)
-            p = torch.softmax(logits, dim=-1).numpy().astype(np.float64)
+            logits = self.net(x).reshape(n - 1, -1).double() / self.temperature
+            p = torch.softmax(logits, dim=-1).numpy()
         b = np.zeros((n, p.shape[1]))
         rows = [(seat + r) % n for r in range(1, n)]
         b[rows] = p
-        if self.adapter.kind == "counts":
-            b *= self.adapter.row_totals(st)[:, None]
-        elif self.support:
+        c = self.adapter.exact_consistent(st, seat) if self.support else None
+        if self.distinct and c is not None:
+            b[rows] = self._restrict(b[rows], c[rows])
+        if self.weight > 0:
+            # the calibrated mixture with the prior the probe falls back on (training.probe)
+            if self.distinct:
+                own = self.adapter.truth(st)[seat] > 0
+                ref = np.tile((~own) / max(1, (~own).sum()), (n - 1, 1))
+            else:
+                ref = self.prior
+            b[rows] = (1.0 - self.weight) * b[rows] + self.weight * ref
+        if c is not None and self.adapter.kind != "counts":
             # roles the consistent posterior rules out get no mass (the network does not
             # learn it exactly: the Clans probe put 0.15 on the observer's own colour)
-            c = self.adapter.exact_consistent(st, seat)
-            if c is not None:
-                m = b[rows] * (c[rows] > 0)
-                tot = m.sum(axis=1, keepdims=True)
-                b[rows] = np.where(tot > 0, m / np.where(tot > 0, tot, 1.0), b[rows])
+            b[rows] = self._restrict(b[rows], c[rows])
+        if self.adapter.kind == "counts":
+            b *= self.adapter.row_totals(st)[:, None]
         b[seat] = self.adapter.prior(st, seat)[seat]
         return self.adapter.own_row(st, seat, b)
 
@@ -1076,6 +1168,7 @@ def make_tracker(spec: str, game: str, config: dict[str, Any], seed: int = 0,
                  policy_mix: float = 0.0, refresh: int = 1) -> Tracker:
     """A tracker from a short spec: ``uniform``, ``consistent``, ``policy`` (heuristic with
     ``epsilon`` and ``policy_samples`` calls per observation, default HEURISTIC_SAMPLES),
+    ``policy-exact`` (the same model, by enumeration where the adapter enumerates worlds),
     ``policy-random``, ``policy-ppo:PATH`` or ``probe`` (needs ``probe_path``); ``refresh``:
     :class:`ConsistentTracker`'s resampling interval.
 
@@ -1089,6 +1182,9 @@ def make_tracker(spec: str, game: str, config: dict[str, Any], seed: int = 0,
     if spec == "policy":
         return PolicyTracker(game, heuristic_policy(game, config, epsilon, seed, policy_samples),
                              particles=particles, mix=policy_mix, seed=seed)
+    if spec == "policy-exact":
+        return ExactPolicyTracker(game, heuristic_policy(game, config, epsilon, seed,
+                                                         policy_samples), seed=seed)
     if spec == "policy-random":
         t = PolicyTracker(game, RandomPolicy(), particles=particles, seed=seed)
         t.name = "policy-random"
@@ -1104,12 +1200,14 @@ def make_tracker(spec: str, game: str, config: dict[str, Any], seed: int = 0,
         if probe_path is None:
             raise ValueError("the probe tracker needs a model path (--probe PATH)")
         return ProbeTracker(game, probe_path, seed=seed)
-    raise ValueError(f"unknown tracker {spec!r}: use uniform, consistent, policy, policy-random, "
+    raise ValueError(f"unknown tracker {spec!r}: use uniform, consistent, policy, policy-exact, "
+                     "policy-random, "
                      "policy-ppo:PATH or probe")
 
 
 __all__ = [
     "ADAPTERS", "ActionModel", "BeliefAdapter", "ConsistentTracker", "EpsilonAgentPolicy",
+    "ExactPolicyTracker",
     "GAME_STATES", "PolicyTracker", "ProbeTracker", "RandomPolicy", "SoftmaxPolicyAgent",
     "Tracker", "UniformTracker", "adapter_for", "heuristic_policy", "make_tracker", "new_game",
     "sample_action", "state_class",

@@ -238,3 +238,90 @@ class ClansHeuristic:
             if v > best_v:
                 best, best_v = NUM_MOVE_ACTIONS + j, v
         return int(best)
+
+
+class BeliefClansHeuristic(ClansHeuristic):
+    """The Clans heuristic with its colour inference replaced by the exact policy posterior.
+
+    Agent spec ``heuristic:belief``. Everything is as in :class:`ClansHeuristic` except ``w(c)``,
+    the belief that colour ``c`` belongs to an opponent: instead of the softmax over its own
+    public counts, it is ``sum over the other seats q of P(colour of q = c)`` under
+    :class:`agents.belief.ExactPolicyTracker`: exact Bayes over every assignment of the four
+    colours that are not its own to the other seats, each opponent assumed to play the plain
+    heuristic (``epsilon`` uniform mixed in, ``samples`` calls per observation). Nothing public
+    depends on a colour before the end (rulebook "End of Game"), so the consistent posterior is
+    uniform and only the opponents' moves are evidence.
+
+    The tracker follows every action of the game: the agent declares ``needs_state = True``,
+    replays the game's record up to its first decision and then applies the actions taken since
+    its last decision to its own copy of the game; the tracker reads from it only this seat's
+    observation and the worlds of ``resample_from_infostate(seat)``. Cost: 4 heuristic calls
+    (``samples`` each) per opponent action.
+
+    Args:
+        config: the game's resolved config. seed: tie-breaking seed (the opponents' model uses
+            ``seed + 1 + seat``). epsilon: uniform share of the opponents' model, in (0, 1].
+        samples: heuristic calls per observation in the opponents' model.
+
+    Raises:
+        ValueError: :meth:`act` without ``state``, or a ``state`` not at ``agent``'s decision.
+    """
+
+    name = "clans_heuristic_belief"
+    needs_state = True
+
+    def __init__(self, config: dict[str, Any], seed: int | None = None, epsilon: float = 0.1,
+                 samples: int = 1) -> None:
+        from agents.belief import ExactPolicyTracker, heuristic_policy
+
+        super().__init__(config, seed)
+        base = 0 if seed is None else int(seed)
+        self.tracker = ExactPolicyTracker(
+            "clans", heuristic_policy("clans", config, epsilon, seed=base + 1, samples=samples),
+            seed=base)
+        self._w_override: list[float] | None = None
+
+    def reset(self) -> None:
+        """Forget the previous game (evidence and tracker)."""
+        super().reset()
+        self._game = None          # this agent's copy of the game, at its last decision
+        self._seat = -1
+
+    def _sync(self, state: Any, seat: int) -> None:
+        """Feed the tracker every action taken since its last call."""
+        hist = state.history
+        g = self._game
+        if (g is None or self._seat != seat or len(g.history) > len(hist)
+                or hist[: len(g.history)] != g.history):
+            g = next(iter(type(state).replay_steps(state.to_record()))).clone()
+            self.tracker.reset(g, seat)
+            self._seat = seat
+        for a in hist[len(g.history):]:
+            actor = g.current_player
+            g.apply_action(int(a))
+            self.tracker.update(g, int(a), actor)
+        self._game = g
+
+    def _decode(self, obs: np.ndarray) -> None:
+        super()._decode(obs)
+        if self._w_override is not None:
+            self.w = self._w_override
+
+    def act(self, observation: dict[str, np.ndarray], agent: str, state: Any = None) -> int:
+        """A legal action id chosen as in :class:`ClansHeuristic` with the tracker's colour
+        beliefs."""
+        if state is None:
+            raise ValueError("BeliefClansHeuristic follows the game through its state: call "
+                             "act(observation, agent, state=<GameState>) (see "
+                             "agents.base.act_with_state)")
+        seat = state.current_player
+        if agent != f"player_{seat}":
+            raise ValueError(f"state is at the decision of player_{seat}, not of {agent}")
+        self._sync(state, seat)
+        b = self.tracker.belief()
+        others = [q for q in range(self.n) if q != seat]
+        self._w_override = np.minimum(b[others].sum(axis=0), 1.0).tolist()
+        try:
+            return super().act(observation, agent)
+        finally:
+            self._w_override = None

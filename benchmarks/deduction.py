@@ -5,7 +5,7 @@ Usage::
     python -m benchmarks.deduction --game prowl --players heuristic --observer-seat 0 \\
         --games 20 [--num-players 4] [--trackers uniform consistent policy probe] \\
         [--probe probes/prowl4.pt] [--particles 100] [--samples 200] [--epsilon 0.1] \\
-        [--policy-samples 1] [--refresh 1] [--seed 0] [--png deduction_prowl.png] [--json out.json]
+        [--policy-samples 1] [--refresh 1] [--max-decisions K] [--seed 0] [--png deduction_prowl.png] [--json out.json]
 
 Plays ``--games`` games (engine seeds ``seed + g``; ``--players`` one agent spec per seat or
 fewer, repeated), runs every tracker for the observing seat on the same games
@@ -39,10 +39,18 @@ from training.belief_metrics import CHECKPOINTS, METRICS, at_checkpoints, binned
 def run(game: str, config: dict[str, Any], players: Sequence[str], observer: int, games: int,
         trackers: Sequence[str], seed: int = 0, particles: int = 100, samples: int = 200,
         epsilon: float = 0.1, probe: str | None = None, policy_samples: int | None = None,
-        policy_mix: float = 0.0, refresh: int = 1, log=print) -> dict[str, Any]:
+        policy_mix: float = 0.0, refresh: int = 1, max_decisions: int = 100_000,
+        log=print) -> dict[str, Any]:
     """Run the benchmark; returns per tracker the binned and checkpoint means/intervals and the
     cost (``{"bins": (mean, half) (10, 3), "checkpoints": (mean, half) (4, 3), "ms_per_update",
-    "games"}``)."""
+    "games"}``). With ``max_decisions`` the trackers follow only each game's first that many
+    decisions, and game time is measured over those.
+
+    Raises:
+        ValueError: ``max_decisions`` < 2.
+    """
+    if max_decisions < 2:
+        raise ValueError(f"max_decisions must be at least 2, got {max_decisions!r}")
     from agents import make_agent
     from agents.belief import make_tracker, new_game
 
@@ -60,7 +68,7 @@ def run(game: str, config: dict[str, Any], players: Sequence[str], observer: int
                             policy_samples=policy_samples, policy_mix=policy_mix,
                             refresh=refresh)
                for t in trackers]
-        res = track_game(game, config, agents, trs, observer, seed + g)
+        res = track_game(game, config, agents, trs, observer, seed + g, max_decisions)
         for tr in trs:
             r = res[tr.name]
             per[tr.name]["bins"].append(binned(r))
@@ -145,10 +153,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--policy-samples", type=int, default=None,
                     help="heuristic calls per observation in the policy model (default: "
                          "agents.belief.HEURISTIC_SAMPLES)")
+    ap.add_argument("--max-decisions", type=int, default=100_000,
+                    help="follow only each game's first this many decisions (game time is "
+                         "then measured over them; for trackers too slow for whole games)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--png", default=None, help="output PNG (default deduction_<game>.png)")
     ap.add_argument("--json", default=None, help="also write the numbers as JSON")
     a = ap.parse_args(argv)
+    if a.max_decisions < 2:
+        ap.error(f"--max-decisions must be at least 2, got {a.max_decisions}")
     config = json.loads(a.config)
     if a.num_players is not None:
         config["num_players"] = a.num_players
@@ -158,9 +171,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         trackers.remove("probe")
     res = run(a.game, config, a.players, a.observer_seat, a.games, trackers, a.seed,
               a.particles, a.samples, a.epsilon, a.probe, a.policy_samples, a.policy_mix,
-              a.refresh, log=lambda s: print(s, file=sys.stderr))
+              a.refresh, a.max_decisions, log=lambda s: print(s, file=sys.stderr))
+    first = f" (first {a.max_decisions} decisions)" if a.max_decisions < 100_000 else ""
     print(f"## {a.game} {config}, players {a.players}, observer seat {a.observer_seat}, "
-          f"{a.games} games\n")
+          f"{a.games} games{first}\n")
     print(markdown(res))
     png = a.png or f"deduction_{a.game}.png"
     plot(res, png, f"{a.game} {config} players {' '.join(a.players)}, seat {a.observer_seat}, "

@@ -550,7 +550,7 @@ def test_belief_prowl_heuristic_plays_legal_games_and_reads_the_consistent_poste
     with pytest.raises(ValueError, match="state="):
         ags[0].act(obs, "player_0")
     with pytest.raises(ValueError, match="no belief-reading heuristic"):
-        make_agent("heuristic:belief", "clans", new_game("clans", 0).config)
+        make_agent("heuristic:belief", "badland_wolves", new_game("badland_wolves", 0).config)
 
 
 def test_clandestine_relic_suit_belief():
@@ -620,3 +620,158 @@ def test_probe_puts_no_mass_on_roles_ruled_out(tmp_path):
     r = raw.belief()
     assert r[1, own] > 0
     np.testing.assert_allclose(b[1], r[1] * (np.arange(5) != own) / (1 - r[1, own]), rtol=1e-6)
+
+
+# ------------------------------------------------- exact policy posterior, Clans belief heuristic
+def test_exact_policy_tracker_matches_enumerated_bayes_on_three_player_clans():
+    """3-player Clans: the tracker's 12 worlds (every assignment of the four other colours)
+    give the exact posterior under a known colour-seeking policy, checked against an
+    independent enumeration that replays each assignment's record."""
+    from agents.belief import ExactPolicyTracker
+
+    st = new_game("clans", 21, num_players=3)
+    model = ColourSeekingPolicy(3, beta=3.0)
+    tr = ExactPolicyTracker("clans", model, seed=2)
+    tr.reset(st, 1)
+    assert tr.M == 12
+    rng = np.random.default_rng(3)
+    for _ in range(15):
+        actor = st.current_player
+        a = sample_action(model, st, rng)
+        st.apply_action(a)
+        tr.update(st, a, actor)
+    # independent enumeration: joint log-likelihood of each assignment from its replayed record
+    cls = type(st)
+    worlds = {}
+    wrng = np.random.default_rng(9)
+    while len(worlds) < 12:
+        w = st.resample_from_infostate(1, wrng)
+        worlds.setdefault(tuple(int(c) for c in w.colours), w)
+    marg = np.zeros((3, 5))
+    lls = {}
+    for key, w in worlds.items():
+        rec = w.to_record()
+        ll, prev = 0.0, None
+        for i, s in enumerate(cls.replay_steps(rec)):
+            if i > 0 and prev.current_player != 1:
+                p = model.probs(prev.observation_tensor(prev.current_player),
+                                prev.legal_action_mask(), prev.current_player)
+                ll += math.log(p[rec["actions"][i - 1]])
+            prev = s.clone()
+        lls[key] = ll
+    top = max(lls.values())
+    z = sum(math.exp(v - top) for v in lls.values())
+    for key, v in lls.items():
+        for q in (0, 2):
+            marg[q, key[q]] += math.exp(v - top) / z
+    b = tr.belief()
+    np.testing.assert_allclose(b[[0, 2]], marg[[0, 2]], atol=1e-9)
+    assert marg[[0, 2]].max() > 0.45        # the moves said something about the colours
+    assert b[[0, 2], int(st.colours[1])].max() == 0.0
+
+
+def test_belief_clans_heuristic_reads_the_tracker():
+    """``heuristic:belief`` for Clans: refuses to act without the game; follows the game through
+    its state (its tracker has seen every action) and starts again on a new game."""
+    from agents import make_agent
+    from agents.clans_heuristic import BeliefClansHeuristic, ClansHeuristic
+
+    st = new_game("clans", 4, num_players=3)
+    agent = make_agent("heuristic:belief", "clans", st.config, seed=0)
+    assert isinstance(agent, BeliefClansHeuristic) and agent.needs_state
+    others = {s: ClansHeuristic(st.config, seed=s) for s in (1, 2)}
+    obs = {"observation": st.observation_tensor(st.current_player),
+           "action_mask": st.legal_action_mask()}
+    with pytest.raises(ValueError, match="state"):
+        agent.act(obs, f"player_{st.current_player}")
+    for _ in range(12):
+        p = st.current_player
+        o = {"observation": st.observation_tensor(p), "action_mask": st.legal_action_mask()}
+        a = agent.act(o, f"player_{p}", state=st) if p == 0 else others[p].act(o, f"player_{p}")
+        assert o["action_mask"][a]
+        st.apply_action(a)
+    assert agent.tracker.calls == len(agent._game.history) > 0
+    b = agent.tracker.belief()
+    np.testing.assert_allclose(b[[1, 2]].sum(axis=1), 1.0)
+    assert b[[1, 2], int(st.colours[0])].max() == 0.0
+    with pytest.raises(ValueError, match="player_"):
+        agent.act(o, "player_0" if st.current_player else "player_1", state=st)
+    st2 = new_game("clans", 5, num_players=3)    # a new game: the tracker starts again
+    while st2.current_player != 0:
+        p = st2.current_player
+        st2.apply_action(others[p].act({"observation": st2.observation_tensor(p),
+                                        "action_mask": st2.legal_action_mask()}, f"player_{p}"))
+    agent.act({"observation": st2.observation_tensor(0),
+               "action_mask": st2.legal_action_mask()}, "player_0", state=st2)
+    assert agent._game.history == st2.history
+
+
+# -------------------------------------------------------------------------- probe calibration
+def test_calibrate_falls_back_on_the_prior_and_keeps_information():
+    """Confidently random logits: the fitted mixture is no worse than the prior (and far
+    better than the raw network); informative logits: the prior weight stays below 1."""
+    from training.probe import calibrate
+
+    rng = np.random.default_rng(0)
+    E, C = 400, 4
+    y = np.eye(C)[rng.integers(C, size=E)][:, None, :]
+    ok = np.ones((E, 1), dtype=bool)
+    ref = np.full((E, 1, C), 1.0 / C)
+    noise = 5.0 * rng.normal(size=(E, 1, C))
+    t, w, nll, raw, prior = calibrate(noise, y, ok, ref)
+    assert prior == pytest.approx(math.log(C))
+    assert (t, w, nll) == (1.0, 1.0, prior) and raw > 2.0   # no clear gain: the prior alone
+    good = noise * 0.1 + 2.0 * y
+    t, w, nll, raw, prior = calibrate(good, y, ok, ref, groups=np.arange(E) // 40)
+    assert w < 1.0 and nll < prior - 0.3 and nll <= raw
+    # right on two games, confidently wrong on two: the pooled fit gains, but not clearly
+    # over the games, so the prior is kept; counted over examples the gain is clear
+    grp = np.arange(E) // 100
+    mixed = np.where((grp < 2)[:, None, None], 3.0 * y, 2.0 * np.roll(y, 1, axis=2))
+    t, w, nll, raw, prior = calibrate(mixed, y, ok, ref, groups=grp)
+    assert (t, w, nll) == (1.0, 1.0, prior)
+    t, w, nll, raw, prior = calibrate(mixed, y, ok, ref)
+    assert w < 1.0 and nll < prior - 0.1
+
+
+def test_calibrated_clans_probe_is_no_worse_than_the_prior(tmp_path):
+    """A probe trained on a tiny dataset (12 random 2-player Clans games) is calibrated on its
+    validation games: its NLL there is at most the prior's (uniform over the four colours that
+    are not the observer's, log 4), and the tracker's rows still exclude the own colour."""
+    from agents.belief import ProbeTracker
+    from training.probe import load_probe, main
+
+    path = tmp_path / "c.pt"
+    assert main(["--game", "clans", "--num-players", "2", "--agents", "random", "--games", "12",
+                 "--epochs", "3", "--hidden", "16", "--out", str(path)]) == 0
+    _, meta = load_probe(path)
+    assert meta["val_examples"] > 0 and meta["distinct_roles"]
+    assert meta["val_nll_prior"] == pytest.approx(math.log(4), abs=1e-6)
+    assert meta["val_loss"] <= meta["val_nll_prior"] + 1e-12
+    assert meta["val_loss"] <= meta["val_nll_raw"] + 1e-12
+    st = _play(new_game("clans", 5, num_players=2), 4, 5)
+    tr = ProbeTracker("clans", str(path))
+    tr.reset(st, 0)
+    b = tr.belief()
+    assert b[1, int(st.colours[0])] == 0.0
+    np.testing.assert_allclose(b[1].sum(), 1.0)
+    if meta["prior_weight"] == 1.0:   # nothing learned: the tracker is the prior exactly
+        np.testing.assert_allclose(b[1], adapter_for("clans").prior(st, 0)[1])
+
+
+def test_deduction_benchmark_follows_the_first_decisions_only():
+    """``max_decisions``: every tracker is scored on the first K decisions of each game (the
+    checkpoint at 100% is decision K - 1), and K < 2 is refused."""
+    from benchmarks.deduction import main, run
+
+    logged = []
+    res = run("clans", {"num_players": 3}, ["random"], 0, 2, ["uniform", "policy-exact"],
+              seed=3, max_decisions=6, log=logged.append)
+    assert [m.split(":")[1].split("(")[0].strip() for m in logged] == ["6 decisions"] * 2
+    assert res["uniform"]["checkpoints"][0][:, 0] == pytest.approx([math.log(4)] * 4)
+    assert res["policy-exact"]["games"] == 2
+    with pytest.raises(ValueError, match="max_decisions"):
+        run("clans", {}, ["random"], 0, 1, ["uniform"], max_decisions=1)
+    with pytest.raises(SystemExit) as exc:
+        main(["--game", "clans", "--max-decisions", "1"])
+    assert exc.value.code == 2
