@@ -33,6 +33,10 @@ from envs.core.aec import seat_of
 
 _NEIGH = B.NEIGHBOURS
 _TERRAIN = B.AREA_TERRAIN.tolist()
+# the move actions out of each area: _MOVES_FROM[src] = [(action, dst), ...] in action order
+_MOVES_FROM: list[list[tuple[int, int]]] = [[] for _ in range(B.NUM_AREAS)]
+for _a in range(NUM_MOVE_ACTIONS):
+    _MOVES_FROM[int(B.EDGE_SRC[_a])].append((_a, int(B.EDGE_DST[_a])))
 
 
 class ClansHeuristic:
@@ -159,10 +163,15 @@ class ClansHeuristic:
             if tot[c] and not vil[c] and not any(tot[x] for x in _NEIGH[c]):
                 vil[c] = True
         self.hut_rows, self.vil = rows, vil
+        # A reply src -> dst (both occupied) forms a village at a neighbour c of src exactly
+        # when c is occupied, not a village, and src is its only occupied neighbour: only such
+        # sources are simulated (the same villages as simulating every move, found faster).
+        occ = [sum(1 for x in _NEIGH[c] if tot[x]) for c in range(B.NUM_AREAS)]
+        sources = [src for src in range(B.NUM_AREAS) if tot[src] and not vil[src]
+                   and any(occ[c] == 1 and tot[c] and not vil[c] for c in _NEIGH[src])]
         worst = 0.0
         try:
-            for a in range(NUM_MOVE_ACTIONS):
-                src, dst = int(B.EDGE_SRC[a]), int(B.EDGE_DST[a])
+            for src, a, dst in [(x, a, d) for x in sources for a, d in _MOVES_FROM[x]]:
                 ts, td = tot[src], tot[dst]
                 if not ts or not td or vil[src] or vil[dst] or (ts >= 7 and td < ts):
                     continue
@@ -199,45 +208,96 @@ class ClansHeuristic:
     # ------------------------------------------------------------------------------------
     def act(self, observation: dict[str, np.ndarray], agent: str) -> int:
         """A legal action id for ``agent`` from its observation dict."""
-        mask = observation["action_mask"]
-        legal = np.flatnonzero(mask)
-        if legal.size == 0:
-            raise ValueError("the action mask has no legal action: no decision is due")
-        seat_of(agent)
-        self._decode(observation["observation"])
+        legal = self._legal(observation, agent)
         if legal[0] >= NUM_MOVE_ACTIONS:
             return self._order(legal)
-        tot = list(self.tot)
-        scored = []
-        for a in legal.tolist():
-            s, d = int(B.EDGE_SRC[a]), int(B.EDGE_DST[a])
-            formed = self._simulate(tot, s, d)
-            v = self._order_value(self.k, formed) if formed else 0.0
-            v += self._keep_options(s, d) + 1e-3 * self.rng.random()
-            scored.append((v, a, s, d, len(formed)))
-        scored.sort(reverse=True)
+        scored = self._scored(legal, [1e-3 * self.rng.random() for _ in range(legal.size)])
         best, best_v = scored[0][1], -1e9
         for v, a, s, d, nf in scored[: self.reply_candidates]:
-            if self.k + nf >= B.NUM_CHIPS:
-                total = v
-            else:
-                total = v - self.reply_weight * self._threat(s, d, self.k + nf)
+            total = self._reply_total(v, s, d, nf)
             if total > best_v:
                 best, best_v = a, total
         return int(best)
 
+    def best_moves(self, observation: dict[str, np.ndarray], agent: str,
+                   tol: float = 1e-3) -> np.ndarray:
+        """The equally-best legal actions: those :meth:`act` values within ``tol`` of the best.
+
+        :meth:`act` scores every move, breaks ties with a random key below 1e-3 and checks the
+        ``reply_candidates`` best one ply deeper; here the same values are computed without
+        the random key, every move within ``tol`` of the ``reply_candidates``-th best is
+        checked one ply deeper, and the moves whose total is within ``tol`` of the best total
+        are returned. Ordering decisions (ruling 6): the orders within ``tol`` of the best.
+        :meth:`act`'s choice is in this set unless its random key left a move of a tie group
+        straddling the ``reply_candidates`` cut out of the deeper check (it then picked among
+        fewer candidates). Reads the observation as :meth:`act` does (same belief update, no
+        draw from the tie-breaking generator), so calling it beside :meth:`act` on the same
+        observation changes nothing.
+
+        Returns:
+            int64 array of action ids, ascending, non-empty.
+
+        Raises:
+            ValueError: the mask has no legal action, or ``tol < 0``.
+        """
+        if not tol >= 0:
+            raise ValueError(f"tol must be >= 0, got {tol}")
+        legal = self._legal(observation, agent)
+        if legal[0] >= NUM_MOVE_ACTIONS:
+            values = [(self._order_option_value(j), NUM_MOVE_ACTIONS + j)
+                      for j in (legal - NUM_MOVE_ACTIONS).tolist()]
+        else:
+            scored = self._scored(legal, [0.0] * legal.size)
+            cut = scored[min(self.reply_candidates, len(scored)) - 1][0] - tol
+            values = [(self._reply_total(v, s, d, nf), a)
+                      for v, a, s, d, nf in scored if v >= cut]
+        top = max(v for v, _ in values)
+        return np.array(sorted(a for v, a in values if v >= top - tol), dtype=np.int64)
+
+    def _legal(self, observation: dict[str, np.ndarray], agent: str) -> np.ndarray:
+        legal = np.flatnonzero(observation["action_mask"])
+        if legal.size == 0:
+            raise ValueError("the action mask has no legal action: no decision is due")
+        seat_of(agent)
+        self._decode(observation["observation"])
+        return legal
+
+    def _scored(self, legal: np.ndarray, keys: list[float]) -> list[tuple]:
+        """``(value + key, action, src, dst, villages formed)`` per legal move, best first."""
+        tot = list(self.tot)
+        scored = []
+        for a, key in zip(legal.tolist(), keys):
+            s, d = int(B.EDGE_SRC[a]), int(B.EDGE_DST[a])
+            formed = self._simulate(tot, s, d)
+            v = self._order_value(self.k, formed) if formed else 0.0
+            v += self._keep_options(s, d) + key
+            scored.append((v, a, s, d, len(formed)))
+        scored.sort(reverse=True)
+        return scored
+
+    def _reply_total(self, v: float, s: int, d: int, nf: int) -> float:
+        """A move's value less the weighted worst reply (none once the last chip is gone)."""
+        if self.k + nf >= B.NUM_CHIPS:
+            return v
+        return v - self.reply_weight * self._threat(s, d, self.k + nf)
+
     def _order(self, legal: np.ndarray) -> int:
-        pend = [(a, self.hut_rows[a]) for a in self.pending]
         best, best_v = int(legal[0]), -1e9
         for j in (legal - NUM_MOVE_ACTIONS).tolist():
-            first = pend[j]
-            rest = pend[:j] + pend[j + 1:]
-            v = self._village_value(self.k, *first)
-            if rest and self.k + 1 < B.NUM_CHIPS:
-                v += self._order_value(self.k + 1, rest)
+            v = self._order_option_value(j)
             if v > best_v:
                 best, best_v = NUM_MOVE_ACTIONS + j, v
         return int(best)
+
+    def _order_option_value(self, j: int) -> float:
+        """Value of scoring the ``j``-th pending village first, the rest in their best order."""
+        pend = [(a, self.hut_rows[a]) for a in self.pending]
+        first = pend[j]
+        rest = pend[:j] + pend[j + 1:]
+        v = self._village_value(self.k, *first)
+        if rest and self.k + 1 < B.NUM_CHIPS:
+            v += self._order_value(self.k + 1, rest)
+        return v
 
 
 class BeliefClansHeuristic(ClansHeuristic):

@@ -4,7 +4,10 @@ Before PPO, ``training.selfplay --imitation-games N`` plays ``N`` games with the
 in every seat, records every decision (observation, action mask, action, and the deciding seat's
 final return), and fits the MaskablePPO policy to it: cross-entropy of the heuristic's action
 under the masked action distribution for the actor, mean squared error to the final return for
-the critic. PPO then starts from heuristic-level play instead of from uniform play, which a short
+the critic. With ``--imitation-target tie-set`` (for a heuristic with ``best_moves``, e.g. the
+Clans one, which breaks ties between equal moves at random) each decision also records the
+heuristic's set of equally-best moves and the actor is fitted to the log of the set's total
+probability instead, so any of the tied moves counts as right. PPO then starts from heuristic-level play instead of from uniform play, which a short
 run could not get past on its own in a game with sparse, noisy terminal rewards.
 """
 
@@ -22,12 +25,15 @@ from envs.core import GameState
 @dataclass
 class Demonstrations:
     """Recorded decisions: ``obs`` float32 (N, D), ``masks`` bool (N, A), ``actions`` int64 (N,),
-    ``returns`` float32 (N,) — the deciding seat's final return in that game."""
+    ``returns`` float32 (N,) — the deciding seat's final return in that game; ``best`` bool
+    (N, A) or None — the heuristic's equally-best moves (``best_moves``), each row holding
+    at least one legal action."""
 
     obs: np.ndarray
     masks: np.ndarray
     actions: np.ndarray
     returns: np.ndarray
+    best: np.ndarray | None = None
 
     def __len__(self) -> int:
         return int(self.actions.shape[0])
@@ -35,11 +41,16 @@ class Demonstrations:
 
 def collect_demonstrations(game: str, state_class: type[GameState], config: dict[str, Any],
                            games: int, seed: int = 0,
-                           progress: Callable[[int], None] | None = None) -> Demonstrations:
+                           progress: Callable[[int], None] | None = None,
+                           tie_sets: bool = False) -> Demonstrations:
     """Play ``games`` heuristic-only games at engine level and record every decision.
 
+    ``tie_sets``: also record each decision's equally-best moves (the heuristic's
+    ``best_moves(observation, agent)``, asked before it acts) in ``Demonstrations.best``.
+
     Raises:
-        ValueError: ``games < 1``.
+        ValueError: ``games < 1``, or ``tie_sets`` for a game whose heuristic has no
+            ``best_moves``.
     """
     if games < 1:
         raise ValueError(f"games must be at least 1, got {games}")
@@ -47,7 +58,10 @@ def collect_demonstrations(game: str, state_class: type[GameState], config: dict
     probe = state_class(seed=0, **config)
     n = probe.num_players
     agents = [make_agent("heuristic", game, config, seed=seed + i) for i in range(n)]
-    obs, masks, actions, seats, game_ids, final = [], [], [], [], [], []
+    if tie_sets and not hasattr(agents[0], "best_moves"):
+        raise ValueError(f"the {game} heuristic has no best_moves (its set of equally-best "
+                         "moves): use the action target for this game")
+    obs, masks, actions, seats, game_ids, final, best = [], [], [], [], [], [], []
     for g in range(games):
         state = state_class(seed=int(rng.integers(2**62)), **config)
         for agent in agents:
@@ -56,7 +70,12 @@ def collect_demonstrations(game: str, state_class: type[GameState], config: dict
             p = state.current_player
             o = state.observation_tensor(p)
             m = state.legal_action_mask()
-            a = agents[p].act({"observation": o, "action_mask": m}, f"player_{p}")
+            view = {"observation": o, "action_mask": m}
+            if tie_sets:
+                row = np.zeros(m.shape, dtype=bool)
+                row[agents[p].best_moves(view, f"player_{p}")] = True
+                best.append(row)
+            a = agents[p].act(view, f"player_{p}")
             obs.append(o)
             masks.append(m.astype(bool))
             actions.append(a)
@@ -69,24 +88,60 @@ def collect_demonstrations(game: str, state_class: type[GameState], config: dict
     finals = np.asarray(final, dtype=np.float32)
     return Demonstrations(np.asarray(obs, dtype=np.float32), np.asarray(masks),
                           np.asarray(actions, dtype=np.int64),
-                          finals[np.asarray(game_ids), np.asarray(seats)])
+                          finals[np.asarray(game_ids), np.asarray(seats)],
+                          np.asarray(best) if tie_sets else None)
+
+
+def tie_set_loss(log_probs: Any, best: Any) -> Any:
+    """Mean over decisions of ``-log(sum of the policy's probabilities of the best moves)``.
+
+    ``log_probs``: float tensor (B, A), the masked policy's log-probabilities (illegal actions
+    at a very low value); ``best``: bool tensor (B, A), each row non-empty. With one best move
+    per row this is the cross-entropy of that move.
+
+    Raises:
+        ValueError: a row of ``best`` is empty or the shapes differ.
+    """
+    import torch
+
+    if log_probs.shape != best.shape:
+        raise ValueError(f"log_probs {tuple(log_probs.shape)} and best {tuple(best.shape)} "
+                         "differ in shape")
+    if not bool(best.any(dim=1).all()):
+        raise ValueError("every decision needs at least one best move")
+    masked = log_probs.masked_fill(~best, float("-inf"))
+    return -torch.logsumexp(masked, dim=1).mean()
 
 
 def pretrain_policy(policy: Any, demos: Demonstrations, epochs: int = 8, batch_size: int = 512,
                     learning_rate: float = 1e-3, value_coef: float = 0.5, seed: int = 0,
-                    log: Callable[[str], None] = print) -> dict[str, float]:
+                    log: Callable[[str], None] = print, target: str = "action"
+                    ) -> dict[str, float]:
     """Fit a MaskablePPO policy to ``demos`` in place (actor: cross-entropy, critic: MSE).
 
+    ``target``: ``"action"`` fits the heuristic's action (cross-entropy); ``"tie-set"`` fits
+    its set of equally-best moves (:func:`tie_set_loss`, needs ``demos.best``).
+
     Returns the final epoch's ``{"accuracy", "policy_loss", "value_loss"}`` (accuracy: share of
-    decisions where the policy's most probable legal action is the heuristic's).
+    decisions where the policy's most probable legal action is the target: the heuristic's
+    action, or one of its equally-best moves).
+
+    Raises:
+        ValueError: unknown ``target``, or ``"tie-set"`` without ``demos.best``.
     """
     import torch
+
+    if target not in ("action", "tie-set"):
+        raise ValueError(f"target must be 'action' or 'tie-set', got {target!r}")
+    if target == "tie-set" and demos.best is None:
+        raise ValueError("the tie-set target needs demonstrations recorded with tie_sets=True")
 
     gen = torch.Generator().manual_seed(seed)
     obs = torch.as_tensor(demos.obs)
     masks = torch.as_tensor(demos.masks)
     acts = torch.as_tensor(demos.actions)
     rets = torch.as_tensor(demos.returns)
+    best = torch.as_tensor(demos.best) if target == "tie-set" else None
     optim = torch.optim.Adam(policy.parameters(), lr=learning_rate)
     policy.set_training_mode(True)
     stats: dict[str, float] = {}
@@ -95,9 +150,14 @@ def pretrain_policy(policy: Any, demos: Demonstrations, epochs: int = 8, batch_s
         tot_pl = tot_vl = correct = 0.0
         for start in range(0, len(demos), batch_size):
             idx = perm[start:start + batch_size]
-            values, log_prob, _ = policy.evaluate_actions(obs[idx], acts[idx],
-                                                          action_masks=masks[idx])
-            policy_loss = -log_prob.mean()
+            if best is None:
+                values, log_prob, _ = policy.evaluate_actions(obs[idx], acts[idx],
+                                                              action_masks=masks[idx])
+                policy_loss = -log_prob.mean()
+            else:
+                dist = policy.get_distribution(obs[idx], action_masks=masks[idx])
+                values = policy.predict_values(obs[idx])
+                policy_loss = tie_set_loss(dist.distribution.logits, best[idx])
             value_loss = torch.nn.functional.mse_loss(values.flatten(), rets[idx])
             loss = policy_loss + value_coef * value_loss
             optim.zero_grad()
@@ -106,7 +166,11 @@ def pretrain_policy(policy: Any, demos: Demonstrations, epochs: int = 8, batch_s
             optim.step()
             with torch.no_grad():
                 dist = policy.get_distribution(obs[idx], action_masks=masks[idx])
-                correct += (dist.distribution.probs.argmax(dim=1) == acts[idx]).sum().item()
+                top = dist.distribution.probs.argmax(dim=1)
+                if best is None:
+                    correct += (top == acts[idx]).sum().item()
+                else:
+                    correct += best[idx].gather(1, top[:, None]).sum().item()
             tot_pl += policy_loss.item() * len(idx)
             tot_vl += value_loss.item() * len(idx)
         stats = {"accuracy": correct / len(demos), "policy_loss": tot_pl / len(demos),

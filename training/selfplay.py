@@ -367,6 +367,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="warm start: behaviour-clone the heuristic on this many heuristic-only "
                         "games before PPO (0: start from a uniform policy)")
     p.add_argument("--imitation-epochs", type=int, default=12)
+    p.add_argument("--imitation-target", choices=("action", "tie-set"), default="action",
+                   help="what the warm start fits: the heuristic's action (default), or "
+                        "tie-set: the log of the total probability of its equally-best moves "
+                        "(games whose heuristic has best_moves, e.g. clans, which breaks ties "
+                        "between equal moves at random so its action alone cannot be fitted)")
     p.add_argument("--opponents", default="snapshot=0.4,random=0.3,heuristic=0.3",
                    help="pool sampling weights")
     p.add_argument("--pool-size", type=int, default=5)
@@ -424,6 +429,12 @@ def _validated(parser: argparse.ArgumentParser, args: argparse.Namespace
                 overrides[key] = value
             overrides.setdefault("num_players", 1)
         config = dict(state_class.from_config(0, **overrides).config)   # validated, resolved
+        if (args.imitation_target == "tie-set" and args.imitation_games > 0
+                and not hasattr(make_agent("heuristic", args.game, config, seed=0),
+                                "best_moves")):
+            raise ValueError(f"--imitation-target tie-set needs a heuristic with best_moves "
+                             f"(its equally-best moves); the {args.game} one has none: use "
+                             "--imitation-target action")
     except ValueError as exc:
         parser.error(str(exc))
     return state_class, config, net, weights
@@ -626,10 +637,13 @@ def warm_start(model: Any, args: argparse.Namespace, state_class: type[GameState
     with tqdm(total=args.imitation_games, desc="heuristic demonstrations", unit="game",
               disable=args.no_progress) as bar:
         demos = collect_demonstrations(args.game, state_class, config, args.imitation_games,
-                                       seed=args.seed + 17, progress=bar.update)
+                                       seed=args.seed + 17, progress=bar.update,
+                                       tie_sets=args.imitation_target == "tie-set")
     stats = pretrain_policy(model.policy, demos, epochs=args.imitation_epochs, seed=args.seed,
-                            log=(lambda line: None) if args.no_progress else print)
+                            log=(lambda line: None) if args.no_progress else print,
+                            target=args.imitation_target)
     stats.update({"games": args.imitation_games, "decisions": len(demos),
+                  "target": args.imitation_target,
                   "seconds": time.perf_counter() - t0})
     print(f"warm start: {len(demos)} heuristic decisions from {args.imitation_games} games, "
           f"imitation accuracy {stats['accuracy']:.3f} ({stats['seconds']:.0f} s)")
