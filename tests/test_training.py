@@ -189,6 +189,19 @@ def test_records_name_the_agents_and_cut_records_are_refused(tmp_path, capsys):
         ToyState.from_record({**recs[0], "actions": recs[0]["actions"][:-1]})
 
 
+def test_records_of_games_with_a_nemesis_name_every_seats_player(tmp_path):
+    # Clandestine against the Most Holy: the Nemesis (seated last) is played by the rules, and
+    # the replay viewer names each seat from "agents": one name per seat, the Nemesis included
+    assert evaluate_cli.main(["--game", "clandestine", "--agents", "random", "heuristic",
+                              "--games", "2", "--out", str(tmp_path), "--records",
+                              "--no-progress", "--config", "nemesis=most_holy", "difficulty=3",
+                              "max_rounds=2"]) == 0
+    recs = [json.loads(x) for x in (tmp_path / "records.jsonl").read_text().splitlines()]
+    assert [r["agents"] for r in recs] == [["random", "heuristic", "played by the rules"],
+                                           ["heuristic", "random", "played by the rules"]]
+    assert all(len(r["returns"]) == 3 for r in recs)
+
+
 def test_command_line_mistakes_are_one_line_errors(tmp_path, capsys):
     from training import replay
 

@@ -31,6 +31,7 @@ from envs import GAMES, make_raw_env
 from .arena import EvaluationReport, evaluate
 from .cli import ArgumentParser
 from .plots import save_chart
+from .seatview import RULES_LABEL
 
 
 def parse_config(pairs: Sequence[str]) -> dict[str, Any]:
@@ -145,6 +146,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         with (out / "records.jsonl").open("w") as fh:
             for r in report.results:
                 seats = [report.labels[i] for i in r.seating]
+                # a seat the rules play (Clandestine's Nemesis, seated last) has no agent
+                seats += [RULES_LABEL] * (len(r.record.get("returns", seats)) - len(seats))
                 fh.write(json.dumps({**r.record, "agents": seats}) + "\n")
     print(f"wrote {', '.join(str(p) for p in paths.values())}")
     return 0
