@@ -99,12 +99,22 @@ class GameState(ABC):
                               f"{known}")
 
     @classmethod
-    def from_config(cls, seed: int | None = None, **config: Any) -> GameState:
+    def from_config(cls, seed: int | None = None, /, **config: Any) -> GameState:
         """A new game from user-given keywords: unknown keywords are refused first.
 
+        ``seed`` may also be given by keyword (``from_config(seed=3, num_players=4)``), but not
+        twice: an env passes its own seed, so ``seed`` among an env's keywords is refused.
+
         Raises:
-            ConfigError: an unknown keyword or a bad value (from the game's constructor).
+            ConfigError: an unknown keyword, a bad value (from the game's constructor), or
+                ``seed`` given both as the argument and among the keywords.
         """
+        if "seed" in config:
+            if seed is not None:
+                raise ConfigError(
+                    f"seed is not a {cls.game_name} keyword: give the seed to env.reset(seed=...) "
+                    "(or as GameState.from_config's first argument)")
+            seed = config.pop("seed")
         cls.check_config_keys(config)
         return cls(seed=seed, **config)
 
