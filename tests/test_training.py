@@ -202,6 +202,24 @@ def test_records_of_games_with_a_nemesis_name_every_seats_player(tmp_path):
     assert all(len(r["returns"]) == 3 for r in recs)
 
 
+def test_a_nemesis_win_is_no_game_without_a_winner():
+    # solo Clandestine: the Most Holy is no agent; a game it wins had a winner (the summary
+    # used to count it under "no winner")
+    from training.arena import evaluate
+
+    rep = evaluate("clandestine", ["random"], 6, seed=1, keep_records=True,
+                   config={"num_players": 1, "nemesis": "most_holy", "difficulty": 6,
+                           "max_rounds": 3})
+    nemesis_won = [r.record["returns"][1] > 0 for r in rep.results]
+    no_winner = [max(r.record["returns"]) <= 0 for r in rep.results]
+    assert [r.rules_won for r in rep.results] == nemesis_won and any(nemesis_won)
+    summary = rep.summary()
+    assert summary["rules_seat_win_share"] == sum(nemesis_won) / 6
+    assert summary["no_winner_share"] == sum(no_winner) / 6
+    assert summary["no_winner_share"] + summary["rules_seat_win_share"] \
+        + rep.entry_rows()[0]["win_rate"] == pytest.approx(1.0)
+
+
 def test_command_line_mistakes_are_one_line_errors(tmp_path, capsys):
     from training import replay
 

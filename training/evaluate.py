@@ -75,7 +75,9 @@ def print_report(report: EvaluationReport, title: str | None = None) -> None:
                       f"{row['mean_return']:+.3f}", f"{row.get('rating_mu', float('nan')):.2f}")
     console = Console(width=110)
     console.print(table)
-    console.print(f"games {s['games']}, no winner {s['no_winner_share']:.1%}, truncated "
+    nemesis = (f", won by the seat the rules play {s['rules_seat_win_share']:.1%}"
+               if s["rules_seat_win_share"] else "")
+    console.print(f"games {s['games']}, no winner {s['no_winner_share']:.1%}{nemesis}, truncated "
                   f"{s['truncated_share']:.1%}, mean length {s['mean_length']:.1f} actions, "
                   f"{s['games_per_second']:.1f} games/s")
 
