@@ -119,6 +119,14 @@ def test_replay_prints_every_decision_and_reproduces_returns(tmp_path, capsys):
     out = capsys.readouterr().out.splitlines()
     assert out[:3] == ["   0  player_0: add 2", "   1  player_1: add 2", "   2  player_0: add 1"]
     assert out[-1] == "returns: [1.0, -1.0]"
+    # a game quit before its end (training.play saves it) has no returns to print
+    u = ToyState(seed=5, target=5)
+    u.apply_action(1)
+    path.write_text(json.dumps(u.to_record()))
+    assert replay.main([str(path)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        "unfinished: the record stops after 1 action, before the game's end (no returns yet; "
+        "seat 1 to decide)")
     with pytest.raises(RecordError, match="differ"):
         replay.replay_lines({**s.to_record(), "returns": [-1.0, 1.0]})
     with pytest.raises(RecordError, match="unknown game"):
