@@ -264,6 +264,8 @@ def test_dataset_bad_arguments_are_one_line_errors(tmp_path, capsys):
         (["--game", "clans", "--games", "1", "--num-players", "9"], "num_players must be one of"),
         (["--game", "prowl", "--games", "1", "--config", "foo"], "KEY=VALUE, got 'foo'"),
         (["--game", "nope", "--games", "1"], "invalid choice: 'nope'"),
+        (["--game", "prowl", "--games", "1", "--num-players", "3", "--config", "num_players=4"],
+         "--num-players 3 and --config num_players=4 disagree: give one"),
     ]
     for argv, message in cases:
         assert message in _one_line_error(main, argv + out, capsys, "dataset")

@@ -127,6 +127,36 @@ def test_a_record_of_an_unfinished_game_plays_on_like_the_original(game):
 
 
 @pytest.mark.parametrize("game", GAMES)
+def test_a_record_of_a_state_part_way_through_a_replay_plays_on_like_it(game):
+    """A state taken part-way through ``replay_steps`` draws the replayed record's later chance
+    outcomes; the JSON round-trip of its own record ("pending_chance") does too: given the
+    record's remaining actions, both reach the original game's end (Badland Wolves reshuffles
+    and steals, Clandestine's Secret shuffles: a rebuilt state that drew them from its generator
+    instead left the original game). A malformed ``pending_chance`` raises RecordError."""
+    cls = state_class(game)
+    for full in _finished_games(game, 1, seed=36):
+        rec = json.loads(json.dumps(full.to_record()))
+        k = len(rec["actions"]) // 3
+        mid = None
+        for i, st in enumerate(cls.replay_steps(rec)):
+            if i == k:
+                mid = st.clone()
+                break
+        assert mid is not None
+        mid_rec = json.loads(json.dumps(mid.to_record()))
+        copy_ = cls.from_record(mid_rec)
+        for a in rec["actions"][k:]:
+            mid.apply_action(a)
+            copy_.apply_action(a)
+        where = f"{game} seed {full.seed} rebuilt after {k} replayed actions"
+        _assert_same(_snapshot(full), _snapshot(mid), where + " (the replayed state)")
+        _assert_same(_snapshot(full), _snapshot(copy_), where)
+        if "pending_chance" in mid_rec:
+            with pytest.raises(RecordError, match="pending_chance"):
+                cls.from_record(dict(mid_rec, pending_chance=[["x"]]))
+
+
+@pytest.mark.parametrize("game", GAMES)
 def test_malformed_chance_records_raise(game):
     """A record whose chance list names another event, holds an outcome outside the event's
     range, holds an outcome never drawn, or is not a list of pairs raises ``RecordError``."""

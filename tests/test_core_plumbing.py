@@ -123,6 +123,15 @@ def test_unknown_keyword_and_bad_max_cycles_are_config_errors():
     assert raw_env(max_cycles=np.int64(3)).max_cycles == 3
 
 
+def test_a_seed_among_an_envs_keywords_is_a_config_error():
+    # the env seeds its game itself (reset(seed=...)); seed=3 among its keywords used to end in
+    # "TypeError: from_config() got multiple values for argument 'seed'"
+    with pytest.raises(ConfigError, match=r"seed is not a toy keyword: give the seed to "
+                                          r"env\.reset\(seed=\.\.\.\)"):
+        env(seed=3)
+    assert ToyState.from_config(seed=5).seed == ToyState.from_config(5).seed == 5
+
+
 def test_wrapped_env_names_bad_actions():
     e = env(num_players=2)
     e.reset(seed=0)

@@ -181,3 +181,18 @@ def test_run_league_refuses_bad_games_and_too_few_agents():
         run_league("prowl", ["random", "heuristic"], 0)
     with pytest.raises(ValueError, match="at least 2 agents"):
         run_league("prowl", ["random"], 4)
+
+
+def test_a_nemesis_win_is_no_match_up_game_without_a_winner():
+    # Clandestine with the Most Holy beside two human seats: a game the Nemesis wins had a
+    # winner, though no agent won it (it used to count under "no winner")
+    report = run_league("clandestine", ["random", "heuristic"], 4, seed=2,
+                        config={"num_players": 2, "nemesis": "most_holy", "difficulty": 6,
+                                "max_rounds": 3})
+    games = report.games
+    assert any(g.rules_won for g in games)
+    no_agent_won = sum(not any(x > 0 for x in g.returns) for g in games) / len(games)
+    row, = report.matchup_rows()
+    assert row["no_winner_share"] == sum(
+        not g.rules_won and not any(x > 0 for x in g.returns) for g in games) / len(games)
+    assert row["no_winner_share"] < no_agent_won

@@ -183,3 +183,32 @@ def test_screens_show_another_seats_hand_only_as_a_count(game, lineup):
                 own_cards_shown += bool(re.search(r"x\d", hand))
     assert own_cards_shown > 3
     assert "hands: [" in final                        # the reveal at the end shows them
+
+
+@pytest.mark.parametrize("opponents", [[], ["random"]])
+def test_a_nemesis_seat_gets_its_row_in_the_returns_and_the_record(opponents, tmp_path):
+    # Clandestine against the Most Holy (rulebook "Solo Play"): the Nemesis sits after the
+    # human seats; the end shows its return too and the record names every seat's player
+    import io
+
+    from rich.console import Console
+
+    from training.play import play, save_record
+
+    console = Console(record=True, width=120, file=io.StringIO())
+    person = np.random.default_rng(0)
+
+    def read(prompt):
+        return str(int(person.integers(1, int(re.search(r"1-(\d+)", prompt).group(1)) + 1)))
+
+    config = {"nemesis": "most_holy", "difficulty": 3, "max_rounds": 2}
+    state, labels, finished = play("clandestine", 0, opponents, seed=4, config=config,
+                                   console=console, read=read)
+    assert finished and state.num_players == len(opponents) + 2
+    assert labels == ["you"] + opponents + ["played by the rules"]
+    final = console.export_text().split("clandestine · game over", 1)[1]
+    assert "played by the rules" in final
+    record = json.loads(save_record(state, labels, tmp_path / "r.json").read_text())
+    assert len(record["agents"]) == len(record["returns"]) == state.num_players
+    with pytest.raises(ValueError, match=r"--seat must be in 0\.\.0 for 1 players, got 1"):
+        play("clandestine", 1, [], config=config, console=console, read=read)

@@ -219,6 +219,7 @@ def test_max_cycles_truncates_with_zero_reward():
     ({"first_seat": -1}, "first_seat"), ({"illegal_action": "ignore"}, "illegal_action"),
     ({"max_cycles": 0}, "max_cycles"), ({"render_mode": "rgb_array"}, "render_mode"),
     ({"opponents": ["random", "random"]}, "list of 3"), ({"opponents": []}, "list of 3"),
+    ({"opponents": 5}, r"list of 3 \(one per opponent seat\), got 5"),
     ({"num_players": 9}, "num_players"),
 ])
 def test_bad_arguments_name_the_parameter(kwargs, message):

@@ -119,6 +119,14 @@ def test_replay_prints_every_decision_and_reproduces_returns(tmp_path, capsys):
     out = capsys.readouterr().out.splitlines()
     assert out[:3] == ["   0  player_0: add 2", "   1  player_1: add 2", "   2  player_0: add 1"]
     assert out[-1] == "returns: [1.0, -1.0]"
+    # a game quit before its end (training.play saves it) has no returns to print
+    u = ToyState(seed=5, target=5)
+    u.apply_action(1)
+    path.write_text(json.dumps(u.to_record()))
+    assert replay.main([str(path)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        "unfinished: the record stops after 1 action, before the game's end (no returns yet; "
+        "seat 1 to decide)")
     with pytest.raises(RecordError, match="differ"):
         replay.replay_lines({**s.to_record(), "returns": [-1.0, 1.0]})
     with pytest.raises(RecordError, match="unknown game"):
@@ -187,6 +195,37 @@ def test_records_name_the_agents_and_cut_records_are_refused(tmp_path, capsys):
     assert "player_0 (heuristic): add" in capsys.readouterr().out
     with pytest.raises(RecordError, match="end before the game does"):
         ToyState.from_record({**recs[0], "actions": recs[0]["actions"][:-1]})
+
+
+def test_records_of_games_with_a_nemesis_name_every_seats_player(tmp_path):
+    # Clandestine against the Most Holy: the Nemesis (seated last) is played by the rules, and
+    # the replay viewer names each seat from "agents": one name per seat, the Nemesis included
+    assert evaluate_cli.main(["--game", "clandestine", "--agents", "random", "heuristic",
+                              "--games", "2", "--out", str(tmp_path), "--records",
+                              "--no-progress", "--config", "nemesis=most_holy", "difficulty=3",
+                              "max_rounds=2"]) == 0
+    recs = [json.loads(x) for x in (tmp_path / "records.jsonl").read_text().splitlines()]
+    assert [r["agents"] for r in recs] == [["random", "heuristic", "played by the rules"],
+                                           ["heuristic", "random", "played by the rules"]]
+    assert all(len(r["returns"]) == 3 for r in recs)
+
+
+def test_a_nemesis_win_is_no_game_without_a_winner():
+    # solo Clandestine: the Most Holy is no agent; a game it wins had a winner (the summary
+    # used to count it under "no winner")
+    from training.arena import evaluate
+
+    rep = evaluate("clandestine", ["random"], 6, seed=1, keep_records=True,
+                   config={"num_players": 1, "nemesis": "most_holy", "difficulty": 6,
+                           "max_rounds": 3})
+    nemesis_won = [r.record["returns"][1] > 0 for r in rep.results]
+    no_winner = [max(r.record["returns"]) <= 0 for r in rep.results]
+    assert [r.rules_won for r in rep.results] == nemesis_won and any(nemesis_won)
+    summary = rep.summary()
+    assert summary["rules_seat_win_share"] == sum(nemesis_won) / 6
+    assert summary["no_winner_share"] == sum(no_winner) / 6
+    assert summary["no_winner_share"] + summary["rules_seat_win_share"] \
+        + rep.entry_rows()[0]["win_rate"] == pytest.approx(1.0)
 
 
 def test_command_line_mistakes_are_one_line_errors(tmp_path, capsys):

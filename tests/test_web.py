@@ -369,3 +369,45 @@ def test_one_command_starts_the_server_on_localhost_only(tmp_path):
         proc.terminate()
         out, _ = proc.communicate(timeout=20)
     assert f"http://127.0.0.1:{port}/" in out
+
+
+# ------------------------------------------------------------------------------------------------
+# a seat the rules play (Clandestine's Nemesis, rulebook "Solo Play")
+NEMESIS = {"nemesis": "most_holy", "difficulty": 3, "max_rounds": 2}
+
+
+@pytest.mark.parametrize("opponents", [[], ["random"]])
+def test_a_game_with_a_nemesis_plays_to_the_end_and_names_the_nemesis_seat(opponents):
+    # the Nemesis sits after the human seats and has no agent: the finished game's record names
+    # it as played by the rules (a KeyError on its missing label used to end the game in a 500)
+    server = GameServer("clandestine", 0, opponents, config=NEMESIS, seed=1)
+    client = TestClient(create_app(server))
+    n = len(opponents) + 1
+    assert server.labels == {**{q: "random" for q in range(1, n)}, n: "played by the rules"}
+    last = play_through(client, client.post("/api/games", json={"seed": 3}).json(),
+                        np.random.default_rng(0))
+    record = last["final"]["record"]
+    assert record["agents"] == ["you"] + opponents + ["played by the rules"]
+    assert len(record["returns"]) == n + 1 == last["num_players"]
+
+
+def test_the_nemesis_seat_is_no_persons_seat():
+    with pytest.raises(ValueError, match=r"seat must be in 0\.\.1, got 2"):
+        GameServer("clandestine", 2, ["random"], config=NEMESIS)
+
+
+def test_bad_save_folder_and_seed_are_refused_at_start_up(tmp_path, capsys):
+    (tmp_path / "f").write_text("")
+    with pytest.raises(ValueError, match="exists and is not a folder"):
+        GameServer("prowl", 0, ["random"], save_dir=tmp_path / "f")
+    with pytest.raises(ValueError, match="is not a folder"):
+        GameServer("prowl", 0, ["random"], save_dir=tmp_path / "f" / "records")
+    with pytest.raises(ValueError, match="seed must be a non-negative integer"):
+        GameServer("prowl", 0, ["random"], seed=-3)
+    GameServer("prowl", 0, ["random"], save_dir=tmp_path / "new" / "records")  # created later
+    for argv, message in [(["--save", str(tmp_path / "f")], "--save "),
+                          (["--seed", "-3"], "--seed must be a non-negative integer, got -3")]:
+        with pytest.raises(SystemExit):
+            main(["--game", "prowl", "--opponents", "random"] + argv)
+        err = capsys.readouterr().err
+        assert message in err and err.count("\n") == 1, err

@@ -50,6 +50,8 @@ class GameResult:
     length: int
     truncated: bool
     record: dict[str, Any] | None = None
+    #: a seat the rules play, not an agent (Clandestine's Nemesis), won the game
+    rules_won: bool = False
 
 
 @dataclass
@@ -97,11 +99,14 @@ class EvaluationReport:
         return rows
 
     def summary(self) -> dict[str, Any]:
-        """Game-level statistics: games, no-winner share, truncated share, mean length, games/s."""
+        """Game-level statistics: games, no-winner share, the share won by a seat the rules
+        play (Clandestine's Nemesis; 0 in other games), truncated share, mean length, games/s."""
         n = max(1, self.num_games)
         return {
             "games": self.num_games,
-            "no_winner_share": sum(all(x <= 0 for x in r.returns) for r in self.results) / n,
+            "no_winner_share": sum(all(x <= 0 for x in r.returns) and not r.rules_won
+                                   for r in self.results) / n,
+            "rules_seat_win_share": sum(r.rules_won for r in self.results) / n,
             "truncated_share": sum(r.truncated for r in self.results) / n,
             "mean_length": float(np.mean([r.length for r in self.results])) if self.results else 0,
             "seconds": self.seconds,
@@ -154,6 +159,15 @@ def play_game(env: Any, seated: Sequence[Agent], seed: int, keep_record: bool = 
     record = game.to_record() if keep_record else None
     # the agents' seats only (a rules-driven seat such as Clandestine's Nemesis is no entry)
     return [float(returns[s]) for s in game.agent_seats], len(game.history), truncated, record
+
+
+def rules_won(game: Any) -> bool:
+    """Whether a seat the rules play, not an agent (Clandestine's Nemesis, outside
+    ``game.agent_seats``), won the finished ``game`` (its return is positive)."""
+    if not game.is_terminal:
+        return False
+    returns = game.returns()
+    return any(returns[q] > 0 for q in range(game.num_players) if q not in game.agent_seats)
 
 
 def _check_distinct(agents: Sequence[Agent]) -> None:
@@ -213,7 +227,8 @@ def evaluate(game: str, lineup: Sequence[str], num_games: int, seed: int = 0,
         game_seed = int(rng.integers(2**62))
         rets, length, trunc, rec = play_game(env, [agents[i] for i in seating], game_seed,
                                              keep_records)
-        report.results.append(GameResult(game_seed, seating, rets, length, trunc, rec))
+        report.results.append(GameResult(game_seed, seating, rets, length, trunc, rec,
+                                         rules_won(env.game)))
         if progress:
             progress(1)
     report.seconds = time.perf_counter() - t0

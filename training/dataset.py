@@ -226,7 +226,8 @@ def check_cli_args(ap: argparse.ArgumentParser, a: argparse.Namespace) -> dict[s
     """Check the arguments ``training.dataset`` and ``training.probe`` share; the game config.
 
     Every mistake ends in ``ap.error`` (one line, exit 2): ``--games``/``--shard-size`` below 1,
-    a negative ``--seed``, a bad ``--config``, an unknown agent spec, more specs than seats, or
+    a negative ``--seed``, a bad ``--config``, ``--num-players`` and ``--config num_players``
+    that disagree, an unknown agent spec, more specs than seats, or
     a config the game refuses (its ``ConfigError`` message). Agents are built once to check
     their specs (``ppo:`` files are read), then dropped.
     """
@@ -244,6 +245,9 @@ def check_cli_args(ap: argparse.ArgumentParser, a: argparse.Namespace) -> dict[s
     except ValueError as exc:
         ap.error(str(exc))
     if a.num_players is not None:
+        if config.get("num_players", a.num_players) != a.num_players:
+            ap.error(f"--num-players {a.num_players} and --config num_players="
+                     f"{config['num_players']!r} disagree: give one")
         config["num_players"] = a.num_players
     try:
         state = new_game(a.game, a.seed, **config)

@@ -31,6 +31,7 @@ from envs import GAMES, make_raw_env
 from .arena import EvaluationReport, evaluate
 from .cli import ArgumentParser
 from .plots import save_chart
+from .seatview import RULES_LABEL
 
 
 def parse_config(pairs: Sequence[str]) -> dict[str, Any]:
@@ -74,7 +75,9 @@ def print_report(report: EvaluationReport, title: str | None = None) -> None:
                       f"{row['mean_return']:+.3f}", f"{row.get('rating_mu', float('nan')):.2f}")
     console = Console(width=110)
     console.print(table)
-    console.print(f"games {s['games']}, no winner {s['no_winner_share']:.1%}, truncated "
+    nemesis = (f", won by the seat the rules play {s['rules_seat_win_share']:.1%}"
+               if s["rules_seat_win_share"] else "")
+    console.print(f"games {s['games']}, no winner {s['no_winner_share']:.1%}{nemesis}, truncated "
                   f"{s['truncated_share']:.1%}, mean length {s['mean_length']:.1f} actions, "
                   f"{s['games_per_second']:.1f} games/s")
 
@@ -145,6 +148,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         with (out / "records.jsonl").open("w") as fh:
             for r in report.results:
                 seats = [report.labels[i] for i in r.seating]
+                # a seat the rules play (Clandestine's Nemesis, seated last) has no agent
+                seats += [RULES_LABEL] * (len(r.record.get("returns", seats)) - len(seats))
                 fh.write(json.dumps({**r.record, "agents": seats}) + "\n")
     print(f"wrote {', '.join(str(p) for p in paths.values())}")
     return 0

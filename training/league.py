@@ -63,6 +63,8 @@ class LeagueGame:
     seed: int
     length: int
     truncated: bool
+    #: a seat the rules play, not an agent (Clandestine's Nemesis), won the game
+    rules_won: bool = False
 
     def won(self, seat: int) -> bool:
         """Whether ``seat`` won (its return is positive)."""
@@ -129,6 +131,7 @@ class LeagueReport:
                          "copies_win": _cell(copy_wins, len(games) * (n - 1)),
                          "seat_win_share": all_wins / (len(games) * n),
                          "no_winner_share": sum(not any(x > 0 for x in g.returns)
+                                                and not g.rules_won
                                                 for g in games) / len(games),
                          "truncated_share": sum(g.truncated for g in games) / len(games),
                          "mean_length": float(np.mean([g.length for g in games]))})
@@ -302,7 +305,8 @@ def run_league(game: str, agents: Sequence[str], games: int, seed: int = 0,
                       config=resolved, progress=progress)
         for r in ev.results:
             report.games.append(LeagueGame(m, lone, copies, [lineup[i] for i in r.seating],
-                                           r.returns, r.seed, r.length, r.truncated))
+                                           r.returns, r.seed, r.length, r.truncated,
+                                           r.rules_won))
     report.seconds = time.perf_counter() - t0
     return report
 

@@ -50,6 +50,7 @@ from envs.core.text import SeatLogs, legal_action_lines, seat_label
 
 from .cli import ArgumentParser
 from .evaluate import parse_config
+from .seatview import RULES_LABEL
 
 QUIT_WORDS = ("q", "quit", "exit")
 
@@ -214,12 +215,13 @@ def play(game: str, seat: int, opponents: Sequence[str], seed: int | None = None
                          f"opponent(s) and you make {n} players")
     state_class = env_module(game).raw_env.state_class
     state = state_class.from_config(seed, **config)
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+    seats = state.agent_seats   # a rules-driven seat (Clandestine's Nemesis) is no one's
+    if isinstance(seat, bool) or not isinstance(seat, int) or seat not in seats:
         raise ValueError(f"--seat must be in 0..{n - 1} for {n} players, got {seat!r}")
-    others = [q for q in range(n) if q != seat]
+    others = [q for q in seats if q != seat]
     agents = {q: make_agent(spec, game, dict(state.config), seed=state.seed % 2**32 + q)
               for q, spec in zip(others, opponents)}
-    labels = ["you"] * n
+    labels = ["you" if q == seat else RULES_LABEL for q in range(state.num_players)]
     for q, spec in zip(others, opponents):
         labels[q] = spec
     for agent in agents.values():

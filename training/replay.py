@@ -102,7 +102,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     print("\n".join(steps))
     print(state.render_text())
-    print("returns:", [float(x) for x in state.returns()])
+    if state.is_over:
+        print("returns:", [float(x) for x in state.returns()]
+              + ([] if state.is_terminal else ["(truncated: no winner)"]))
+    else:   # a game quit before its end: it has no returns yet
+        n = len(state.history)
+        print(f"unfinished: the record stops after {n} action{'' if n == 1 else 's'}, before "
+              f"the game's end (no returns yet; seat {state.current_player} to decide)")
     return 0
 
 

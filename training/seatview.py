@@ -25,6 +25,10 @@ from typing import Any
 from envs.core import GameState
 from envs.core.text import action_text_for
 
+#: the player named for a seat the rules play, not an agent (Clandestine's Nemesis: rulebook
+#: "Solo Play"), in the terminal's and the browser's player lists and in saved records
+RULES_LABEL = "played by the rules"
+
 
 def move_text(state: GameState, action: int, viewer: int) -> str:
     """What ``viewer`` sees of ``action`` taken now by ``state.current_player``.

@@ -8,7 +8,9 @@ Examples::
 
 then open http://127.0.0.1:8000/ (the server listens on 127.0.0.1 only). One agent spec per
 other seat (``random``, ``heuristic``, ``ppo:PATH``; one agent instance per seat), so
-``num_players`` is one more than the number of opponents. The page shows your seat's view (the
+``num_players`` is one more than the number of opponents; none for solo play against a
+Nemesis (``--game clandestine --config nemesis=most_holy difficulty=3``), whose seat the
+rules play. The page shows your seat's view (the
 cards and tracks you may see, the Clans board), what every other seat did since your last
 decision, and your legal actions as buttons; at the end the reveal, the scores and the returns.
 ``--save DIR`` writes each finished game's record there (replay it with ``training.replay``).
@@ -32,6 +34,7 @@ nothing.
 
 import argparse
 import json
+import os
 import sys
 import threading
 import uuid
@@ -44,12 +47,34 @@ from agents import make_agent
 from envs import GAMES, env_module
 from envs.core import GameState
 from envs.core.aec import agent_name
+from envs.core.state import check_seed
 
 from .cli import ArgumentParser
-from .seatview import final_view, legal_choices, move_text, page_template, seat_view
+from .seatview import (RULES_LABEL, final_view, legal_choices, move_text, page_template,
+                       seat_view)
 
 #: most games one server keeps (the oldest is dropped beyond that)
 MAX_GAMES = 64
+
+
+def save_dir_problem(path: Path) -> str | None:
+    """Why finished games' records cannot be written into the folder ``path`` (``--save``),
+    or None when they can: ``path`` must be a writable folder or be creatable (its nearest
+    existing ancestor a writable folder). Checked at start-up, so that no finished game's
+    record is lost to a bad ``--save``."""
+    if path.exists():
+        if not path.is_dir():
+            return f"--save {path} exists and is not a folder"
+        return None if os.access(path, os.W_OK | os.X_OK) else \
+            f"--save {path}: no permission to write in this folder"
+    parent = path.parent
+    while not parent.exists() and parent != parent.parent:
+        parent = parent.parent
+    if not parent.is_dir():
+        return f"--save {path}: a parent of {path} ({parent}) is not a folder"
+    if not os.access(parent, os.W_OK | os.X_OK):
+        return f"--save {path}: no permission to write in the folder {parent}"
+    return None
 
 
 class WebError(Exception):
@@ -162,8 +187,10 @@ class GameServer:
         save_dir: folder where each finished game's record is written (or ``None``).
 
     Raises:
-        ValueError: unknown game, a seat out of range, ``num_players`` that disagrees with the
-            number of opponents, or a bad agent spec.
+        ValueError: unknown game, a seat out of range (a seat the rules play, such as
+            Clandestine's Nemesis, is no one's), ``num_players`` that disagrees with the
+            number of opponents, a bad agent spec, a negative ``seed``, or a ``save_dir``
+            that cannot be written (:func:`save_dir_problem`).
     """
 
     def __init__(self, game: str, seat: int, opponents: Sequence[str],
@@ -176,16 +203,23 @@ class GameServer:
         if config["num_players"] != 1 + len(opponents):
             raise ValueError(f"num_players is {config['num_players']} but {len(opponents)} "
                              "opponent(s) were given: give one agent spec per other seat")
+        if seed is not None:
+            check_seed(seed)
+        problem = None if save_dir is None else save_dir_problem(Path(save_dir))
+        if problem:
+            raise ValueError(problem)
         probe = self.state_class.from_config(0, **config)
         self.config = dict(probe.config)
-        n = probe.num_players
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-            raise ValueError(f"seat must be in 0..{n - 1}, got {seat!r}")
+        seats = probe.agent_seats   # a rules-driven seat (Clandestine's Nemesis) is no one's
+        if isinstance(seat, bool) or not isinstance(seat, int) or seat not in seats:
+            raise ValueError(f"seat must be in 0..{len(seats) - 1}, got {seat!r}")
         self.seat = seat
-        others = [q for q in range(n) if q != seat]
+        others = [q for q in seats if q != seat]
         self.labels = dict(zip(others, opponents))
         self.rng = np.random.default_rng(seed)
         self.make_agents(0)     # a bad spec or a missing policy file fails at start-up
+        self.labels.update({q: RULES_LABEL for q in range(probe.num_players)
+                            if q not in seats})
         self.save_dir = save_dir
         self.sessions: dict[str, Session] = {}
         self.lock = threading.Lock()
@@ -193,7 +227,7 @@ class GameServer:
     def make_agents(self, seed: int) -> dict[int, Any]:
         """One new agent per opponent seat (``agents.make_agent``), seeded from ``seed``."""
         return {q: make_agent(spec, self.game, self.config, seed=(seed * 7919 + q) % 2**32)
-                for q, spec in self.labels.items()}
+                for q, spec in self.labels.items() if spec != RULES_LABEL}
 
     def new_game(self, seed: int | None = None) -> Session:
         """Start a game (seed drawn from the server's stream when ``None``) and keep it."""
@@ -299,8 +333,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--game", required=True, choices=sorted(GAMES))
     p.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
-    p.add_argument("--opponents", nargs="+", required=True,
-                   help="one agent spec per other seat: random | heuristic | ppo:PATH")
+    p.add_argument("--opponents", nargs="*", default=[], metavar="SPEC",
+                   help="one agent spec per other seat: random | heuristic | ppo:PATH "
+                        "(none for solo play against a Nemesis: --game clandestine "
+                        "--config nemesis=most_holy difficulty=3)")
     p.add_argument("--config", nargs="*", default=[], metavar="KEY=VALUE",
                    help="game keywords, e.g. beginner=true")
     p.add_argument("--seed", type=int, default=None, help="seed of the games' deals")
@@ -314,6 +350,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         p.error("the web app needs FastAPI and uvicorn: pip install -e '.[web]'")
     if not 0 < args.port < 65536:
         p.error(f"--port must be in 1..65535, got {args.port}")
+    if args.seed is not None and args.seed < 0:
+        p.error(f"--seed must be a non-negative integer, got {args.seed}")
     try:
         server = GameServer(args.game, args.seat, args.opponents, parse_config(args.config),
                             seed=args.seed, save_dir=args.save)

@@ -197,7 +197,10 @@ class SingleAgentEnv(gym.Env):
         once for each distinct spec so a bad spec fails at construction)."""
         if opponents is None:
             return []
-        specs = [opponents] if isinstance(opponents, str) else list(opponents)
+        try:
+            specs = [opponents] if isinstance(opponents, str) else list(opponents)
+        except TypeError:   # not a spec nor a sequence of specs (e.g. a number)
+            specs = []
         if not specs or not all(isinstance(s, str) for s in specs) or len(specs) not in (
                 1, self.n - 1):
             raise ConfigError(f"opponents must be one agent spec or a list of {self.n - 1} "

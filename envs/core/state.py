@@ -99,12 +99,22 @@ class GameState(ABC):
                               f"{known}")
 
     @classmethod
-    def from_config(cls, seed: int | None = None, **config: Any) -> GameState:
+    def from_config(cls, seed: int | None = None, /, **config: Any) -> GameState:
         """A new game from user-given keywords: unknown keywords are refused first.
 
+        ``seed`` may also be given by keyword (``from_config(seed=3, num_players=4)``), but not
+        twice: an env passes its own seed, so ``seed`` among an env's keywords is refused.
+
         Raises:
-            ConfigError: an unknown keyword or a bad value (from the game's constructor).
+            ConfigError: an unknown keyword, a bad value (from the game's constructor), or
+                ``seed`` given both as the argument and among the keywords.
         """
+        if "seed" in config:
+            if seed is not None:
+                raise ConfigError(
+                    f"seed is not a {cls.game_name} keyword: give the seed to env.reset(seed=...) "
+                    "(or as GameState.from_config's first argument)")
+            seed = config.pop("seed")
         cls.check_config_keys(config)
         return cls(seed=seed, **config)
 
@@ -370,7 +380,9 @@ class GameState(ABC):
     def to_record(self) -> dict[str, Any]:
         """JSON-serialisable record: game, config, seed, actions, the chance outcomes, the
         generator's state now (``rng_state``, so that a record of an unfinished game rebuilds a
-        state whose future chance is the original's) and the outcome, if over."""
+        state whose future chance is the original's) and the outcome, if over. A state taken
+        part-way through :meth:`replay_steps` still holds the replayed record's later chance
+        outcomes, which it draws before its generator: they go in ``"pending_chance"``."""
         record: dict[str, Any] = {
             "format": RECORD_FORMAT,
             "game": self.game_name,
@@ -380,6 +392,9 @@ class GameState(ABC):
             "chance": [list(e) for e in self.chance_log],
             "rng_state": self.rng.bit_generator.state,
         }
+        pending = getattr(self, "_forced_chance", None)
+        if pending:   # a state part-way through a replay draws these next, not the generator
+            record["pending_chance"] = [[k, v] for k, v in pending]
         if self.is_over:
             record["returns"] = [float(r) for r in self.returns()]
             record["truncated"] = bool(self.is_truncated)
@@ -393,18 +408,29 @@ class GameState(ABC):
         from the seed's generator (draws after the list is used up come from the generator);
         without one, every chance event is drawn from the seed. A record's ``"rng_state"`` (a
         numpy ``bit_generator.state`` dict) is installed after the replay, so the rebuilt
-        state draws the same future chance as the state that wrote the record.
+        state draws the same future chance as the state that wrote the record; its
+        ``"pending_chance"`` (outcomes a state part-way through a replay was still to draw) are
+        drawn first.
 
         Raises:
             RecordError: the record is for another game, is malformed, holds an illegal action,
                 holds chance outcomes the game does not draw (or leaves some unused), stores an
                 outcome that its actions do not reach, stores returns that differ from the
-                replay's, or holds an ``rng_state`` that is not a state of the game's generator.
+                replay's, holds an ``rng_state`` that is not a state of the game's generator,
+                or a ``pending_chance`` that is not a list of ``[name, outcome]`` pairs.
         """
         state = None
         for state in cls.replay_steps(record):
             pass
         assert state is not None
+        pending = record.get("pending_chance")
+        if pending is not None:
+            if not isinstance(pending, list) or not all(
+                    isinstance(e, list) and len(e) == 2 and isinstance(e[0], str)
+                    for e in pending):
+                raise RecordError("a game record's 'pending_chance' must be a list of "
+                                  "[name, outcome] pairs")
+            state._forced_chance = deque((e[0], e[1]) for e in pending) if pending else None
         if record.get("rng_state") is not None:
             try:
                 state.rng.bit_generator.state = record["rng_state"]
