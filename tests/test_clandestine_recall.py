@@ -176,3 +176,27 @@ def test_resampling_a_finished_game_keeps_the_outcome():
             assert w.is_terminal and w.winners() == st.winners()
             assert np.array_equal(w.final_scores(), st.final_scores())
             assert np.array_equal(w.returns(), st.returns())
+
+
+def test_resample_says_every_attempt_failed(monkeypatch):
+    """When no relabelling drawn replays, :func:`resample` tries ``MAX_ATTEMPTS`` draws, then
+    raises a RecordError saying all of them failed, quoting the last draw's error and chained
+    to it (``__cause__``)."""
+    import envs.clandestine.resample as R
+    from envs.core.errors import RecordError
+
+    calls = []
+
+    def failing(st, seat, rng):
+        calls.append(seat)
+        raise RecordError(f"action #{len(calls)} is illegal in the replay")
+
+    monkeypatch.setattr(R, "resample_once", failing)
+    monkeypatch.setattr(R, "MAX_ATTEMPTS", 7)
+    st = random_position(3, 3, 40)
+    with pytest.raises(RecordError, match="all 7 attempts") as info:
+        st.resample_from_infostate(2, np.random.default_rng(0))
+    assert calls == [2] * 7
+    assert "last error: action #7 is illegal in the replay" in str(info.value)
+    assert isinstance(info.value.__cause__, RecordError)
+    assert str(info.value.__cause__) == "action #7 is illegal in the replay"
