@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.clandestine.engine import CONJ_SECRET, ClandestineState
+from envs.clandestine.engine import CONJ_SECRET, SECRET_IDS, ClandestineState
 
 
 def clandestine_hidden_change(state: ClandestineState, observer: int,
@@ -15,17 +15,29 @@ def clandestine_hidden_change(state: ClandestineState, observer: int,
     one of its hidden Secrets with a card of j's Secret deck (seat j != ``observer``, chosen by
     ``rng``) must leave ``observer``'s observation unchanged. Cards that are public are never
     moved: the Conjunction Secret, a Secret shown by a SECRET action awaiting its option, cards
-    picked for an Ascend payment in progress. ``None`` when no other seat has both a movable
-    hand Secret and a deck card.
+    picked for an Ascend payment in progress. Nor is a Secret named by the effect request being
+    asked (its options, e.g. the Secrets a Prime may put face down, were built from the hand)
+    or picked by its first stage (the card a Prime puts face down, awaiting its space): a copy
+    that moves it out of the hand is no state of the game. ``None`` when no other seat has
+    both a movable hand Secret and a deck card.
     """
     n = state.num_players
     shown = {state.playing} if state.kind == "secret_option" else set()
+    named = set()  # card ids named by the effect request being asked, or picked by its stage 1
+    if state.kind == "effect" and state.runners:
+        pending = state.runners[-1]["runner"].pending
+        for o in (pending.options if pending is not None else ()):
+            named.update(x for x in (o if isinstance(o, tuple) else (o,)) if isinstance(x, str))
+        if isinstance(state.effect_pick, str):
+            named.add(state.effect_pick)
     busy = any(f.paid for f in state.acts)
     choices = []
     for j in range(n):
         if j == observer or busy:
             continue
-        hand = [c for c in state.secret_hand[j] if c != CONJ_SECRET and c not in shown]
+        ids = SECRET_IDS.get(state.societies[j], ())  # a Nemesis holds no Secrets
+        hand = [c for c in state.secret_hand[j]
+                if c != CONJ_SECRET and c not in shown and ids[c] not in named]
         if hand and state.secret_deck[j]:
             choices.append((j, hand))
     if not choices:

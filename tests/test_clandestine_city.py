@@ -250,8 +250,9 @@ def test_mason_fundraise():
     assert placed(city, mv) == [("pf", "P1S3")]
     assert mv.pending() == P.Decision("uf_route", (P.UF_FOLLOW, P.UF_STAY))
     mv.choose(st, P.UF_FOLLOW)
-    assert mv.pending() == P.Decision("placement_type", (PL, SL))
-    mv.choose(st, SL)
+    # the Leaders' paths have parted (K2a next on the Public path, P1C2 on his Society path):
+    # their order changes nothing, so it is not asked (the rulebook: "He places the Society
+    # Leader ... The Public Leader ... the next space it could go into")
     assert mv.pending() is None and mv.done
     assert placed(city, mv) == [("pf", "P1S3"), ("uf", "P1C1"), ("sl", "P1C2"), ("pl", "K2a")]
     got = st.as_lists(city)
@@ -262,12 +263,40 @@ def test_mason_fundraise():
 def test_mason_variants():
     # the UF stays on the Public path: it takes K2a and the Public Leader goes one space further
     city, st = mason()
-    mv = move_all(city, st, "P1S2", "sl", 1, [PF, P.UF_STAY, PL])
-    assert placed(city, mv) == [("pf", "P1S3"), ("uf", "K2a"), ("pl", "K2b"), ("sl", "P1C1")]
+    mv = move_all(city, st, "P1S2", "sl", 1, [PF, P.UF_STAY])  # Leaders parted: no order asked
+    assert placed(city, mv) == [("pf", "P1S3"), ("uf", "K2a"), ("sl", "P1C1"), ("pl", "K2b")]
     # UF first: S3 is next on both routes, so no route is asked; then the PF passes the door
     city, st = mason()
-    mv = move_all(city, st, "P1S2", "sl", 1, [UF, SL])
+    mv = move_all(city, st, "P1S2", "sl", 1, [UF])
     assert placed(city, mv) == [("uf", "P1S3"), ("pf", "K2a"), ("sl", "P1C1"), ("pl", "K2b")]
+
+
+def test_leader_order_is_asked_only_where_it_changes_the_end_spaces():
+    """Rulebook "Moving Pawns" (the order within Leaders is the actor's choice), design §2.4
+    steps 3-4. On P1S1 the Public and the Society path share the next Sidewalks: the first Leader
+    takes P1S2 for both cursors, so the order is asked and the two answers differ. After the
+    routes have parted the order changes nothing and is not asked, also with two Public
+    Leaders and two Society Leaders."""
+    city = example_city()
+    ends = set()
+    for first in (PL, SL):
+        st = store_with(city, {"P1S1": ["sl", "pl"]})
+        mv = start_movement(city, st, "P1S1", "sl", 1)
+        assert mv.pending() == P.Decision("placement_type", (PL, SL))
+        mv.choose(st, first)
+        assert mv.done
+        ends.add(tuple(placed(city, mv)))
+    assert ends == {(("pl", "P1S2"), ("sl", "P1S3")), (("sl", "P1S2"), ("pl", "P1S3"))}
+    # on P1S3 the next spaces are K2a (Public) and P1C1 (Society): nothing to choose
+    st = store_with(city, {"P1S3": ["sl", "sl", "pl", "pl"]})
+    mv = start_movement(city, st, "P1S3", "sl", 1)
+    assert mv.pending() is None and mv.done
+    assert sorted(placed(city, mv)) == [("pl", "K2a"), ("pl", "K2b"), ("sl", "P1C1"),
+                                        ("sl", "P1C2")]
+    # the parted routes of Mason's example after his Followers: no Leader order asked
+    city, st = mason()
+    mv = move_all(city, st, "P1S2", "sl", 1, [PF, P.UF_FOLLOW])
+    assert placed(city, mv)[2:] == [("sl", "P1C2"), ("pl", "K2a")]
 
 
 def test_public_follower_drops_off_at_chamber_door():
@@ -286,7 +315,7 @@ def test_public_leader_with_own_and_other_society_leaders():
     city = example_city()
     # a Public Leader on your own Sidewalk: your Society Leader uses the Society path
     st = store_with(city, {"P1S3": ["pl", "sl", "pf", "uf"]})
-    mv = move_all(city, st, "P1S3", "pl", 1, [UF, SL])
+    mv = move_all(city, st, "P1S3", "pl", 1, [UF])
     assert placed(city, mv) == [("uf", "K2a"), ("pf", "K2b"), ("sl", "P1C1"), ("pl", "P2S1")]
     # another player's Society Leader adds Strength but stays
     st = store_with(city, {"P1S3": ["pl", "sl", "pf"]})
@@ -349,7 +378,6 @@ def test_movement_errors_and_copies():
     for m, s in ((mv, st), (mv2, st2), (mv3, st3), (mv4, st4)):
         m.choose(s, PF)
         m.choose(s, P.UF_FOLLOW)
-        m.choose(s, SL)
     assert st == st2 == st3 == st4
     assert mv.placements == mv2.placements == mv3.placements == mv4.placements
     with pytest.raises(ValueError, match="complete"):

@@ -216,10 +216,7 @@ def test_mason_fundraise_through_the_engine():
     assert st.kind == "placement_type" and st.acts[-1].strength == 6
     act(st, "PAWN", P.PF)
     assert st.kind == "uf_route"
-    act(st, "OPT", P.UF_FOLLOW)
-    assert st.kind == "placement_type"
-    assert set(st.legal_actions()) == {A.encode("PAWN", P.PL), A.encode("PAWN", P.SL)}
-    act(st, "PAWN", P.SL)
+    act(st, "OPT", P.UF_FOLLOW)  # the Leaders' paths have parted: their order is not asked
     lists = st.pawns.as_lists(st.city)
     assert lists["P1S3"] == ["pf"] and lists["P1C1"] == ["uf"] and lists["P1C2"] == ["sl1"]
     assert lists["K2a"] == ["pl"] and lists["P1S2"] == []
@@ -1423,6 +1420,47 @@ def test_random_games_with_society_powers():
                        (4, ["serpent", "twilight", "garden", "blue", "mariners"])):
         play_random(seed, len(socs), check_every=41, societies=socs, society_powers=True,
                     map_extension=True, relic_effects=True, offturn_alchemy=True)
+
+
+def check_placement_choices_matter(st, rng, steps):
+    """Play ``steps`` random legal actions on ``st``; at every ``placement_type`` decision each
+    option, applied to a clone, gives the decider another observation (a question whose
+    answers leave the game alike is not asked). Returns how many decisions were checked."""
+    checked = 0
+    for _ in range(steps):
+        if st.is_over:
+            break
+        legal = st.legal_actions()
+        if st.kind == "placement_type":
+            seat, seen = st.current_player, []
+            for a in legal:
+                c = st.clone()
+                c.apply_action(a)
+                seen.append(c.observation_tensor(seat).tobytes())
+            assert len(set(seen)) == len(legal), \
+                [st.action_to_string(a) for a in legal]
+            checked += 1
+        st.apply_action(int(rng.choice(legal)))
+    return checked
+
+
+def test_placement_type_is_asked_only_where_the_order_matters():
+    """Reported position: 3 players, ``reset(seed=100)``, random legal moves from
+    ``default_rng(0)``; after 188 of them seat 2 Discovers with a Public Leader on P2S1, its
+    Followers take P2S2 and P2S3, and it was asked ``pl`` or ``sl`` for its Leaders although
+    either order puts the Public Leader on K0a and the Society Leader on P2C1. Now every
+    ``placement_type`` question of that game and of 6 more (2-5 players, default and
+    ``basic_preset``) has answers the decider tells apart."""
+    import envs
+
+    e = envs.make_raw_env("clandestine", num_players=3)
+    e.reset(seed=100)
+    assert check_placement_choices_matter(e.unwrapped.game, np.random.default_rng(0), 240) > 5
+    checked = 0
+    for g in range(6):
+        st = new(g, num_players=2 + g % 4, basic_preset=bool(g % 2))
+        checked += check_placement_choices_matter(st, np.random.default_rng(g), 600)
+    assert checked > 20
 
 
 @pytest.mark.slow

@@ -805,15 +805,28 @@ def test_a_person_plays_solo_through_the_play_command():
 def test_resample_keeps_an_ascend_payment_replayable():
     """Regression: seat 1's resample of a Silver Guard game (2 humans, difficulty 3) relabelled
     seat 0's hidden Relics within their tone, which changed the cards an Ascend payment may take
-    (``ascend.card_choices`` reads the other cards' Suit icons): seat 0's public pick of Secret
-    mariners-1-04 at action #336 could not be replayed (RecordError). Worlds under which the
-    public history is illegal are drawn again; the accepted world agrees with seat 1's
-    observations all along."""
+    (``ascend.card_choices`` reads the other cards' Suit icons): seat 0's public picks could not
+    be replayed (RecordError). Worlds under which the public history is illegal are drawn
+    again; the accepted world agrees with seat 1's observations all along. The position: game
+    seed 46 played by ``default_rng(46)`` for 369 actions, in a payment of seat 0's after its
+    pick of Relic R043; 3 of the single draws from ``default_rng(0..3)`` cannot be replayed."""
+    import envs.clandestine.resample as R
+    from envs.core.errors import RecordError
     from tests.laws import assert_history_consistent
 
-    s = positions(26, seed=1234)[25]
-    assert len(s.history) == 338 and s.spec.nemesis == "silver_guard"
-    assert s.action_to_string(s.history[336]) == "ascend_card: Secret mariners-1-04"
+    s = solo(46, 3, 2, "silver_guard")
+    rng = np.random.default_rng(46)
+    for _ in range(369):
+        s.apply_action(int(rng.choice(np.flatnonzero(s.legal_action_mask()))))
+    assert s.action_to_string(s.history[-1]) == "ascend_card: Relic R043"
+    failed = 0
+    for r in range(4):
+        try:
+            R.resample_once(s, 1, np.random.default_rng(r))
+        except RecordError as err:
+            assert "cannot be replayed" in str(err)
+            failed += 1
+    assert failed == 3
     for r in range(4):
         world = s.resample_from_infostate(1, np.random.default_rng(r))
         assert assert_history_consistent(s, 1, world) > 0

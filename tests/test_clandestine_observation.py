@@ -238,16 +238,16 @@ def test_random_games_stay_in_the_unit_interval_and_read_back(n, basic):
 
 def test_the_pawn_an_effect_moves_is_shown_to_every_seat():
     """Seed 0, 4 players, random play (rng 0) reaches an effect 'move' asking the distance of a
-    Public Follower on space 13 (P1S3): every seat sees the op, the pawn's type and its space
-    in its own relative numbering (seat 2: 9 * ((1 - 2) mod 4) + 4 = 31)."""
+    Public Follower on space 11 (P1S1): every seat sees the op, the pawn's type and its space
+    in its own relative numbering (seat 2: 9 * ((1 - 2) mod 4) + 2 = 29)."""
     st = ClandestineState(seed=0, num_players=4)
     rng = np.random.default_rng(0)
     st = _play_to(st, rng, lambda s: s.kind == "effect"
                   and "pawn" in dict(s.runners[-1]["runner"].pending.info))
-    assert dict(st.runners[-1]["runner"].pending.info)["pawn"] == (13, "pf")
+    assert dict(st.runners[-1]["runner"].pending.info)["pawn"] == (11, "pf")
     lay = observation_layout(4)
     k = len(REQUEST_OPS) + 3
-    for seat, rel in enumerate((13, 4, 31, 22)):
+    for seat, rel in enumerate((11, 2, 29, 20)):
         er = lay.view(st.observation_tensor(seat), "effect_request")
         assert np.flatnonzero(er[:len(REQUEST_OPS)]).tolist() == [REQUEST_OPS.index("move")]
         assert np.flatnonzero(er[k:k + 36]).tolist() == [rel]

@@ -89,11 +89,15 @@ def test_history_consistent_resampling_fast():
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("positions", [
+    pytest.param(500, marks=pytest.mark.exhaustive, id="500"), pytest.param(200, id="200")])
 @pytest.mark.parametrize("n", [2, 3, 4, 5])
-def test_history_consistent_resampling_long(n):
-    """500 positions per player count at depths up to 300 decisions, every seat in rotation."""
+def test_history_consistent_resampling_long(n, positions):
+    """500 positions per player count at depths up to 300 decisions, every seat in rotation
+    (the release check; ~40-60 s per count on one core). The slow run checks the same law on
+    the first 200 of them."""
     rng = np.random.default_rng(n)
-    for k in range(500):
+    for k in range(positions):
         st = random_position(10_000 * n + k, n, 300)
         seat = k % n
         assert_history_consistent(st, seat, st.resample_from_infostate(seat, rng))
@@ -139,8 +143,13 @@ def test_timing_and_leak_laws():
 
 
 @pytest.mark.slow
-def test_timing_and_leak_laws_long():
-    for k in range(400):
+@pytest.mark.parametrize("positions", [
+    pytest.param(400, marks=pytest.mark.exhaustive, id="400"), pytest.param(100, id="100")])
+def test_timing_and_leak_laws_long(positions):
+    """The timing and leak laws of :func:`_timing_and_leak` from 400 random positions (2-5
+    players, depths up to 1,500 decisions, 120 actions played on; the release check, ~3.5
+    minutes on one core). The slow run checks the same laws from the first 100 of them."""
+    for k in range(positions):
         _timing_and_leak(5000 + k, 2 + k % 4, 1500, 120)
 
 
@@ -176,3 +185,27 @@ def test_resampling_a_finished_game_keeps_the_outcome():
             assert w.is_terminal and w.winners() == st.winners()
             assert np.array_equal(w.final_scores(), st.final_scores())
             assert np.array_equal(w.returns(), st.returns())
+
+
+def test_resample_says_every_attempt_failed(monkeypatch):
+    """When no relabelling drawn replays, :func:`resample` tries ``MAX_ATTEMPTS`` draws, then
+    raises a RecordError saying all of them failed, quoting the last draw's error and chained
+    to it (``__cause__``)."""
+    import envs.clandestine.resample as R
+    from envs.core.errors import RecordError
+
+    calls = []
+
+    def failing(st, seat, rng):
+        calls.append(seat)
+        raise RecordError(f"action #{len(calls)} is illegal in the replay")
+
+    monkeypatch.setattr(R, "resample_once", failing)
+    monkeypatch.setattr(R, "MAX_ATTEMPTS", 7)
+    st = random_position(3, 3, 40)
+    with pytest.raises(RecordError, match="all 7 attempts") as info:
+        st.resample_from_infostate(2, np.random.default_rng(0))
+    assert calls == [2] * 7
+    assert "last error: action #7 is illegal in the replay" in str(info.value)
+    assert isinstance(info.value.__cause__, RecordError)
+    assert str(info.value.__cause__) == "action #7 is illegal in the replay"

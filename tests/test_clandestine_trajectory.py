@@ -25,14 +25,14 @@ from envs import make_env
 
 #: (num_players, basic_preset) -> (play hash, obs hash), first 16 hex digits of SHA-256
 EXPECTED: dict[tuple[int, bool], tuple[str, str]] = {
-    (2, False): ('dd9311dde25bdc83', 'fb32e16a8f060ea7'),
-    (2, True): ('c221d2007a84c3f3', 'ac9c11e4ff8db462'),
-    (3, False): ('e262566893602207', '635b88bf08ded3f1'),
-    (3, True): ('8a96d2d88e412cea', 'da0613aa94cee3e8'),
-    (4, False): ('f323a20e44ab8c9d', '3d4b42327d2f15e1'),
-    (4, True): ('ba826494eb9183c3', '96c17a9f7e174415'),
-    (5, False): ('0f54b009ef01eb6f', '4f87e586ceac4daa'),
-    (5, True): ('2bfcf0b0863b3ad5', '1d56c8e06d36b33c'),
+    (2, False): ('78e640e86b448e13', '783853b57fb55e01'),
+    (2, True): ('aabf3bc5670947b2', '4bba518c5ec940ed'),
+    (3, False): ('60643d91ca51634b', '1374cfa254620846'),
+    (3, True): ('2d2ba24fbf55c42c', '9fca030b06b4ba1b'),
+    (4, False): ('905a7ea98600eeb3', '71d09ad5220df06e'),
+    (4, True): ('830a40274d44ebe0', '9b4c0390af0c12f2'),
+    (5, False): ('b1cc3b03a2960c5f', 'c51a184fff9c4072'),
+    (5, True): ('9d391f33a26eaab5', '7a2803e5acc1e366'),
 }
 
 

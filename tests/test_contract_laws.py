@@ -66,6 +66,20 @@ def _assert_same(a: dict, b: dict, what: str) -> None:
             assert a[key] == b[key], f"{what}: {key} differs: {a[key]!r} != {b[key]!r}"
 
 
+def _sized(full: int, clandestine_fast: int) -> list:
+    """``(game, size)`` parameters: every game at ``full``; Clandestine (games of ~1,400
+    decisions, where the full size takes over a minute on one core) at ``clandestine_fast``,
+    its full size a release check (marked exhaustive). The smaller run checks the same law."""
+    out = []
+    for g in GAMES:
+        if g == "clandestine":
+            out += [pytest.param(g, full, marks=pytest.mark.exhaustive, id=f"{g}-{full}"),
+                    pytest.param(g, clandestine_fast, id=f"{g}-{clandestine_fast}")]
+        else:
+            out.append(pytest.param(g, full, id=f"{g}-{full}"))
+    return out
+
+
 def _finished_games(game: str, per_count: int, seed: int) -> list:
     cls = state_class(game)
     rng = np.random.default_rng(seed)
@@ -90,13 +104,14 @@ def _check_record(s) -> None:
                  f"{s.game_name} seed {s.seed} after {len(s.history)} actions, replayed")
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_records_replay_exactly(game):
-    """60 random positions and 10 finished games per player count: the JSON round-trip of the
-    record replays to identical observations, mask, returns, hidden truth and chance log."""
-    positions = random_positions(game, 60 * len(player_counts(game)), seed=31)
-    finished = _finished_games(game, 10, seed=32)
-    assert sum(s.is_over for s in positions + finished) >= 10 * len(player_counts(game))
+@pytest.mark.parametrize("game,size", _sized(60, 18))
+def test_records_replay_exactly(game, size):
+    """60 random positions and 10 finished games per player count (Clandestine's fast run: 18
+    and 3; ~60 s on one core at full size): the JSON round-trip of the record replays to
+    identical observations, mask, returns, hidden truth and chance log."""
+    positions = random_positions(game, size * len(player_counts(game)), seed=31)
+    finished = _finished_games(game, size // 6, seed=32)
+    assert sum(s.is_over for s in positions + finished) >= size // 6 * len(player_counts(game))
     for s in positions + finished:
         _check_record(s)
     rec = json.loads(json.dumps(finished[0].to_record()))
@@ -204,14 +219,15 @@ def _check_resample(s, seat: int, rng: np.random.Generator, play_on: bool):
     return world
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_resample_observation_law(game):
-    """150 random positions per player count, every seat: the observation law, the game's own
-    facts, the original untouched; every eighth world plays on to the end. The resampler does
-    draw: before the end, at least a fifth of the worlds have another hidden truth."""
+@pytest.mark.parametrize("game,size", _sized(150, 20))
+def test_resample_observation_law(game, size):
+    """150 random positions per player count (Clandestine's fast run: 20; ~3 minutes on one
+    core at full size), every seat: the observation law, the game's own facts, the original
+    untouched; every eighth world plays on to the end. The resampler does draw: before the
+    end, at least a fifth of the worlds have another hidden truth."""
     rng = np.random.default_rng(41)
     draws = other = 0
-    for i, s in enumerate(random_positions(game, 150 * len(player_counts(game)), seed=41)):
+    for i, s in enumerate(random_positions(game, size * len(player_counts(game)), seed=41)):
         truth = s.hidden_truth()
         for seat in range(s.num_players):
             play_on = (i + seat) % 8 == 0
@@ -222,12 +238,13 @@ def test_resample_observation_law(game):
     assert other >= draws / 5, f"{game}: only {other} of {draws} worlds differ from the truth"
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_resampling_a_finished_game_keeps_its_returns(game):
-    """10 finished games per player count, every seat, 3 worlds each: same returns (and the
-    game's own facts, e.g. the same winner); one world per game is history consistent."""
+@pytest.mark.parametrize("game,size", _sized(10, 3))
+def test_resampling_a_finished_game_keeps_its_returns(game, size):
+    """10 finished games per player count (Clandestine's fast run: 3; ~90 s on one core at full
+    size), every seat, 3 worlds each: same returns (and the game's own facts, e.g. the same
+    winner); one world per game is history consistent."""
     rng = np.random.default_rng(42)
-    for s in _finished_games(game, 10, seed=42):
+    for s in _finished_games(game, size, seed=42):
         for seat in range(s.num_players):
             for _ in range(3):
                 _check_resample(s, seat, rng, play_on=False)
@@ -247,20 +264,36 @@ def _history_law(game: str, per_count: int, seed: int) -> int:
     return steps
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_history_consistency_law(game):
-    """50 random positions per player count, every seat."""
-    assert _history_law(game, 50, seed=43) > 50 * len(player_counts(game))
+@pytest.mark.parametrize("game,size", _sized(50, 4))
+def test_history_consistency_law(game, size):
+    """50 random positions per player count (Clandestine's fast run: 4; ~6 minutes on one core
+    at full size), every seat."""
+    assert _history_law(game, size, seed=43) > size * len(player_counts(game))
+
+
+#: positions per player count of the slow history-consistency run where 2,000 take over a
+#: minute (seconds on one core, 2,000 per count: Badland Wolves ~800-930, Clans ~100, Prowl
+#: ~110, Clandestine ~25 minutes); the 2,000-per-count run of every game is a release check
+_HISTORY_SLOW_SIZE = {"badland_wolves": 100, "clans": 400, "prowl": 400, "clandestine": None}
+
+
+def _history_sizes():
+    for g in GAMES:
+        slow = _HISTORY_SLOW_SIZE.get(g, 2000)
+        if slow != 2000:
+            yield pytest.param(g, 2000, marks=pytest.mark.exhaustive, id=f"{g}-2000")
+        if slow is not None:
+            yield pytest.param(g, slow, id=f"{g}-{slow}")
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("game", [
-    # Clandestine's games run to ~1,400 decisions: its 2,000-per-count run (about 25 minutes)
-    # is a release check; its slow run of 500 per count is in tests/test_clandestine_recall.py
-    pytest.param(g, marks=pytest.mark.exhaustive) if g == "clandestine" else g for g in GAMES])
-def test_history_consistency_law_2000_positions_per_player_count(game):
-    """Issue 7: at least 2,000 random positions per game and player count, all seats."""
-    assert _history_law(game, 2000, seed=44) > 2000 * len(player_counts(game))
+@pytest.mark.parametrize("game,per_count", _history_sizes())
+def test_history_consistency_law_2000_positions_per_player_count(game, per_count):
+    """Issue 7: at least 2,000 random positions per game and player count, all seats (the
+    release check, marked exhaustive where it takes over a minute). The slow run checks the
+    same law at every seat of fewer positions (``_HISTORY_SLOW_SIZE``); Clandestine's
+    slow run is in tests/test_clandestine_recall.py."""
+    assert _history_law(game, per_count, seed=44) > per_count * len(player_counts(game))
 
 
 # -------------------------------------------------------------------------- public history
@@ -326,16 +359,25 @@ def _leak_law(game: str, n: int, seed: int) -> int:
     return changed
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_hidden_facts_do_not_leak(game):
-    """150 random positions per player count, every seat as observer: more changes checked
-    than positions (the hook finds a hidden fact to change at most positions)."""
-    n = 150 * len(player_counts(game))
+@pytest.mark.parametrize("game,size", _sized(150, 50))
+def test_hidden_facts_do_not_leak(game, size):
+    """150 random positions per player count (Clandestine's fast run: 50; ~80 s on one core at
+    full size), every seat as observer: more changes checked than positions (the hook finds a
+    hidden fact to change at most positions)."""
+    n = size * len(player_counts(game))
     assert _leak_law(game, n, seed=61) > n
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("game", GAMES)
-def test_hidden_facts_do_not_leak_many(game):
-    n = 600 * len(player_counts(game))
+@pytest.mark.parametrize("game,per_count", [
+    # Clandestine's 600 per count take ~6 minutes on one core: a release check; its slow run
+    # checks the same law, every seat as observer, at 100 positions per count
+    p for g in GAMES for p in (
+        [pytest.param(g, 600, marks=pytest.mark.exhaustive, id=f"{g}-600"),
+         pytest.param(g, 100, id=f"{g}-100")] if g == "clandestine"
+        else [pytest.param(g, 600, id=f"{g}-600")])])
+def test_hidden_facts_do_not_leak_many(game, per_count):
+    """600 random positions per player count (100 in Clandestine's slow run), every seat as
+    observer: more changes checked than positions."""
+    n = per_count * len(player_counts(game))
     assert _leak_law(game, n, seed=62) > n

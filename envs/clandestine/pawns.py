@@ -279,8 +279,8 @@ class Movement:
         """Every pawn picked up has been placed."""
         return sum(self.in_hand) == 0
 
-    def _next(self, route: int) -> int:
-        cur = self.cursors[route]
+    def _next(self, route: int, cursors: list | tuple | None = None) -> int:
+        cur = (self.cursors if cursors is None else cursors)[route]
         if route == PUBLIC:
             return self.city._public_next[cur]
         if not self.city.on_society_path(cur, self.actor):
@@ -301,12 +301,73 @@ class Movement:
             return SOCIETY
         return None
 
+    def _cursor_step(self, cursors: tuple[int, int], route: int) -> tuple[int, tuple[int, int]]:
+        """Where the next pawn on ``route`` goes from ``cursors``, and the cursors after it
+        (design §2.4 step 4). In step (the other route's next space is that space too), or off
+        its route (the Public cursor in a Chamber) while the pawn stands on its route, the other
+        cursor moves there as well."""
+        y = self._next(route, cursors)
+        out = list(cursors)
+        out[route] = y
+        other = 1 - route
+        nxt = self._next(other, cursors)
+        if other == PUBLIC:
+            on_other = self.city.is_public(y)
+        else:
+            on_other = self.city.on_society_path(y, self.actor)
+        if nxt == y or (nxt == -1 and on_other):
+            out[other] = y
+        return y, (out[0], out[1])
+
+    def _leader_finals(self, first: int) -> set:
+        """Every end placement of the Leaders left (multisets of ``(type, space)``) reachable
+        when ``first`` (``PL`` or ``SL``) is placed next: Public Leaders go along the Public
+        path, Society Leaders along the actor's Society path (no Cell takes a Leader)."""
+        finals: set = set()
+        seen: set = set()
+        routes = {PL: PUBLIC, SL: SOCIETY}
+
+        def walk(left: tuple[int, int], cursors: tuple[int, int], placed: tuple) -> None:
+            if (left, cursors, placed) in seen:
+                return
+            seen.add((left, cursors, placed))
+            if left == (0, 0):
+                finals.add(placed)
+                return
+            for i, t in enumerate(LEADERS):
+                if left[i]:
+                    y, nxt = self._cursor_step(cursors, routes[t])
+                    walk((left[0] - (i == 0), left[1] - (i == 1)), nxt,
+                         tuple(sorted(placed + ((t, y),))))
+
+        i = LEADERS.index(first)
+        y, cursors = self._cursor_step(tuple(self.cursors), routes[first])
+        left = (self.in_hand[PL] - (i == 0), self.in_hand[SL] - (i == 1))
+        walk(left, cursors, ((first, y),))
+        return finals
+
+    def _type_choice_due(self, group: tuple[int, ...]) -> bool:
+        """Whether the actor is asked the type of the next pawn of ``group`` (design §2.4 step 3,
+        rulebook "Moving Pawns": the order within Followers and within Leaders is the actor's
+        choice). Not with the Nemesis's fixed order, and not where the order cannot change
+        where the pawns end up: Public and Society Leaders go along different paths, and where
+        the Leaders' end spaces reachable with a Public Leader next are those reachable with a
+        Society Leader next, nothing is asked (the Society Leader goes first). The order of
+        Followers is always asked: a Universal Follower can take the Public path the Public
+        Followers take (or, forced onto the Society path, goes first while both paths are in
+        step), so which type goes next changes where they end."""
+        if len(group) != 2 or self.automatic:
+            return False
+        if group != LEADERS:
+            return True
+        return self._leader_finals(PL) != self._leader_finals(SL)
+
     def pending(self) -> Decision | None:
         """The decision due now, or ``None`` when the movement is complete."""
         if self.uf_chosen:
             return Decision("uf_route", (UF_FOLLOW, UF_STAY))
         group = self._group()
-        if len(group) == 2:
+        if self._type_choice_due(group):
             return Decision("placement_type", group)
         return None
 
@@ -344,10 +405,12 @@ class Movement:
                 self._place(store, UF, route)
                 continue
             group = self._group()
-            if len(group) == 2 and not self.automatic:
+            if self._type_choice_due(group):
                 return
-            # the only type left, or the Nemesis's fixed order (PF before UF, PL before SL)
-            t = group[0]
+            # the only type left, the Nemesis's fixed order (PF before UF, PL before SL), or
+            # Leaders whose order changes nothing (Society Leader first, as in the rulebook's
+            # Mason example: the order of ``placements`` is all that differs)
+            t = group[-1] if group == LEADERS and not self.automatic else group[0]
             if t == UF:
                 self.uf_chosen = True
             else:
@@ -370,17 +433,7 @@ class Movement:
                                f"{self.city.space_ids[self.cursors[route]]}")
         store.counts[y, t] += 1
         self.in_hand[t] -= 1
-        self.cursors[route] = y
-        other = 1 - route
-        nxt = self._next(other)
-        if other == PUBLIC:
-            on_other = self.city.is_public(y)
-        else:
-            on_other = self.city.on_society_path(y, self.actor)
-        # In step: the other route's next space is y too. Off its route (the Public cursor in a
-        # Chamber): it rejoins its route where the pawns do.
-        if nxt == y or (nxt == -1 and on_other):
-            self.cursors[other] = y
+        self.cursors = list(self._cursor_step(tuple(self.cursors), route)[1])
         self.placements.append((t, y))
 
 

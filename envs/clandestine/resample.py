@@ -35,14 +35,20 @@ def resample(st: ClandestineState, seat: int, rng: np.random.Generator) -> Cland
     the relabellings under which the whole public history is legal).
 
     Raises:
-        RecordError: no replayable relabelling in :data:`MAX_ATTEMPTS` draws.
+        RecordError: no replayable relabelling in :data:`MAX_ATTEMPTS` draws; the message says
+            that all the attempts failed and quotes the last draw's error (chained as its
+            ``__cause__``).
     """
-    for _ in range(MAX_ATTEMPTS - 1):
+    last: RecordError | None = None
+    for _ in range(MAX_ATTEMPTS):
         try:
             return resample_once(st, seat, rng)
-        except RecordError:
-            continue
-    return resample_once(st, seat, rng)
+        except RecordError as err:
+            last = err
+    raise RecordError(
+        f"resample: all {MAX_ATTEMPTS} attempts to draw a world for seat {seat} whose record "
+        f"replays failed (the public history is illegal under every relabelling drawn); "
+        f"last error: {last}") from last
 
 
 def resample_once(st: ClandestineState, seat: int, rng: np.random.Generator) -> ClandestineState:
