@@ -172,6 +172,30 @@ def test_a_record_of_a_state_part_way_through_a_replay_plays_on_like_it(game):
 
 
 @pytest.mark.parametrize("game", GAMES)
+def test_clone_shares_no_chance_bookkeeping_with_the_original(game):
+    """``clone()`` of a state part-way through a replay copies its chance log and the replayed
+    record's remaining outcomes: drawing or logging an outcome on the copy leaves the original's
+    untouched (a shared list would let a copy's future chance change the original's record,
+    though Prowl and Clans draw every outcome at set-up today)."""
+    cls = state_class(game)
+    for full in _finished_games(game, 1, seed=37):
+        rec = full.to_record()
+        k = len(rec["actions"]) // 3
+        for i, st in enumerate(cls.replay_steps(rec)):
+            if i == k:
+                break
+        log = [list(e) for e in st.chance_log]
+        forced = None if st._forced_chance is None else list(st._forced_chance)
+        c = st.clone()
+        c.chance_log.append(["probe", 0])
+        if c._forced_chance:
+            c._forced_chance.popleft()
+        assert [list(e) for e in st.chance_log] == log, f"{game}: chance log shared by clone()"
+        now = None if st._forced_chance is None else list(st._forced_chance)
+        assert now == forced, f"{game}: replayed outcomes shared by clone()"
+
+
+@pytest.mark.parametrize("game", GAMES)
 def test_malformed_chance_records_raise(game):
     """A record whose chance list names another event, holds an outcome outside the event's
     range, holds an outcome never drawn, or is not a list of pairs raises ``RecordError``."""

@@ -37,6 +37,8 @@ relative to the observer: relative seat r is absolute seat (seat + r) mod n). Bu
 
 from __future__ import annotations
 
+import copy
+
 import itertools
 from typing import Any
 
@@ -764,6 +766,9 @@ class ClansState(GameState):
         s.unscored = list(self.unscored)
         s.pending = list(self.pending)
         s.history = list(self.history)
+        s.chance_log = list(self.chance_log)  # entries are never mutated
+        if getattr(self, "_forced_chance", None) is not None:
+            s._forced_chance = copy.copy(self._forced_chance)
         s.config = dict(self.config)
         s.rng = np.random.default_rng()
         s.rng.bit_generator.state = self.rng.bit_generator.state

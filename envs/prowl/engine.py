@@ -27,6 +27,8 @@ The observation layout is built by :func:`build_layout` and documented in docs/p
 
 from __future__ import annotations
 
+import copy
+
 from typing import Any
 
 import numpy as np
@@ -1204,6 +1206,9 @@ class ProwlState(GameState):
         for k in ("track", "pos", "deck2p", "box", "history", "accusations", "_wany"):
             d[k] = list(d[k])
         d["queue"] = list(d["queue"])  # steps are immutable tuples (ctx dicts never mutated)
+        d["chance_log"] = list(d["chance_log"])  # entries are never mutated
+        if d.get("_forced_chance") is not None:
+            d["_forced_chance"] = copy.copy(d["_forced_chance"])
         d["rng"] = np.random.default_rng()
         d["rng"].bit_generator.state = self.rng.bit_generator.state
         d["_mask"] = None
