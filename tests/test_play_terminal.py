@@ -116,6 +116,7 @@ def test_quitting_is_clean_and_keeps_the_game_so_far(how, tmp_path):
     (["--opponents", "random", "--config", "num_players=4"],
      "--config num_players=4 but 1 opponent(s) and you make 2 players"),
     (["--opponents", "random", "--config", "beginner"], "--config items are KEY=VALUE"),
+    ([], "the player count is you plus one --opponents spec per other seat (0 given)"),
 ])
 def test_bad_commands_get_one_line_errors(args, message):
     out = subprocess.run([sys.executable, "-m", "training.play", "--game", "prowl", *args],

@@ -186,6 +186,10 @@ def test_cli_errors_are_one_line(capsys):
     with pytest.raises(SystemExit):
         main(["--game", "prowl", "--seat", "4", "--opponents", "random"])
     assert "seat must be in 0..1" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["--game", "clans"])
+    err = capsys.readouterr().err
+    assert "one --opponents spec per other seat (0 given)" in err and "Traceback" not in err
 
 
 # ------------------------------------------------------------------------------------------------

@@ -210,11 +210,18 @@ def play(game: str, seat: int, opponents: Sequence[str], seed: int | None = None
     if isinstance(given, bool) or not isinstance(given, int):
         raise ValueError(f"--config num_players={given!r} is not an integer ({len(opponents)} "
                          f"opponent(s) and you make {n} players)")
+    from_opponents = "num_players" not in config
     if config.setdefault("num_players", n) != n:
         raise ValueError(f"--config num_players={config['num_players']} but {len(opponents)} "
                          f"opponent(s) and you make {n} players")
     state_class = env_module(game).raw_env.state_class
-    state = state_class.from_config(seed, **config)
+    try:
+        state = state_class.from_config(seed, **config)
+    except ConfigError as e:
+        if from_opponents and "num_players" in str(e):
+            raise ConfigError(f"{e}: the player count is you plus one --opponents spec per "
+                              f"other seat ({len(opponents)} given)") from e
+        raise
     seats = state.agent_seats   # a rules-driven seat (Clandestine's Nemesis) is no one's
     if isinstance(seat, bool) or not isinstance(seat, int) or seat not in seats:
         raise ValueError(f"--seat must be in 0..{n - 1} for {n} players, got {seat!r}")

@@ -45,7 +45,7 @@ import numpy as np
 
 from agents import make_agent
 from envs import GAMES, env_module
-from envs.core import GameState
+from envs.core import ConfigError, GameState
 from envs.core.aec import agent_name
 from envs.core.state import check_seed
 
@@ -199,6 +199,7 @@ class GameServer:
         self.game = game
         self.state_class = env_module(game).raw_env.state_class
         config = dict(config or {})
+        from_opponents = "num_players" not in config
         config.setdefault("num_players", 1 + len(opponents))
         if config["num_players"] != 1 + len(opponents):
             raise ValueError(f"num_players is {config['num_players']} but {len(opponents)} "
@@ -208,7 +209,13 @@ class GameServer:
         problem = None if save_dir is None else save_dir_problem(Path(save_dir))
         if problem:
             raise ValueError(problem)
-        probe = self.state_class.from_config(0, **config)
+        try:
+            probe = self.state_class.from_config(0, **config)
+        except ConfigError as e:
+            if from_opponents and "num_players" in str(e):
+                raise ConfigError(f"{e}: the player count is you plus one --opponents spec per "
+                                  f"other seat ({len(opponents)} given)") from e
+            raise
         self.config = dict(probe.config)
         seats = probe.agent_seats   # a rules-driven seat (Clandestine's Nemesis) is no one's
         if isinstance(seat, bool) or not isinstance(seat, int) or seat not in seats:
