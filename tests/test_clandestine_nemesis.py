@@ -787,7 +787,8 @@ def test_views_with_a_nemesis(nemesis):
 
 def test_a_person_plays_solo_through_the_play_command():
     """``training.play`` with no opponents seats one person against the Nemesis (here always
-    answering the first option) to the end; the returns list that seat only."""
+    answering the first option) to the end; the labels and the returns name the person's seat
+    and the Nemesis's, played by the rules."""
     import io
 
     from rich.console import Console
@@ -798,8 +799,11 @@ def test_a_person_plays_solo_through_the_play_command():
     st, labels, finished = play("clandestine", 0, [], seed=3, console=con,
                                 config={"nemesis": "silver_guard", "difficulty": 1},
                                 read=lambda prompt: "1")
-    assert finished and labels == ["you"] and st.is_over
-    assert st.returns()[0] in (-1.0, 1.0) and "Returns" in con.file.getvalue()
+    from training.seatview import RULES_LABEL
+
+    assert finished and labels == ["you", RULES_LABEL] and st.is_over
+    out = con.file.getvalue()
+    assert st.returns()[0] in (-1.0, 1.0) and "Returns" in out and RULES_LABEL in out
 
 
 def test_resample_keeps_an_ascend_payment_replayable():
