@@ -40,6 +40,25 @@ def act_with_state(agent: Agent, observation: dict[str, np.ndarray], name: str, 
     return agent.act(observation, name)
 
 
+def seat_of_state(state: Any, agent: str, why: str) -> int:
+    """The seat of ``agent`` (``player_<seat>``) in the live game ``state`` given to an agent
+    declaring ``needs_state = True``.
+
+    ``why`` opens the error for a missing ``state`` (what the agent uses the game for).
+
+    Raises:
+        ValueError: ``state`` is None (the caller did not use :func:`act_with_state`), or
+            ``state`` is not at ``agent``'s decision.
+    """
+    if state is None:
+        raise ValueError(f"{why}: call act(observation, agent, state=<GameState>) (see "
+                         "agents.base.act_with_state)")
+    seat = state.current_player
+    if agent != f"player_{seat}":
+        raise ValueError(f"state is at the decision of player_{seat}, not of {agent}")
+    return seat
+
+
 def legal_ids(observation: dict[str, np.ndarray]) -> np.ndarray:
     """Int64 array of the legal action ids in ``observation["action_mask"]``.
 

@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from agents.base import seat_of_state
 from envs.clans import board as B
 from envs.clans.engine import NUM_MOVE_ACTIONS, observation_layout
 from envs.core.aec import seat_of
@@ -370,13 +371,8 @@ class BeliefClansHeuristic(ClansHeuristic):
     def act(self, observation: dict[str, np.ndarray], agent: str, state: Any = None) -> int:
         """A legal action id chosen as in :class:`ClansHeuristic` with the tracker's colour
         beliefs."""
-        if state is None:
-            raise ValueError("BeliefClansHeuristic follows the game through its state: call "
-                             "act(observation, agent, state=<GameState>) (see "
-                             "agents.base.act_with_state)")
-        seat = state.current_player
-        if agent != f"player_{seat}":
-            raise ValueError(f"state is at the decision of player_{seat}, not of {agent}")
+        seat = seat_of_state(state, agent, "BeliefClansHeuristic follows the game through its "
+                             "state")
         self._sync(state, seat)
         b = self.tracker.belief()
         others = [q for q in range(self.n) if q != seat]

@@ -57,7 +57,7 @@ from typing import Any
 
 import numpy as np
 
-from .base import legal_ids
+from .base import legal_ids, seat_of_state
 
 ROLLOUTS = ("random", "heuristic")
 
@@ -176,13 +176,8 @@ class ISMCTSAgent:
             ValueError: no ``state`` given, or ``state`` is not at ``agent``'s decision (its
                 current player or action mask differ from ``agent`` and ``observation``).
         """
-        if state is None:
-            raise ValueError("ISMCTSAgent searches the live game: call act(observation, agent, "
-                             "state=<GameState>) (see agents.base.act_with_state)")
+        seat = seat_of_state(state, agent, "ISMCTSAgent searches the live game")
         legal = legal_ids(observation)
-        seat = state.current_player
-        if agent != f"player_{seat}":
-            raise ValueError(f"state is at the decision of player_{seat}, not of {agent}")
         if not np.array_equal(np.asarray(observation["action_mask"]) != 0,
                               state.legal_action_mask() != 0):
             raise ValueError(f"the observation's action mask differs from the state's for {agent}")

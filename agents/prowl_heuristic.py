@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from agents.base import seat_of_state
 from envs.prowl.engine import (K_CLAN, K_OPP, K_ORDER, K_REWARD, K_SETUP, K_SIDE, K_TURN,
                                K_YESNO, ProwlState)
 
@@ -512,13 +513,8 @@ class BeliefProwlHeuristic(ProwlHeuristic):
     def act(self, observation: dict[str, np.ndarray], agent: str, state: Any = None) -> int:
         """A legal action id chosen as in :class:`ProwlHeuristic` with the consistent posterior
         as its clan beliefs."""
-        if state is None:
-            raise ValueError("BeliefProwlHeuristic reads the consistent posterior from the live "
-                             "game: call act(observation, agent, state=<GameState>) (see "
-                             "agents.base.act_with_state)")
-        seat = state.current_player
-        if agent != f"player_{seat}":
-            raise ValueError(f"state is at the decision of player_{seat}, not of {agent}")
+        seat = seat_of_state(state, agent, "BeliefProwlHeuristic reads the consistent "
+                             "posterior from the live game")
         mask = observation["action_mask"]
         legal = np.flatnonzero(mask)
         if legal.size == 0:
