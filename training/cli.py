@@ -11,7 +11,9 @@ Modules that are libraries, not commands, answer ``python -m training.X`` (with 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from pathlib import Path
 from typing import NoReturn, Sequence
 
 
@@ -52,3 +54,17 @@ def library_main(module: str, summary: str, instead: str,
 if __name__ == "__main__":
     sys.exit(library_main("cli", "The shared pieces of the training command lines.",
                           "python -m training.selfplay, evaluate, play, web, replay or plots"))
+
+
+def creatable_problem(option: str, path: Path, folder_word: str = "folder") -> str | None:
+    """Why the missing ``path`` given as ``option`` cannot be created, or None when it can: its
+    nearest existing ancestor must be a folder (``folder_word`` names one in the message) that
+    this process may write in. The missing folders between are created when saving."""
+    parent = path.parent
+    while not parent.exists() and parent != parent.parent:
+        parent = parent.parent
+    if not parent.is_dir():
+        return f"{option} {path}: a parent of {path} ({parent}) is not a {folder_word}"
+    if not os.access(parent, os.W_OK | os.X_OK):
+        return f"{option} {path}: no permission to write in the folder {parent}"
+    return None

@@ -48,7 +48,7 @@ from envs.core import ConfigError, GameState
 from envs.core.aec import agent_name
 from envs.core.text import SeatLogs, legal_action_lines, seat_label
 
-from .cli import ArgumentParser
+from .cli import ArgumentParser, creatable_problem
 from .evaluate import parse_config
 from .seatview import RULES_LABEL
 
@@ -283,14 +283,7 @@ def record_path_problem(path: Path) -> str | None:
         return f"--record {path} is a folder: give a file name"
     if path.exists():
         return None if os.access(path, os.W_OK) else f"--record {path} is not writable"
-    parent = path.parent
-    while not parent.exists() and parent != parent.parent:
-        parent = parent.parent
-    if not parent.is_dir():
-        return f"--record {path}: a parent of {path} ({parent}) is not a directory"
-    if not os.access(parent, os.W_OK | os.X_OK):
-        return f"--record {path}: no permission to write in the folder {parent}"
-    return None
+    return creatable_problem("--record", path, folder_word="directory")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -49,7 +49,7 @@ from envs.core import ConfigError, GameState
 from envs.core.aec import agent_name
 from envs.core.state import check_seed
 
-from .cli import ArgumentParser
+from .cli import ArgumentParser, creatable_problem
 from .seatview import (RULES_LABEL, final_view, legal_choices, move_text, page_template,
                        seat_view)
 
@@ -67,14 +67,7 @@ def save_dir_problem(path: Path) -> str | None:
             return f"--save {path} exists and is not a folder"
         return None if os.access(path, os.W_OK | os.X_OK) else \
             f"--save {path}: no permission to write in this folder"
-    parent = path.parent
-    while not parent.exists() and parent != parent.parent:
-        parent = parent.parent
-    if not parent.is_dir():
-        return f"--save {path}: a parent of {path} ({parent}) is not a folder"
-    if not os.access(parent, os.W_OK | os.X_OK):
-        return f"--save {path}: no permission to write in the folder {parent}"
-    return None
+    return creatable_problem("--save", path)
 
 
 class WebError(Exception):
