@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import pytest
 
 import envs
 from envs.core import ConfigError, GameState
@@ -184,3 +185,17 @@ def _equal(a: Any, b: Any) -> bool:
         return type(a) is type(b) and len(a) == len(b) and all(_equal(x, y)
                                                                for x, y in zip(a, b))
     return type(a) is type(b) and a == b
+
+
+def sized_params(full: int, clandestine_fast: int) -> list:
+    """``(game, size)`` parameters: every game at ``full``; Clandestine (games of ~1,400
+    decisions, where the full size takes over a minute on one core) at ``clandestine_fast``,
+    its full size a release check (marked exhaustive). The smaller run checks the same law."""
+    out = []
+    for g in sorted(envs.GAMES):
+        if g == "clandestine":
+            out += [pytest.param(g, full, marks=pytest.mark.exhaustive, id=f"{g}-{full}"),
+                    pytest.param(g, clandestine_fast, id=f"{g}-{clandestine_fast}")]
+        else:
+            out.append(pytest.param(g, full, id=f"{g}-{full}"))
+    return out

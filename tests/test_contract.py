@@ -28,7 +28,7 @@ from agents import make_agent
 from envs.core.aec import OrderEnforcingWrapper
 from tests.contract_helpers import (
     assert_traces_equal, env_trace, player_counts, random_action, random_env_positions,
-    random_positions, state_class, state_trace,
+    random_positions, sized_params, state_class, state_trace,
 )
 
 GAMES = sorted(envs.GAMES)
@@ -81,11 +81,7 @@ def _env_law(game: str, n: int, seed: int) -> None:
             _check_env_copies(e, seed + i, 2 * HORIZON)
 
 
-@pytest.mark.parametrize("game,n", [
-    p for g in GAMES for p in (
-        [pytest.param(g, 64, marks=pytest.mark.exhaustive, id=f"{g}-64"),
-         pytest.param(g, 32, id=f"{g}-32")] if g == "clandestine"
-        else [pytest.param(g, 64, id=f"{g}-64")])])
+@pytest.mark.parametrize("game,n", sized_params(64, 32))
 def test_state_copies_behave_like_the_original(game, n):
     """Every kind of copy of 64 random states per game (all player counts) plays on alike
     (Clandestine's fast run: 32; ~45 s on one core at 64)."""
@@ -100,13 +96,9 @@ def test_env_copies_behave_like_the_original(game):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("game,n", [
-    # Clandestine's 300 states take ~3 minutes on one core: a release check; its slow run
-    # checks every kind of copy of 80 states (every 8th played on to the end)
-    p for g in GAMES for p in (
-        [pytest.param(g, 300, marks=pytest.mark.exhaustive, id=f"{g}-300"),
-         pytest.param(g, 80, id=f"{g}-80")] if g == "clandestine"
-        else [pytest.param(g, 300, id=f"{g}-300")])])
+# Clandestine's 300 states take ~3 minutes on one core: a release check; its slow run checks
+# every kind of copy of 80 states (every 8th played on to the end)
+@pytest.mark.parametrize("game,n", sized_params(300, 80))
 def test_state_copies_behave_like_the_original_many(game, n):
     """Every kind of copy of 300 random states per game (80 in Clandestine's slow run) plays
     on alike."""

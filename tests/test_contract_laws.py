@@ -33,7 +33,7 @@ import pytest
 import envs
 from envs.core import RecordError
 from tests.contract_helpers import (
-    configs, player_counts, random_action, random_positions, state_class,
+    configs, player_counts, random_action, random_positions, sized_params, state_class,
 )
 from tests.contract_hooks import HIDDEN_CHANGE, RESAMPLE_CHECKS
 from tests.laws import assert_history_consistent
@@ -66,20 +66,6 @@ def _assert_same(a: dict, b: dict, what: str) -> None:
             assert a[key] == b[key], f"{what}: {key} differs: {a[key]!r} != {b[key]!r}"
 
 
-def _sized(full: int, clandestine_fast: int) -> list:
-    """``(game, size)`` parameters: every game at ``full``; Clandestine (games of ~1,400
-    decisions, where the full size takes over a minute on one core) at ``clandestine_fast``,
-    its full size a release check (marked exhaustive). The smaller run checks the same law."""
-    out = []
-    for g in GAMES:
-        if g == "clandestine":
-            out += [pytest.param(g, full, marks=pytest.mark.exhaustive, id=f"{g}-{full}"),
-                    pytest.param(g, clandestine_fast, id=f"{g}-{clandestine_fast}")]
-        else:
-            out.append(pytest.param(g, full, id=f"{g}-{full}"))
-    return out
-
-
 def _finished_games(game: str, per_count: int, seed: int) -> list:
     cls = state_class(game)
     rng = np.random.default_rng(seed)
@@ -104,7 +90,7 @@ def _check_record(s) -> None:
                  f"{s.game_name} seed {s.seed} after {len(s.history)} actions, replayed")
 
 
-@pytest.mark.parametrize("game,size", _sized(60, 18))
+@pytest.mark.parametrize("game,size", sized_params(60, 18))
 def test_records_replay_exactly(game, size):
     """60 random positions and 10 finished games per player count (Clandestine's fast run: 18
     and 3; ~60 s on one core at full size): the JSON round-trip of the record replays to
@@ -243,7 +229,7 @@ def _check_resample(s, seat: int, rng: np.random.Generator, play_on: bool):
     return world
 
 
-@pytest.mark.parametrize("game,size", _sized(150, 20))
+@pytest.mark.parametrize("game,size", sized_params(150, 20))
 def test_resample_observation_law(game, size):
     """150 random positions per player count (Clandestine's fast run: 20; ~3 minutes on one
     core at full size), every seat: the observation law, the game's own facts, the original
@@ -262,7 +248,7 @@ def test_resample_observation_law(game, size):
     assert other >= draws / 5, f"{game}: only {other} of {draws} worlds differ from the truth"
 
 
-@pytest.mark.parametrize("game,size", _sized(10, 3))
+@pytest.mark.parametrize("game,size", sized_params(10, 3))
 def test_resampling_a_finished_game_keeps_its_returns(game, size):
     """10 finished games per player count (Clandestine's fast run: 3; ~90 s on one core at full
     size), every seat, 3 worlds each: same returns (and the game's own facts, e.g. the same
@@ -288,7 +274,7 @@ def _history_law(game: str, per_count: int, seed: int) -> int:
     return steps
 
 
-@pytest.mark.parametrize("game,size", _sized(50, 4))
+@pytest.mark.parametrize("game,size", sized_params(50, 4))
 def test_history_consistency_law(game, size):
     """50 random positions per player count (Clandestine's fast run: 4; ~6 minutes on one core
     at full size), every seat."""
@@ -383,7 +369,7 @@ def _leak_law(game: str, n: int, seed: int) -> int:
     return changed
 
 
-@pytest.mark.parametrize("game,size", _sized(150, 50))
+@pytest.mark.parametrize("game,size", sized_params(150, 50))
 def test_hidden_facts_do_not_leak(game, size):
     """150 random positions per player count (Clandestine's fast run: 50; ~80 s on one core at
     full size), every seat as observer: more changes checked than positions (the hook finds a
@@ -393,13 +379,9 @@ def test_hidden_facts_do_not_leak(game, size):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("game,per_count", [
-    # Clandestine's 600 per count take ~6 minutes on one core: a release check; its slow run
-    # checks the same law, every seat as observer, at 100 positions per count
-    p for g in GAMES for p in (
-        [pytest.param(g, 600, marks=pytest.mark.exhaustive, id=f"{g}-600"),
-         pytest.param(g, 100, id=f"{g}-100")] if g == "clandestine"
-        else [pytest.param(g, 600, id=f"{g}-600")])])
+# Clandestine's 600 per count take ~6 minutes on one core: a release check; its slow run
+# checks the same law, every seat as observer, at 100 positions per count
+@pytest.mark.parametrize("game,per_count", sized_params(600, 100))
 def test_hidden_facts_do_not_leak_many(game, per_count):
     """600 random positions per player count (100 in Clandestine's slow run), every seat as
     observer: more changes checked than positions."""
