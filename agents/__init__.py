@@ -140,10 +140,10 @@ def make_agent(spec: str, game: str, config: dict[str, Any], seed: int | None = 
             if target != game:
                 raise ValueError(f"agent spec {spec!r} is the policy shipped for {target}; it "
                                  f"cannot play {game} (use ppo:{game} or ppo:PATH)")
-            agent = PolicyAgent.load(shipped, seed=seed)
+            agent = PolicyAgent.load(shipped, seed=seed, game=game, config=config)
             agent.name = spec
         else:
-            agent = PolicyAgent.load(target, seed=seed)
+            agent = PolicyAgent.load(target, seed=seed, game=game, config=config)
         _check_policy_fits(agent, spec, game, config, shipped=use_shipped)
         return agent
     if spec.startswith("ismcts:"):

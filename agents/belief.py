@@ -572,6 +572,10 @@ class SoftmaxPolicyAgent:
             raise ValueError(f"temperature must be positive, got {temperature!r}")
         if policy_agent._layers is None:
             raise ValueError("SoftmaxPolicyAgent needs a PolicyAgent with a plain MLP actor")
+        if policy_agent.advice is not None:
+            raise ValueError(f"{policy_agent.name} reads {policy_agent.advice!r} advice (an "
+                             "advisor with memory per seat); a belief policy model needs a "
+                             "policy of the observation alone")
         self.agent = policy_agent
         self.temperature = float(temperature)
         self.name = f"softmax({policy_agent.name})"
@@ -1192,7 +1196,8 @@ def make_tracker(spec: str, game: str, config: dict[str, Any], seed: int = 0,
     if spec.startswith("policy-ppo:"):
         from .learned import PolicyAgent
 
-        t = PolicyTracker(game, SoftmaxPolicyAgent(PolicyAgent.load(spec[11:])),
+        t = PolicyTracker(game, SoftmaxPolicyAgent(PolicyAgent.load(spec[11:], game=game,
+                                                             config=config)),
                           particles=particles, seed=seed)
         t.name = spec
         return t

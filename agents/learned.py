@@ -46,34 +46,59 @@ class PolicyAgent:
             distribution.
         name: label used in evaluation tables.
         seed: unused by deterministic play; seeds torch's sampling when ``deterministic=False``.
+        advice: ``None`` (the policy reads the observation only) or the advice kind the policy
+            was trained with (:mod:`agents.advice`): its input is then the observation followed
+            by the advice vector, which this agent computes with an advisor of its own (one per
+            agent instance, reset with it). Needs ``game`` and ``config``.
+        game, config: the game and configuration the advisor plays (with ``advice`` only).
+
+    Attributes:
+        obs_size: length of the game observation the agent takes (the policy's input length
+            less the advice vector's ``num_actions`` when ``advice`` is set).
 
     Raises:
-        ValueError: (from :meth:`act`) an observation whose length differs from the policy's input,
-            e.g. a policy trained for another game or player count.
+        ValueError: ``advice`` without ``game`` and ``config``, an unknown ``advice``; (from
+            :meth:`act`) an observation whose length differs from :attr:`obs_size`, e.g. a
+            policy trained for another game or player count.
     """
 
     def __init__(self, policy: Any, deterministic: bool = True, name: str = "ppo",
-                 seed: int | None = None) -> None:
+                 seed: int | None = None, advice: str | None = None, game: str | None = None,
+                 config: dict[str, Any] | None = None) -> None:
         import torch
+
+        from .advice import Advisor, check_advice
 
         self.policy = policy
         self.policy.set_training_mode(False)
         self.deterministic = deterministic
         self.name = name
-        self.obs_size = int(np.prod(policy.observation_space.shape))
         self.num_actions = int(policy.action_space.n)
+        self.input_size = int(np.prod(policy.observation_space.shape))
+        self.advice = check_advice(advice)
+        self.advisor: Advisor | None = None
+        if advice is not None:
+            if game is None or config is None:
+                raise ValueError(f"a policy trained with {advice!r} advice needs the game and "
+                                 "its config to build its advisor")
+            self.advisor = Advisor(advice, game, config, seed=seed)
+        self.obs_size = self.input_size - (self.num_actions if advice is not None else 0)
         self.rng = np.random.default_rng(seed)
         self._layers = _numpy_actor(policy)
         if seed is not None and not deterministic:
             torch.manual_seed(seed)
 
     @classmethod
-    def load(cls, path: str | Path, deterministic: bool = True, seed: int | None = None
-             ) -> PolicyAgent:
+    def load(cls, path: str | Path, deterministic: bool = True, seed: int | None = None,
+             game: str | None = None, config: dict[str, Any] | None = None) -> PolicyAgent:
         """Load a model saved by ``MaskablePPO.save`` (``.zip``) onto the CPU.
+
+        A model trained with advice carries its kind (the model's ``advice`` attribute, saved
+        with it by ``training.selfplay``); it then needs ``game`` and ``config``.
 
         Raises:
             FileNotFoundError: no file at ``path``.
+            ValueError: an advised model loaded without ``game`` and ``config``.
         """
         p = Path(path)
         if not p.is_file() and not Path(f"{p}.zip").is_file():
@@ -81,7 +106,8 @@ class PolicyAgent:
         from sb3_contrib import MaskablePPO  # slow to import: only once a file is there
 
         model = MaskablePPO.load(str(p), device="cpu")
-        return cls(model.policy, deterministic=deterministic, name=f"ppo:{p.name}", seed=seed)
+        return cls(model.policy, deterministic=deterministic, name=f"ppo:{p.name}", seed=seed,
+                   advice=getattr(model, "advice", None), game=game, config=config)
 
     def spawn(self, seed: int | None = None) -> PolicyAgent:
         """A new agent acting with the same policy (weights shared, not copied) and its own
@@ -89,10 +115,14 @@ class PolicyAgent:
         Policies off the numpy path sample with torch's global generator instead."""
         new = copy.copy(self)
         new.rng = np.random.default_rng(seed)
+        if self.advisor is not None:
+            new.advisor = self.advisor.spawn(seed)
         return new
 
     def reset(self) -> None:
-        """The policy is memoryless: nothing to reset."""
+        """The policy is memoryless; an advisor forgets the previous game."""
+        if self.advisor is not None:
+            self.advisor.reset()
 
     def act(self, observation: dict[str, np.ndarray], agent: str) -> int:
         """The policy's legal action for ``observation`` (see class doc for errors)."""
@@ -104,6 +134,10 @@ class PolicyAgent:
                 f"({self.num_actions},), got {obs.shape} and {mask.shape}: was it trained for "
                 "another game or player count?"
             )
+        if self.advisor is not None:    # asked at every decision, as the heuristic would be
+            from .advice import advised
+
+            obs = advised(obs, self.advisor(observation, agent))
         legal = legal_ids(observation)
         if legal.size == 1:
             return int(legal[0])

@@ -19,6 +19,7 @@ from typing import Any, Callable
 import numpy as np
 
 from agents import make_agent
+from agents.advice import Advisor, advised, check_advice
 from envs.core import GameState
 
 
@@ -42,11 +43,15 @@ class Demonstrations:
 def collect_demonstrations(game: str, state_class: type[GameState], config: dict[str, Any],
                            games: int, seed: int = 0,
                            progress: Callable[[int], None] | None = None,
-                           tie_sets: bool = False) -> Demonstrations:
+                           tie_sets: bool = False, advice: str | None = None
+                           ) -> Demonstrations:
     """Play ``games`` heuristic-only games at engine level and record every decision.
 
     ``tie_sets``: also record each decision's equally-best moves (the heuristic's
     ``best_moves(observation, agent)``, asked before it acts) in ``Demonstrations.best``.
+    ``advice``: an advice kind (:mod:`agents.advice`): each recorded observation is then
+    float32 (D + A,), followed by the advice vector of an advisor of the deciding seat's own
+    (one per seat, reset before each game, asked at every decision of its seat).
 
     Raises:
         ValueError: ``games < 1``, or ``tie_sets`` for a game whose heuristic has no
@@ -58,13 +63,15 @@ def collect_demonstrations(game: str, state_class: type[GameState], config: dict
     probe = state_class(seed=0, **config)
     n = probe.num_players
     agents = [make_agent("heuristic", game, config, seed=seed + i) for i in range(n)]
+    advisors = ([Advisor(advice, game, config, seed=seed + n + i) for i in range(n)]
+                if check_advice(advice) is not None else None)
     if tie_sets and not hasattr(agents[0], "best_moves"):
         raise ValueError(f"the {game} heuristic has no best_moves (its set of equally-best "
                          "moves): use the action target for this game")
     obs, masks, actions, seats, game_ids, final, best = [], [], [], [], [], [], []
     for g in range(games):
         state = state_class(seed=int(rng.integers(2**62)), **config)
-        for agent in agents:
+        for agent in agents + (advisors or []):
             agent.reset()
         while not state.is_over:
             p = state.current_player
@@ -76,6 +83,8 @@ def collect_demonstrations(game: str, state_class: type[GameState], config: dict
                 row[agents[p].best_moves(view, f"player_{p}")] = True
                 best.append(row)
             a = agents[p].act(view, f"player_{p}")
+            if advisors is not None:
+                o = advised(o, advisors[p](view, f"player_{p}"))
             obs.append(o)
             masks.append(m.astype(bool))
             actions.append(a)

@@ -28,6 +28,11 @@ Outputs, all under ``--run-dir`` (default ``runs/<game>``):
   A run whose folder already holds ``evaluation.json`` is refused unless ``--overwrite`` (or
   ``--eval-games 0``), so re-running a finished command never replaces its results silently.
 
+``--advice heuristic`` gives the learner the game's heuristic's recommended moves as extra
+inputs (:mod:`agents.advice`): behaviour cloning then fits the heuristic exactly and PPO learns
+where to depart from it. The saved model carries the advice kind (its ``advice`` attribute), so
+``ppo:PATH`` builds the same advisor when it plays.
+
 The defaults are the embedded main job: a short run on 4-player Prowl that trains and evaluates
 in about ten minutes on two CPU cores. A longer run: ``--timesteps 2000000 --eval-games 2000``.
 """
@@ -43,9 +48,11 @@ import time
 from pathlib import Path
 from typing import Any, Sequence
 
+import gymnasium as gym
 import numpy as np
 
 from agents import make_agent
+from agents.advice import ADVICE_KINDS, Advisor, advised, check_advice
 from agents.base import Agent, act_with_state
 from agents.learned import PolicyAgent
 from envs import GAMES, env_module
@@ -73,16 +80,19 @@ class OpponentPool:
             with no member (no snapshot yet) is skipped.
         max_snapshots: the newest snapshots kept.
         seed: seed of the pool's own generator (which opponent plays each seat).
+        advice: the advice kind the learner reads (:mod:`agents.advice`), or None; snapshots of
+            the learner then read it too, each instance with an advisor of its own.
 
     Raises:
-        ValueError: unknown kind or non-positive total weight.
+        ValueError: unknown kind or advice, or non-positive total weight.
     """
 
     KINDS = ("snapshot", "random", "heuristic")
 
     def __init__(self, game: str, config: dict[str, Any], weights: dict[str, float],
-                 max_snapshots: int = 5, seed: int = 0) -> None:
+                 max_snapshots: int = 5, seed: int = 0, advice: str | None = None) -> None:
         self.check_weights(weights)
+        self.advice = check_advice(advice)
         self.game = game
         self.config = dict(config)
         self.weights = {k: float(weights.get(k, 0.0)) for k in self.KINDS}
@@ -106,7 +116,7 @@ class OpponentPool:
     def add_snapshot(self, policy: Any, label: str) -> None:
         """Freeze a copy of ``policy`` (sampling its actions) and add it; drops the oldest."""
         frozen = copy.deepcopy(policy)
-        self.snapshots.append((label, PolicyAgent(frozen, deterministic=False, name=label)))
+        self.snapshots.append((label, self._snapshot_agent(frozen, label)))
         del self.snapshots[:-self.max_snapshots]
 
     def set_snapshots(self, paths: Sequence[str | Path]) -> list[str]:
@@ -130,10 +140,15 @@ class OpponentPool:
                 if not path.is_file() and not Path(f"{path}.zip").is_file():
                     raise FileNotFoundError(f"no saved snapshot at {str(path)!r}")
                 policy = MaskablePPO.load(path, device="cpu").policy
-                held[label] = PolicyAgent(policy, deterministic=False, name=label)
+                held[label] = self._snapshot_agent(policy, label)
             snapshots.append((label, held[label]))
         self.snapshots = snapshots
         return [label for label, _ in snapshots]
+
+    def _snapshot_agent(self, policy: Any, label: str) -> PolicyAgent:
+        """A sampling :class:`PolicyAgent` of a frozen ``policy`` (with the pool's advice)."""
+        return PolicyAgent(policy, deterministic=False, name=label, advice=self.advice,
+                           game=self.game, config=self.config)
 
     def labels(self) -> list[str]:
         """The opponents :meth:`make` can build now: the baselines' kinds, the snapshots' labels."""
@@ -207,6 +222,32 @@ class LearnerEnv(SingleAgentEnv):
         n = len(state_class.from_config(0, **config).agent_seats)
         super().__init__(pool.game, opponents=None, seat="rotate", first_seat=first_seat % n,
                          seed=seed, **config)
+        self.advisor: Advisor | None = None
+        if pool.advice is not None:
+            self.advisor = Advisor(pool.advice, pool.game, self.config, seed=seed)
+            size = self.observation_space.shape[0] + int(self.action_space.n)
+            self.observation_space = gym.spaces.Box(0.0, 1.0, (size,), np.float32)
+
+    def _advised(self, obs: np.ndarray) -> np.ndarray:
+        """``obs`` followed by the learner's advice now (zeros once the episode is over)."""
+        view = {"observation": obs, "action_mask": self._mask}
+        return advised(obs, self.advisor(view, f"player_{self.seat}"))
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None
+              ) -> tuple[np.ndarray, dict[str, Any]]:
+        """As :meth:`SingleAgentEnv.reset`; with advice, the advisor is reset for the new game."""
+        obs, info = super().reset(seed=seed, options=options)
+        if self.advisor is None:
+            return obs, info
+        self.advisor.reset()
+        return self._advised(obs), info
+
+    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        """As :meth:`SingleAgentEnv.step`; with advice, the observation carries it."""
+        obs, reward, terminated, truncated, info = super().step(action)
+        if self.advisor is None:
+            return obs, reward, terminated, truncated, info
+        return self._advised(obs), reward, terminated, truncated, info
 
     def _draw_opponents(self) -> dict[int, tuple[str, str]]:
         """Each opponent seat, in seat order, draws ``(kind, label)`` from the pool."""
@@ -372,6 +413,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "tie-set: the log of the total probability of its equally-best moves "
                         "(games whose heuristic has best_moves, e.g. clans, which breaks ties "
                         "between equal moves at random so its action alone cannot be fitted)")
+    p.add_argument("--advice", choices=("none",) + ADVICE_KINDS, default="none",
+                   help="give the learner the heuristic's recommended moves as extra inputs "
+                        "(agents/advice.py; default none)")
     p.add_argument("--opponents", default="snapshot=0.4,random=0.3,heuristic=0.3",
                    help="pool sampling weights")
     p.add_argument("--pool-size", type=int, default=5)
@@ -449,6 +493,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     import torch
     from sb3_contrib import MaskablePPO
 
+    advice = None if args.advice == "none" else args.advice
     run_dir = args.run_dir or Path("runs") / args.game
     if run_dir.exists() and not run_dir.is_dir():
         parser.error(f"--run-dir {run_dir} exists and is not a folder")
@@ -465,6 +510,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error(f"{run_dir} holds a run of {state.get('game')!r} with config "
                          f"{state.get('config')}, not {args.game!r} with {config}: use --fresh "
                          "to start over there, or another --run-dir")
+        if state.get("advice") != advice:
+            parser.error(f"{run_dir} holds a run with advice {state.get('advice')!r}, not "
+                         f"{advice!r} (--advice): use --fresh to start over there, or another "
+                         "--run-dir")
     run_dir.mkdir(parents=True, exist_ok=True)
     (run_dir / "snapshots").mkdir(exist_ok=True)
     settings = {**{k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()},
@@ -479,7 +528,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     signal.signal(signal.SIGTERM, _terminate)
 
     pool = OpponentPool(args.game, config, weights, max_snapshots=args.pool_size,
-                        seed=args.seed)
+                        seed=args.seed, advice=advice)
     n_players = int(config["num_players"])
     vec = make_vec_env(args, state_class, config, weights, pool)
     if resume:
@@ -499,7 +548,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                             n_epochs=args.n_epochs, gamma=0.99, ent_coef=args.ent_coef,
                             policy_kwargs={"net_arch": net}, seed=args.seed, device="cpu",
                             tensorboard_log=str(run_dir / "tb"), verbose=0)
-        state = {"game": args.game, "config": config, "last_snapshot": 0}
+        model.advice = advice    # saved with the model: ppo:PATH rebuilds the advisor
+        state = {"game": args.game, "config": config, "advice": advice, "last_snapshot": 0}
         if args.imitation_games > 0:
             state["imitation"] = warm_start(model, args, state_class, config)
         pool.add_snapshot(model.policy, "snapshot_0")
@@ -534,13 +584,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _worker_env(game: str, config: dict[str, Any], weights: dict[str, float], pool_size: int,
-                pool_seed: int, seed: int, first_seat: int) -> LearnerEnv:
+                pool_seed: int, seed: int, first_seat: int, advice: str | None = None
+                ) -> LearnerEnv:
     """A :class:`LearnerEnv` with a pool of its own, built inside a worker process (one torch
     thread: the worker only acts with snapshots, on the numpy path)."""
     import torch
 
     torch.set_num_threads(1)
-    pool = OpponentPool(game, config, weights, max_snapshots=pool_size, seed=pool_seed)
+    pool = OpponentPool(game, config, weights, max_snapshots=pool_size, seed=pool_seed,
+                        advice=advice)
     return LearnerEnv(env_module(game).raw_env.state_class, config, pool, seed=seed,
                       first_seat=first_seat)
 
@@ -590,7 +642,8 @@ def worker_env_fns(args: argparse.Namespace, config: dict[str, Any],
 
     return [partial(_worker_env, args.game, config, weights, args.pool_size,
                     int(np.random.SeedSequence([args.seed, i]).generate_state(1)[0]),
-                    args.seed * 100 + i, i) for i in range(args.n_envs)]
+                    args.seed * 100 + i, i, None if args.advice == "none" else args.advice)
+            for i in range(args.n_envs)]
 
 
 def make_vec_env(args: argparse.Namespace, state_class: type[GameState], config: dict[str, Any],
@@ -638,7 +691,8 @@ def warm_start(model: Any, args: argparse.Namespace, state_class: type[GameState
               disable=args.no_progress) as bar:
         demos = collect_demonstrations(args.game, state_class, config, args.imitation_games,
                                        seed=args.seed + 17, progress=bar.update,
-                                       tie_sets=args.imitation_target == "tie-set")
+                                       tie_sets=args.imitation_target == "tie-set",
+                                       advice=None if args.advice == "none" else args.advice)
     stats = pretrain_policy(model.policy, demos, epochs=args.imitation_epochs, seed=args.seed,
                             log=(lambda line: None) if args.no_progress else print,
                             target=args.imitation_target)

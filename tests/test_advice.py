@@ -1,0 +1,134 @@
+"""Advice (agents/advice.py): the heuristic's recommended moves as extra inputs of a policy."""
+
+import json
+
+import numpy as np
+import pytest
+
+from agents import make_agent
+from agents.advice import Advisor, advised, check_advice
+from agents.learned import PolicyAgent
+from envs import env_module, make_raw_env
+from training.selfplay import LearnerEnv, OpponentPool, main as selfplay_main
+
+
+def _views(game, num_players, games, seed):
+    """(seat, view) of every decision of ``games`` heuristic-only games, in order."""
+    cls = env_module(game).raw_env.state_class
+    out = []
+    for g in range(games):
+        state = cls(seed=seed + g, num_players=num_players)
+        players = [make_agent("heuristic", game, dict(state.config), seed=g * 10 + p)
+                   for p in range(num_players)]
+        views = []
+        while not state.is_over:
+            p = state.current_player
+            view = {"observation": state.observation_tensor(p),
+                    "action_mask": state.legal_action_mask()}
+            views.append((p, view))
+            state.apply_action(players[p].act(view, f"player_{p}"))
+        out.append((dict(state.config), views))
+    return out
+
+
+def test_clans_advice_is_the_heuristics_tie_set_and_bw_advice_its_action():
+    """Every decision of 3 games per game: Clans advice = best_moves of a heuristic that saw
+    the same observations (its colour evidence grows over the game); Badland Wolves advice =
+    the one action its heuristic plays."""
+    for game, n in (("clans", 3), ("badland_wolves", 4)):
+        for config, views in _views(game, n, 3, seed=40):
+            advisors = [Advisor("heuristic", game, config, seed=p) for p in range(n)]
+            twins = [make_agent("heuristic", game, config, seed=p) for p in range(n)]
+            for a in advisors + twins:
+                a.reset()
+            multi = 0
+            for p, view in views:
+                vec = advisors[p](view, f"player_{p}")
+                assert vec.dtype == np.float32 and vec.shape == view["action_mask"].shape
+                assert set(np.unique(vec)) <= {0.0, 1.0}
+                on = np.flatnonzero(vec)
+                assert on.size >= 1 and view["action_mask"][on].all()
+                if game == "clans":
+                    assert on.tolist() == twins[p].best_moves(view, f"player_{p}").tolist()
+                    multi += on.size > 1
+                else:
+                    assert on.tolist() == [twins[p].act(view, f"player_{p}")]
+            if game == "clans":
+                assert multi > 0          # ties happen in every Clans game
+
+
+def test_advice_is_zero_without_a_decision_and_bad_kinds_are_refused():
+    adv = Advisor("heuristic", "clans", {"num_players": 3})
+    state = make_raw_env("clans", num_players=3)
+    state.reset(seed=1)
+    obs = state.observe("player_0")
+    none = {"observation": obs["observation"], "action_mask": np.zeros_like(obs["action_mask"])}
+    assert not adv(none, "player_0").any()
+    with pytest.raises(ValueError, match="unknown advice 'oracle'"):
+        check_advice("oracle")
+    with pytest.raises(ValueError, match="unknown advice"):
+        Advisor("oracle", "clans", {"num_players": 3})
+    assert check_advice(None) is None and check_advice("heuristic") == "heuristic"
+    np.testing.assert_array_equal(advised(np.ones(2), np.zeros(3)), [1, 1, 0, 0, 0])
+
+
+def test_learner_env_observation_carries_the_advice_of_its_own_advisor():
+    """Along two Clans episodes, obs = [the seat's observation_tensor, advice] where advice
+    is what a fresh advisor reset at each game gives on the same observations."""
+    from envs.clans import ClansState
+
+    cfg = dict(ClansState(seed=0, num_players=3).config)
+    pool = OpponentPool("clans", cfg, {"heuristic": 1.0}, advice="heuristic")
+    env = LearnerEnv(ClansState, cfg, pool, seed=5)
+    d, a_n = ClansState(seed=0, **cfg).observation_size, env.action_space.n
+    assert env.observation_space.shape == (d + a_n,)
+    twin = Advisor("heuristic", "clans", cfg)
+    rng = np.random.default_rng(0)
+    checked = 0
+    for _ in range(2):
+        obs, info = env.reset()
+        twin.reset()
+        done = False
+        while not done:
+            base = env.state.observation_tensor(env.seat)
+            np.testing.assert_array_equal(obs[:d], base)
+            view = {"observation": base, "action_mask": info["action_mask"]}
+            np.testing.assert_array_equal(obs[d:], twin(view, f"player_{env.seat}"))
+            advised_moves = np.flatnonzero(obs[d:])
+            checked += 1
+            obs, _, term, trunc, info = env.step(int(rng.choice(advised_moves)))
+            done = term or trunc
+        assert not obs[d:].any()           # the last observation has no advice
+    assert checked > 20
+
+
+def test_selfplay_with_advice_saves_a_policy_that_rebuilds_its_advisor(tmp_path, capsys):
+    """--advice heuristic on the toy game: the warm start fits the advice, the saved model
+    carries the kind, ppo:PATH builds an advisor per instance and takes game-sized
+    observations; a resume with other advice and a belief model of it are refused."""
+    args = ["--game", "toy", "--run-dir", str(tmp_path), "--n-envs", "2", "--n-steps", "64",
+            "--batch-size", "64", "--eval-games", "10", "--no-progress", "--imitation-games",
+            "30", "--imitation-epochs", "3", "--advice", "heuristic", "--timesteps", "128",
+            "--opponents", "heuristic=0.5,snapshot=0.5", "--snapshot-every", "64"]
+    assert selfplay_main(args) == 0
+    state = json.loads((tmp_path / "checkpoints" / "state.json").read_text())
+    assert state["advice"] == "heuristic"
+    spec = f"ppo:{tmp_path / 'final_model.zip'}"
+    from tests.toy_game import ToyState
+
+    agent = make_agent(spec, "toy", dict(ToyState(seed=0).config))
+    assert agent.advice == "heuristic" and agent.obs_size == 13 and agent.input_size == 15
+    obs = {"observation": np.zeros(13, np.float32), "action_mask": np.array([1, 1], np.int8)}
+    assert agent.act(obs, "player_0") in (0, 1)
+    twin = agent.spawn(3)
+    assert twin.advisor is not agent.advisor and twin.advisor.agent is not agent.advisor.agent
+    with pytest.raises(ValueError, match="needs the game and its config"):
+        PolicyAgent.load(tmp_path / "final_model.zip")
+    with pytest.raises(SystemExit):
+        selfplay_main([a for a in args if a not in ("--advice", "heuristic")]
+                      + ["--timesteps", "256", "--overwrite"])
+    assert "advice 'heuristic', not None" in capsys.readouterr().err
+    from agents.belief import SoftmaxPolicyAgent
+
+    with pytest.raises(ValueError, match="reads 'heuristic' advice"):
+        SoftmaxPolicyAgent(agent)
