@@ -870,7 +870,10 @@ class PolicyTracker(Tracker):
         for a in cands:
             if not mask[a] or probs[a] <= 0:
                 continue
-            q = p.clone()
+            # another action than the one taken draws its chance from the generator: a state
+            # replayed from a record (history_loglik) holds the record's later outcomes, which
+            # belong to the recorded action only (GameState.probe_clone)
+            q = p.clone() if a == action else p.probe_clone()
             q.apply_action(a)
             if np.array_equal(q.observation_tensor(seat), obs_after):
                 like += probs[a]

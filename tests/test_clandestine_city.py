@@ -299,6 +299,78 @@ def test_leader_order_is_asked_only_where_it_changes_the_end_spaces():
     assert placed(city, mv)[2:] == [("sl", "P1C2"), ("pl", "K2a")]
 
 
+def _leader_ends(mv, store, first):
+    """End stores (bytes) reachable when ``first`` is the next Leader placed, then every order of
+    the rest: placed directly (``Movement._place``), whatever the engine would ask."""
+    out = set()
+
+    def walk(mv, store, t):
+        mv, store = mv.copy(), store.copy()
+        mv._place(store, t, P.SOCIETY if t == SL else P.PUBLIC)
+        if not mv.in_hand[PL] and not mv.in_hand[SL]:
+            out.add(store.counts.tobytes())
+        for u in (PL, SL):
+            if mv.in_hand[u]:
+                walk(mv, store, u)
+
+    walk(mv, store, first)
+    return out
+
+
+def test_leader_order_is_never_left_out_where_it_changes_the_end_spaces(monkeypatch):
+    """The converse of the law above, by brute force over every placement: on every space of
+    the 2- and 3-path Cities (both sides), for every acting seat and Leader kind and up to two
+    pawns of each type, with every earlier decision answered every way, wherever both Leader
+    types remain to be placed the order is asked exactly when placing a Public Leader next and
+    placing a Society Leader next reach different sets of end spaces."""
+    seen = {"asked": 0, "skipped": 0}
+    stores = []
+    advance, due = P.Movement._advance, P.Movement._type_choice_due
+
+    def checked_advance(mv, store):
+        stores.append(store)
+        try:
+            advance(mv, store)
+        finally:
+            stores.pop()
+
+    def checked_due(mv, group):
+        asked = due(mv, group)
+        if group == P.LEADERS and stores:
+            matters = _leader_ends(mv, stores[-1], PL) != _leader_ends(mv, stores[-1], SL)
+            assert asked == matters, (mv.space, mv.actor, mv.in_hand, mv.cursors)
+            seen["asked" if asked else "skipped"] += 1
+        return asked
+
+    monkeypatch.setattr(P.Movement, "_advance", checked_advance)
+    monkeypatch.setattr(P.Movement, "_type_choice_due", checked_due)
+
+    def explore(mv, store):
+        dec = mv.pending()
+        for o in (dec.options if dec else ()):
+            m2, s2 = mv.copy(), store.copy()
+            m2.choose(s2, o)
+            explore(m2, s2)
+
+    for n in (2, 3):
+        for first_action in ("Fundraise", "Discover"):
+            city = build_city(n, first_action=first_action)
+            for space in range(city.num_spaces):
+                for actor in range(n):
+                    own, public = city.on_society_path(space, actor), city.is_public(space)
+                    for counts in np.ndindex(3, 3, 3, 3):
+                        pl, pf, uf, sl = counts
+                        if (pl or pf) and not public or sl and not own:
+                            continue
+                        for leader in (PL, SL):
+                            if not (pl if leader == PL else sl):
+                                continue
+                            store = PawnStore.empty(city)
+                            store.counts[space, [PL, PF, UF, SL]] = counts
+                            explore(P.start_movement(city, store, space, leader, actor), store)
+    assert seen["asked"] >= 400 and seen["skipped"] >= 10_000, seen
+
+
 def test_public_follower_drops_off_at_chamber_door():
     city = example_city()
     st = store_with(city, {"P0S1": ["sl", "pf", "pf", "pf"]})

@@ -132,6 +132,19 @@ def test_copies_of_a_fresh_state_and_env_match_at_once(game):
                 assert ce.action_space(a) == e.action_space(a)
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_a_copy_has_its_own_config(game):
+    """``config`` (what ``to_record()`` names as the game's keywords) is the copy's own: an
+    entry written into a copy's config is not in the original's record (``copy.copy`` and
+    ``clone()`` of a Prowl state shared the dict)."""
+    s = state_class(game).from_config(3, num_players=player_counts(game)[0])
+    before = s.to_record()["config"]
+    for name, make in COPIES.items():
+        c = make(s)
+        c.config["probe"] = name
+        assert s.to_record()["config"] == before, f"{game}: {name} shares config"
+
+
 # ------------------------------------------------------------------------------------------
 # the reported Prowl inputs
 

@@ -33,3 +33,33 @@ def test_parallel_api_and_active_agent_known_from_reset(game):
         assert np.array_equal(obs[active]["observation"], aec.observe(active)["observation"])
         if not p.agents or any(terms.values()) or any(truncs.values()):
             break
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_copies_play_on_alike_and_never_move_the_original(game):
+    """README "Copies": ``copy.copy`` (like ``copy.deepcopy`` and pickling) of the parallel
+    view gives an env that plays on exactly like the original, and stepping it leaves the
+    original's game where it was (``copy.copy`` shared the AEC env inside)."""
+    import copy
+    import pickle
+
+    def play(p, infos):
+        rng = np.random.default_rng(2)
+        out = []
+        while p.agents and len(out) < 30:
+            acts = {a: (int(rng.choice(np.flatnonzero(infos[a]["action_mask"])))
+                        if infos[a]["action_mask"].any() else None) for a in p.agents}
+            obs, rewards, terms, truncs, infos = p.step(acts)
+            out.append((sorted((a, o["observation"].tobytes()) for a, o in obs.items()),
+                        rewards, terms, truncs))
+        return out
+
+    for name, make in (("copy.copy", copy.copy), ("copy.deepcopy", copy.deepcopy),
+                       ("pickle", lambda e: pickle.loads(pickle.dumps(e)))):
+        p = envs.env_module(game).parallel_env(num_players=GAMES[game])
+        obs, infos = p.reset(seed=5)
+        history = list(p.aec_env.unwrapped.game.history)
+        copied = play(make(p), infos)
+        assert p.aec_env.unwrapped.game.history == history, \
+            f"{game}: stepping a {name} moved the original"
+        assert copied == play(p, infos), f"{game}: a {name} plays on unlike the original"

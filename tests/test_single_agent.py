@@ -328,3 +328,35 @@ def test_masks_read_from_infos_equal_the_envs_own():
         actions = np.array([random_action(m, rng) for m in masks])
         dones += int(vec.step(actions)[2].sum())
     assert dones > 20 and partial > 10
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_copies_play_on_alike_and_never_move_the_original(game):
+    """README "Copies": ``copy.copy`` (like ``copy.deepcopy`` and pickling) of the single-agent
+    env mid-episode gives an env that plays on exactly like the original, and stepping it
+    leaves the original's game where it was (``copy.copy`` shared the game and the opponents,
+    so stepping the copy moved the original)."""
+    import copy
+    import pickle
+
+    def play(env, info, horizon=30):
+        rng = np.random.default_rng(1)
+        out = []
+        for _ in range(horizon):
+            obs, reward, term, trunc, info = env.step(random_action(info["action_mask"], rng))
+            out.append((obs.tobytes(), reward, term, trunc, info["action_mask"].tobytes()))
+            if term or trunc:
+                break
+        return out
+
+    for name, make in (("copy.copy", copy.copy), ("copy.deepcopy", copy.deepcopy),
+                       ("pickle", lambda e: pickle.loads(pickle.dumps(e)))):
+        env = SingleAgentEnv(game, num_players=_n(game), opponents="random", seat=0)
+        obs, info = env.reset(seed=4)
+        play(env, info, 1)
+        info = {"action_mask": env.action_masks().astype(np.int8)}
+        assert info["action_mask"].any(), f"{game}: the episode ended at once"
+        history = list(env.state.history)
+        copied = play(make(env), info)
+        assert env.state.history == history, f"{game}: stepping a {name} moved the original"
+        assert copied == play(env, info), f"{game}: a {name} plays on unlike the original"

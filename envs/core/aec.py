@@ -347,6 +347,12 @@ class TurnBasedParallelEnv(turn_based_aec_to_parallel_wrapper):
         infos = {a: {**info, "active_agent": active} for a, info in infos.items()}
         return observations, infos
 
+    def __copy__(self) -> TurnBasedParallelEnv:
+        """``copy.copy(env)`` copies the AEC env inside (its fast ``clone()``), as
+        ``copy.deepcopy`` does: a shallow copy would share it, so stepping the copy would move
+        the original (README "Copies")."""
+        return copy.deepcopy(self, {id(self.aec_env): self.aec_env.clone()})
+
 
 def make_parallel_env_fn(raw_env_cls: type[GameAECEnv]) -> Callable[..., TurnBasedParallelEnv]:
     """Build the module-level ``parallel_env(**config)``: the turn-based parallel view of

@@ -15,6 +15,7 @@ SB3's vectorised envs).
 
 from __future__ import annotations
 
+import copy
 import zlib
 from typing import Any, Sequence
 
@@ -364,6 +365,12 @@ class SingleAgentEnv(gym.Env):
             gym.logger.warn("render() called without a render_mode; nothing drawn")
             return None
         return self.state.render_text()
+
+    def __copy__(self) -> SingleAgentEnv:
+        """``copy.copy(env)`` is ``copy.deepcopy(env)``: a shallow copy would share the game and
+        the opponents with the original, so stepping it would move the original (README
+        "Copies")."""
+        return copy.deepcopy(self)
 
 
 def _is_int(x: Any) -> bool:

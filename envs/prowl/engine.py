@@ -1207,6 +1207,7 @@ class ProwlState(GameState):
             d[k] = list(d[k])
         d["queue"] = list(d["queue"])  # steps are immutable tuples (ctx dicts never mutated)
         d["chance_log"] = list(d["chance_log"])  # entries are never mutated
+        d["config"] = dict(d["config"])
         if d.get("_forced_chance") is not None:
             d["_forced_chance"] = copy.copy(d["_forced_chance"])
         d["rng"] = np.random.default_rng()
