@@ -108,8 +108,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=400, help="number of games (default 400)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--config", nargs="*", default=[], metavar="KEY=VALUE",
-                        help="game keywords, e.g. beginner=true cards_per_player=7; values are read "
-                             "as JSON, so a list is written societies='[\"garden\",\"blue\"]'")
+                        help="game keywords, e.g. beginner=true cards_per_player=7; values are "
+                             "read as JSON, so a list is written "
+                             "societies='[\"garden\",\"blue\"]'")
     parser.add_argument("--out", type=Path, default=None,
                         help="output folder (default runs/eval-<game>-<time>)")
     parser.add_argument("--records", action="store_true",

@@ -380,8 +380,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="number of seats (default: the game's default)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--config", nargs="*", default=[], metavar="KEY=VALUE",
-                        help="game keywords, e.g. beginner=true; values are read as JSON, so a list "
-                             "is written societies='[\"garden\",\"blue\"]'")
+                        help="game keywords, e.g. beginner=true; values are read as JSON, "
+                             "so a list is written societies='[\"garden\",\"blue\"]'")
     parser.add_argument("--out", type=Path, default=None,
                         help="output folder (default runs/league-<game>-<time>)")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")

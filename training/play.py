@@ -300,8 +300,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=None,
                         help="the game's seed (default: a fresh one, shown and recorded)")
     parser.add_argument("--config", nargs="*", default=[], metavar="KEY=VALUE",
-                        help="game keywords, e.g. beginner=true; values are read as JSON, so a list "
-                             "is written societies='[\"garden\",\"blue\"]'")
+                        help="game keywords, e.g. beginner=true; values are read as JSON, "
+                             "so a list is written societies='[\"garden\",\"blue\"]'")
     parser.add_argument("--record", type=Path, default=None,
                         help="where to save the game record (default runs/play/<game>-<time>.json)")
     args = parser.parse_args(argv)

@@ -338,8 +338,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         "(none for solo play against a Nemesis: --game clandestine "
                         "--config nemesis=most_holy difficulty=3)")
     p.add_argument("--config", nargs="*", default=[], metavar="KEY=VALUE",
-                   help="game keywords, e.g. beginner=true; values are read as JSON, so a list "
-                             "is written societies='[\"garden\",\"blue\"]'")
+                   help="game keywords, e.g. beginner=true; values are read as JSON, "
+                             "so a list is written societies='[\"garden\",\"blue\"]'")
     p.add_argument("--seed", type=int, default=None, help="seed of the games' deals")
     p.add_argument("--port", type=int, default=8000, help="port on 127.0.0.1 (default 8000)")
     p.add_argument("--save", type=Path, default=None, metavar="DIR",
