@@ -9,7 +9,8 @@ from agents import make_agent
 from agents.advice import Advisor, advised, check_advice
 from agents.learned import PolicyAgent
 from envs import env_module, make_raw_env
-from training.selfplay import LearnerEnv, OpponentPool, main as selfplay_main
+from training.selfplay import LearnerEnv, OpponentPool
+from training.selfplay import main as selfplay_main
 
 
 def _views(game, num_players, games, seed):
