@@ -96,7 +96,7 @@ def parse_inputs(text: str | None) -> list[str] | None:
         return None
     names = [t.strip() for t in text.split(",")]
     if not all(names):
-        raise ValueError(f"--inputs {text!r} has an empty field name; give comma-separated "
+        raise ValueError(f"{text!r} has an empty field name; give comma-separated "
                          f"observation field names")
     return names
 
