@@ -1095,12 +1095,20 @@ class ProbeTracker(Tracker):
     Clans, the observer's own role is removed before the mixture and the prior is uniform over
     the others), so a probe that learned nothing falls back on the prior.
 
+    A probe trained with ``--inputs`` (``meta["inputs"]``: observation field names) reads only
+    those fields of the observation, selected through the game's observation layout
+    (``training.probe.input_columns`` on ``state.layout``) exactly as in training; a probe
+    without ``inputs`` in its meta (saved before the option, or trained on the whole
+    observation) reads the whole observation.
+
     Args:
         game: game name.
         path: the ``.pt`` file written by ``training.probe``.
 
     Raises:
-        ValueError: the file is for another game.
+        ValueError: the file is for another game; at :meth:`reset`, the game's observation size
+            differs from the probe's (another player count), or its layout lacks one of the
+            probe's input fields or gives them another width.
     """
 
     name = "probe"
@@ -1122,6 +1130,9 @@ class ProbeTracker(Tracker):
         self.distinct = bool(self.meta.get("distinct_roles", False))
         prior = self.meta.get("prior")
         self.prior = None if prior is None else np.asarray(prior, dtype=np.float64)
+        # observation fields read (training.probe --inputs); None: the whole observation
+        self.inputs = self.meta.get("inputs")
+        self.cols: np.ndarray | None = None
 
     @staticmethod
     def _restrict(p: np.ndarray, allowed: np.ndarray) -> np.ndarray:
@@ -1135,6 +1146,14 @@ class ProbeTracker(Tracker):
         if state0.observation_size != self.meta["obs_size"]:
             raise ValueError(f"probe expects observations of size {self.meta['obs_size']}, the "
                              f"game has {state0.observation_size} (another player count?)")
+        if self.inputs is not None:
+            from training.probe import input_columns, observation_layout_of
+
+            self.cols = input_columns(observation_layout_of(state0), self.inputs, self.game)
+            if len(self.cols) != self.meta["input_size"]:
+                raise ValueError(f"probe reads {self.meta['input_size']} entries from fields "
+                                 f"{', '.join(self.inputs)}; this game's layout gives "
+                                 f"{len(self.cols)}")
 
     def belief(self):
         import torch
@@ -1142,7 +1161,8 @@ class ProbeTracker(Tracker):
         st, seat = self.state, self.seat
         n = st.num_players
         with torch.no_grad():
-            x = torch.from_numpy(st.observation_tensor(seat)[None, :])
+            obs = st.observation_tensor(seat)
+            x = torch.from_numpy((obs if self.cols is None else obs[self.cols])[None, :])
             logits = self.net(x).reshape(n - 1, -1).double() / self.temperature
             p = torch.softmax(logits, dim=-1).numpy()
         b = np.zeros((n, p.shape[1]))

@@ -797,3 +797,141 @@ def test_deduction_benchmark_follows_the_first_decisions_only():
     with pytest.raises(SystemExit) as exc:
         main(["--game", "clans", "--max-decisions", "1"])
     assert exc.value.code == 2
+
+
+# ------------------------------------------------------------------ probe inputs (layout fields)
+@pytest.mark.parametrize("game,names", [
+    ("clans", ["seat_colour_moved", "own_colour", "seat_colour_points"]),
+    ("prowl", ["hand", "seat"]),
+    ("badland_wolves", ["phase", "seat"]),
+    ("clandestine", ["round", "phase"]),
+])
+def test_probe_input_columns_are_the_layout_fields(game, names):
+    """The selected entries of a real observation are the named fields' ``Layout.view``s,
+    flattened and concatenated in the order given (every game exposes ``state.layout``)."""
+    from training.probe import input_columns, observation_layout_of
+
+    st = _play(new_game(game, 4), 6, 4)
+    lay = observation_layout_of(st)
+    obs = st.observation_tensor(1)
+    cols = input_columns(lay, names, game)
+    want = np.concatenate([lay.view(obs, x).ravel() for x in names])
+    assert cols.dtype == np.int64 and len(cols) == sum(lay[x].size for x in names)
+    np.testing.assert_array_equal(obs[cols], want)
+    assert want.any()
+
+
+def test_probe_input_columns_on_three_player_clans_summaries():
+    """3-player Clans: the two public-history summaries are 2 x 3 seats x 5 colours = 30
+    entries, indices ``start..stop - 1`` of each field; after six moves the observer's own
+    relative seat 0 has moved huts, so its ``seat_colour_moved`` row is not all zero."""
+    from envs.clans.engine import observation_layout
+    from training.probe import input_columns
+
+    lay = observation_layout(3)
+    cols = input_columns(lay, ["seat_colour_points", "seat_colour_moved"])
+    p, m = lay["seat_colour_points"], lay["seat_colour_moved"]
+    np.testing.assert_array_equal(cols, list(range(p.start, p.start + 15))
+                                  + list(range(m.start, m.start + 15)))
+    st = _play(new_game("clans", 4, num_players=3), 6, 4)
+    obs = st.observation_tensor(0)
+    assert obs[cols][15:20].sum() > 0
+
+
+def test_probe_inputs_refuse_unknown_repeated_and_empty_fields(capsys):
+    from training.probe import input_columns, main, observation_layout_of, parse_inputs
+
+    lay = new_game("clans", 0).layout
+    with pytest.raises(ValueError, match=r"unknown observation field\(s\) of clans: nope, "
+                                         r"alas; known: huts, area_total"):
+        input_columns(lay, ["seat_colour_points", "nope", "alas"], "clans")
+    with pytest.raises(ValueError, match="given twice: own_colour"):
+        input_columns(lay, ["own_colour", "huts", "own_colour"])
+    with pytest.raises(ValueError, match="no observation fields"):
+        input_columns(lay, [])
+    assert parse_inputs(" huts, own_colour") == ["huts", "own_colour"]
+    assert parse_inputs(None) is None
+    with pytest.raises(ValueError, match="empty field name"):
+        parse_inputs("huts,,own_colour")
+
+    class NoLayout:
+        observation_size = 7
+
+    with pytest.raises(ValueError, match="NoLayout exposes no observation layout"):
+        observation_layout_of(NoLayout())
+    # the command refuses before generating any game: a one-line error, exit 2
+    with pytest.raises(SystemExit) as exc:
+        main(["--game", "clans", "--games", "1", "--inputs", "seat_colour_points,nope",
+              "--out", "unused.pt"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "--inputs: unknown observation field(s) of clans: nope; known: huts" in err
+
+
+def test_probe_with_inputs_saves_them_and_tracks_a_clans_game(tmp_path):
+    """A 3-player Clans probe on the two public-history summaries: its meta names the fields
+    and the 30-entry input, the network reads 30 entries, and the tracker's rows on a real
+    game sum to 1 with no mass on the observer's own colour; a meta naming a field the game
+    lacks is refused at reset."""
+    import torch
+
+    from agents.belief import ProbeTracker
+    from training.probe import load_probe, main
+
+    names = ["seat_colour_points", "seat_colour_moved"]
+    path = tmp_path / "f.pt"
+    assert main(["--game", "clans", "--num-players", "3", "--agents", "random", "--games", "3",
+                 "--epochs", "1", "--hidden", "8", "--inputs", ",".join(names),
+                 "--out", str(path)]) == 0
+    net, meta = load_probe(path)
+    assert meta["inputs"] == names and meta["input_size"] == 30 and meta["obs_size"] == 6312
+    assert net[0].in_features == 30
+    st = new_game("clans", 7, num_players=3)
+    tr = ProbeTracker("clans", str(path))
+    tr.reset(st, 2)
+    rng = np.random.default_rng(7)
+    for _ in range(8):
+        actor = st.current_player
+        a = int(rng.choice(st.legal_actions()))
+        st.apply_action(a)
+        tr.update(st, a, actor)
+        b = tr.belief()
+        assert b.shape == (3, 5)
+        np.testing.assert_allclose(b[[0, 1]].sum(axis=1), 1.0)
+        assert (b[[0, 1], int(st.colours[2])] == 0.0).all()
+    np.testing.assert_array_equal(st.observation_tensor(2)[tr.cols],
+                                  np.concatenate([st.layout.view(st.observation_tensor(2), x)
+                                                  .ravel() for x in names]))
+    blob = torch.load(path, weights_only=False)
+    blob["meta"]["inputs"] = ["seat_colour_points", "nope"]
+    torch.save(blob, tmp_path / "bad.pt")
+    with pytest.raises(ValueError, match="unknown observation field"):
+        ProbeTracker("clans", str(tmp_path / "bad.pt")).reset(new_game("clans", 7), 0)
+
+
+def test_probe_saved_without_inputs_reads_the_whole_observation(tmp_path):
+    """A probe whose meta has no ``inputs`` nor ``input_size`` (saved before the option) loads
+    with the whole observation as input and gives the same beliefs as the same network saved
+    with ``inputs`` None."""
+    import torch
+
+    from agents.belief import ProbeTracker
+    from training.probe import main
+
+    path = tmp_path / "w.pt"
+    assert main(["--game", "clans", "--num-players", "2", "--agents", "random", "--games", "2",
+                 "--epochs", "1", "--hidden", "8", "--out", str(path)]) == 0
+    blob = torch.load(path, weights_only=False)
+    assert blob["meta"]["inputs"] is None
+    assert blob["meta"]["input_size"] == blob["meta"]["obs_size"] == 6116   # 2-player Clans
+    del blob["meta"]["inputs"], blob["meta"]["input_size"]
+    torch.save(blob, tmp_path / "old.pt")
+    st = _play(new_game("clans", 5, num_players=2), 4, 5)
+    beliefs = []
+    for p in (path, tmp_path / "old.pt"):
+        tr = ProbeTracker("clans", str(p), support=False)
+        tr.reset(st, 0)
+        assert tr.cols is None
+        beliefs.append(tr.belief())
+    np.testing.assert_array_equal(beliefs[0], beliefs[1])
+    np.testing.assert_allclose(beliefs[1][1].sum(), 1.0)

@@ -299,6 +299,12 @@ def test_probe_bad_arguments_are_one_line_errors(tmp_path, capsys):
     assert "--games must be a positive integer, got 0" in err
     err = _one_line_error(main, ["--game", "prowl", "--config", "foo"] + out, capsys, "probe")
     assert "KEY=VALUE, got 'foo'" in err
+    err = _one_line_error(main, ["--game", "prowl", "--inputs", "hand,,seat"] + out, capsys,
+                          "probe")
+    assert "--inputs: 'hand,,seat' has an empty field name" in err
+    err = _one_line_error(main, ["--game", "prowl", "--inputs", "hand,claws"] + out, capsys,
+                          "probe")
+    assert "--inputs: unknown observation field(s) of prowl: claws; known: seat, decision" in err
 
 
 def test_play_checks_the_record_path_before_the_game(tmp_path, capsys):

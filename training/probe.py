@@ -4,7 +4,7 @@ Usage::
 
     python -m training.probe --game prowl --games 400 --out probes/prowl4.pt \\
         [--num-players 4] [--agents heuristic] [--epochs 8] [--hidden 128] [--seed 0] \\
-        [--data DIR]
+        [--data DIR] [--inputs FIELD,FIELD,...]
 
 Data: ``--games`` games generated with :func:`training.dataset.generate` (engine seeds
 ``seed + 10_000 + g``, away from the benchmark's seeds ``seed + g``) into a temporary directory,
@@ -12,6 +12,16 @@ or an existing dataset directory ``--data``. Every decision gives one example pe
 input ``obs[s]`` (float32 ``(D,)``), target the truth rows of relative seats ``1..n-1`` (absolute
 ``(s + r) % n``), each normalised to a distribution (one-hot role, or the hand's composition for
 Badland Wolves); undefined rows (no clan yet, empty hand) are masked out.
+
+Inputs (``--inputs``): by default the whole observation. ``--inputs seat_colour_points,
+seat_colour_moved`` reads only the named fields of the game's observation layout (the
+:class:`envs.core.layout.Layout` every game state exposes as ``state.layout``: Prowl
+``build_layout``, Clans, Badland Wolves and Clandestine ``observation_layout``), their entries
+concatenated in the order given (:func:`input_columns`); unknown or repeated names are refused
+with the layout's known fields listed. The whole 6,312-entry 3-player Clans observation is too
+wide for a few hundred games (300 games: calibrated back to the prior, 1.386 nats); its
+public-history summaries ``seat_colour_points,seat_colour_moved`` (30 entries) gave a held-out
+NLL of 0.148 on the same games (docs/deduction.md, Clans).
 
 Network: ``D -> hidden -> hidden -> (n - 1) * C`` with ReLU; loss the mean soft-target cross-entropy
 of each row's softmax; Adam (lr 1e-3), batch 512. Where the adapter declares
@@ -31,10 +41,12 @@ and a probe that learned nothing is the prior (a 60-game 3-player Clans probe re
 nats against the uniform prior's 1.386 before calibration).
 
 The ``.pt`` file holds ``{"meta": {...}, "state_dict": ...}``
-(``meta``: game, config, obs_size, num_players, columns, hidden, kind, train/val sizes and loss,
-``temperature``, ``prior_weight``, ``prior`` (``(n-1, C)`` list or None for distinct roles),
-``distinct_roles``, ``val_nll_raw``, ``val_nll_prior``); :class:`agents.belief.ProbeTracker`
-loads it with :func:`load_probe`.
+(``meta``: game, config, obs_size (the whole observation's size), num_players, columns, hidden,
+kind, train/val sizes and loss, ``temperature``, ``prior_weight``, ``prior`` (``(n-1, C)`` list
+or None for distinct roles), ``distinct_roles``, ``val_nll_raw``, ``val_nll_prior``, ``inputs``
+(the field names read, or None for the whole observation) and ``input_size`` (the network's
+input width)); :class:`agents.belief.ProbeTracker` loads it with :func:`load_probe`. Probes saved
+before ``inputs`` existed have neither key and read the whole observation.
 """
 
 from __future__ import annotations
@@ -52,6 +64,76 @@ import numpy as np
 from .cli import ArgumentParser
 
 
+def observation_layout_of(state) -> Any:
+    """The observation :class:`envs.core.layout.Layout` of a game state: ``state.layout``,
+    whose fields name every entry of ``state.observation_tensor(seat)`` (each game builds its
+    observation from it; Prowl ``build_layout``, Clans, Badland Wolves and Clandestine
+    ``observation_layout``).
+
+    Raises:
+        ValueError: the state has no ``layout`` that is a Layout of ``observation_size``
+            entries (the probe cannot select fields of that game's observation).
+    """
+    from envs.core.layout import Layout
+
+    lay = getattr(state, "layout", None)
+    size = getattr(state, "observation_size", None)
+    if not isinstance(lay, Layout) or lay.size != size:
+        raise ValueError(f"{type(state).__name__} exposes no observation layout (a `layout` "
+                         f"Layout of its {size} observation entries): observation fields "
+                         f"cannot be selected (--inputs) for this game")
+    return lay
+
+
+def parse_inputs(text: str | None) -> list[str] | None:
+    """Field names from ``--inputs`` text (``"a,b"``; spaces around names ignored), or None for
+    None (the whole observation).
+
+    Raises:
+        ValueError: an empty name (``""``, ``"a,,b"``, a trailing comma).
+    """
+    if text is None:
+        return None
+    names = [t.strip() for t in text.split(",")]
+    if not all(names):
+        raise ValueError(f"{text!r} has an empty field name; give comma-separated "
+                         f"observation field names")
+    return names
+
+
+def input_columns(layout, names: Sequence[str], game: str = "") -> np.ndarray:
+    """Flat observation indices of the fields ``names``, in the order given: for each field its
+    ``start..stop - 1`` range (the entries :meth:`Layout.view` reshapes), concatenated.
+
+    Args:
+        layout: the game's observation :class:`envs.core.layout.Layout`
+            (:func:`observation_layout_of`).
+        names: field names, at least one, none repeated.
+        game: the game's name, for the error messages.
+
+    Returns:
+        int64 ``(sum of the fields' sizes,)``.
+
+    Raises:
+        ValueError: no names, a repeated name, or names that are not fields of the layout (the
+            message lists them and the layout's known fields).
+    """
+    names = list(names)
+    where = f" of {game}" if game else ""
+    if not names:
+        raise ValueError("no observation fields given: name at least one (or leave inputs "
+                         "out for the whole observation)")
+    repeated = sorted({x for x in names if names.count(x) > 1})
+    if repeated:
+        raise ValueError(f"observation field(s) given twice: {', '.join(repeated)}")
+    unknown = [x for x in names if x not in layout]
+    if unknown:
+        raise ValueError(f"unknown observation field(s){where}: {', '.join(unknown)}; known: "
+                         f"{', '.join(f.name for f in layout)}")
+    return np.concatenate([np.arange(layout[x].start, layout[x].stop, dtype=np.int64)
+                           for x in names])
+
+
 def build_net(obs_size: int, out_size: int, hidden: int = 128):
     """The probe MLP (torch ``nn.Sequential``)."""
     import torch.nn as nn
@@ -60,8 +142,10 @@ def build_net(obs_size: int, out_size: int, hidden: int = 128):
                          nn.ReLU(), nn.Linear(hidden, out_size))
 
 
-def examples(data: dict[str, np.ndarray]) -> tuple[np.ndarray, ...]:
-    """Per-seat examples from a loaded dataset: ``x`` float32 ``(E, D)``, ``y`` float32
+def examples(data: dict[str, np.ndarray], cols: np.ndarray | None = None
+             ) -> tuple[np.ndarray, ...]:
+    """Per-seat examples from a loaded dataset: ``x`` float32 ``(E, D)`` (the observation, or
+    only its entries ``cols`` (int ``(D,)``, :func:`input_columns`) when given), ``y`` float32
     ``(E, n-1, C)`` (normalised rows), ``ok`` bool ``(E, n-1)`` (defined rows), the game
     index of each example, int ``(E,)``, and the observer's own truth row, float32 ``(E, C)``."""
     obs, truth, game = data["obs"], data["truth"], data["game"]
@@ -73,7 +157,7 @@ def examples(data: dict[str, np.ndarray]) -> tuple[np.ndarray, ...]:
         tot = y.sum(axis=2, keepdims=True)
         ok = tot[..., 0] > 0
         y = np.divide(y, tot, out=np.zeros_like(y), where=tot > 0)
-        xs.append(obs[:, s, :])
+        xs.append(obs[:, s, :] if cols is None else obs[:, s, cols])
         ys.append(y)
         oks.append(ok)
         gs.append(game)
@@ -178,17 +262,32 @@ def calibrate(logits: np.ndarray, y: np.ndarray, ok: np.ndarray, ref: np.ndarray
 
 
 def train(data: dict[str, np.ndarray], index: dict[str, Any], epochs: int = 8,
-          hidden: int = 128, seed: int = 0, log=print) -> tuple[Any, dict[str, Any]]:
+          hidden: int = 128, seed: int = 0, log=print, inputs: Sequence[str] | None = None
+          ) -> tuple[Any, dict[str, Any]]:
     """Train the probe on a loaded dataset, then calibrate it on the validation split (module
     docstring); returns ``(net, meta)``. With fewer than 10 games there is no validation split:
-    the last epoch is kept, uncalibrated (``temperature`` 1, ``prior_weight`` 0)."""
+    the last epoch is kept, uncalibrated (``temperature`` 1, ``prior_weight`` 0).
+
+    ``inputs``: observation field names the network reads (:func:`input_columns` on the layout
+    of a game built from ``index["config"]``), or None for the whole observation.
+
+    Raises:
+        ValueError: ``inputs`` names no field, repeats one or names one the game's layout does
+            not have, or the game has no observation layout.
+    """
     import torch
 
-    from agents.belief import adapter_for
+    from agents.belief import adapter_for, new_game
 
     torch.manual_seed(seed)
     torch.set_num_threads(1)   # small network: one thread is as fast and shares the machine
-    x, y, ok, g, own = examples(data)
+    cols = None
+    if inputs is not None:
+        inputs = list(inputs)
+        state = new_game(index["game"], 0, **index["config"])
+        cols = input_columns(observation_layout_of(state), inputs, index["game"])
+    obs_size = int(data["obs"].shape[2])
+    x, y, ok, g, own = examples(data, cols)
     n1, C = y.shape[1], y.shape[2]
     distinct = bool(getattr(adapter_for(index["game"]), "distinct_roles", False))
     sup = (np.repeat((own <= 0)[:, None, :], n1, axis=1).astype(np.float32) if distinct
@@ -245,7 +344,8 @@ def train(data: dict[str, np.ndarray], index: dict[str, Any], epochs: int = 8,
         log(f"calibrated on the validation split: temperature {temperature:.3f}, prior weight "
             f"{weight:.3f}: NLL {val_loss:.4f} (network alone {nll_raw:.4f}, prior alone "
             f"{nll_prior:.4f})")
-    meta = {"game": index["game"], "config": index["config"], "obs_size": int(x.shape[1]),
+    meta = {"game": index["game"], "config": index["config"], "obs_size": obs_size,
+            "inputs": inputs, "input_size": int(x.shape[1]),
             "num_players": n1 + 1, "columns": index.get("truth_columns"), "hidden": hidden,
             "kind": index.get("truth_kind"), "train_examples": int(len(xt)),
             "val_examples": int(len(xv)), "val_loss": val_loss, "games": games,
@@ -277,8 +377,9 @@ def load_probe(path: str | Path):
         raise FileNotFoundError(f"no probe file at {str(p)!r}")
     blob = torch.load(p, map_location="cpu", weights_only=False)
     meta = blob["meta"]
-    net = build_net(meta["obs_size"], (meta["num_players"] - 1) * len(meta["columns"]),
-                    meta["hidden"])
+    # input_size: the selected fields' width (absent before --inputs: the whole observation)
+    net = build_net(int(meta.get("input_size", meta["obs_size"])),
+                    (meta["num_players"] - 1) * len(meta["columns"]), meta["hidden"])
     net.load_state_dict(blob["state_dict"])
     net.eval()
     return net, meta
@@ -301,6 +402,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--hidden", type=int, default=128)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--data", default=None, help="an existing training.dataset directory")
+    ap.add_argument("--inputs", default=None, metavar="FIELD,FIELD,...",
+                    help="read only these fields of the game's observation layout, in this "
+                         "order (default: the whole observation)")
     a = ap.parse_args(argv)
     for name in ("epochs", "hidden"):
         if getattr(a, name) < 1:
@@ -316,6 +420,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             ap.error(f"--data {a.data} is a {index['game']!r} dataset, not {a.game!r}")
     else:
         config = check_cli_args(ap, a)
+    inputs = None
+    if a.inputs is not None:   # checked before any game is generated
+        from agents.belief import new_game
+
+        try:
+            inputs = parse_inputs(a.inputs)
+            state = new_game(a.game, 0, **(index["config"] if a.data else config))
+            input_columns(observation_layout_of(state), inputs, a.game)
+        except ValueError as exc:
+            ap.error(f"--inputs: {exc}")
     t0 = time.perf_counter()
     if a.data:
         data = load_dataset(a.data, ("obs", "truth", "game"))
@@ -325,7 +439,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             data = load_dataset(tmp, ("obs", "truth", "game"))
     print(f"{index['decisions']} decisions from {index['games']} games "
           f"({time.perf_counter() - t0:.1f} s)")
-    net, meta = train(data, index, a.epochs, a.hidden, a.seed)
+    net, meta = train(data, index, a.epochs, a.hidden, a.seed, inputs=inputs)
     save_probe(net, meta, a.out)
     print(f"saved {a.out} ({time.perf_counter() - t0:.1f} s)")
     return 0
