@@ -120,10 +120,25 @@ def test_ship_command_keeps_the_policy_and_drops_optimizer_state(tmp_path):
     assert dst == tmp_path / "copy.zip"
     model = MaskablePPO.load(str(dst), device="cpu")
     assert model.policy.optimizer.state_dict()["state"] == {}
-    a, b = PolicyAgent.load(src), PolicyAgent.load(dst)
+    assert getattr(model, "advice", None) == "heuristic"     # the advice kind travels with it
+    from envs.badland_wolves import BadlandWolvesState
+
+    cfg = {"num_players": 4}
+    a = PolicyAgent.load(src, game="badland_wolves", config=cfg)
+    b = PolicyAgent.load(dst, game="badland_wolves", config=cfg)
     rng = np.random.default_rng(0)
-    for _ in range(20):
-        obs = {"observation": rng.random(a.obs_size, dtype=np.float32),
-               "action_mask": (rng.random(a.num_actions) < 0.5).astype(np.int8)}
-        obs["action_mask"][0] = 1
-        assert a.act(obs, "player_0") == b.act(obs, "player_0")
+    decisions = 0
+    for g in range(2):      # real positions: the advisor reads them as the heuristic would
+        state = BadlandWolvesState(seed=g, num_players=4)
+        a.reset()
+        b.reset()
+        while not state.is_over and decisions < 400:
+            p = state.current_player
+            obs = {"observation": state.observation_tensor(p),
+                   "action_mask": state.legal_action_mask()}
+            act = a.act(obs, f"player_{p}")
+            assert act == b.act(obs, f"player_{p}")
+            decisions += 1
+            state.apply_action(act if rng.random() < 0.5
+                               else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert decisions >= 300
