@@ -133,3 +133,31 @@ def test_selfplay_with_advice_saves_a_policy_that_rebuilds_its_advisor(tmp_path,
 
     with pytest.raises(ValueError, match="reads 'heuristic' advice"):
         SoftmaxPolicyAgent(agent)
+
+
+def test_every_seat_of_an_advised_policy_has_its_own_advisor():
+    """One instance per seat and game (CONVENTIONS.md, "Agents"): the shipped advised Clans
+    policy as two opponent seats of the single-agent env holds two advisors with their own
+    heuristics, its spawn copies share no advisor, and one object at two seats is refused."""
+    from envs.core.single_agent import SingleAgentEnv
+    from training.arena import play_game
+
+    env = SingleAgentEnv("clans", opponents="ppo:clans", num_players=3, seed=0)
+    for ep in range(2):
+        env.reset(seed=ep)
+        done = False
+        while not done:
+            _, _, term, trunc, _ = env.step(int(np.flatnonzero(env.action_masks())[0]))
+            done = term or trunc
+        ops = [a for _, a in env.opponents.values()]
+        assert len(ops) == 2 and ops[0] is not ops[1]
+        assert ops[0].advisor is not ops[1].advisor
+        assert ops[0].advisor.agent is not ops[1].advisor.agent
+    a = make_agent("ppo:clans", "clans", {"num_players": 3}, seed=0)
+    b = a.spawn(1)
+    assert b.advisor is not a.advisor and b.advisor.agent is not a.advisor.agent
+    assert (b.advisor.advice, b.advisor.game, b.advisor.config) == ("heuristic", "clans",
+                                                                    a.advisor.config)
+    h = make_agent("heuristic", "clans", {"num_players": 3}, seed=0)
+    with pytest.raises(ValueError, match="same agent object"):
+        play_game(make_raw_env("clans", num_players=3), [a, a, h], 0)
