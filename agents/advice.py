@@ -64,6 +64,11 @@ class Advisor:
         self.config = dict(config)
         self.seed = seed
         self.agent = make_agent("heuristic", game, self.config, seed=seed)
+        from envs import env_module
+
+        #: the game's action count A: the length of the advice vector
+        self.num_actions = int(env_module(game).raw_env.state_class.from_config(
+            0, **self.config).num_actions)
 
     def spawn(self, seed: int | None = None) -> Advisor:
         """A new advisor of the same kind, game and configuration, with its own memory."""
