@@ -57,8 +57,7 @@ class PolicyAgent:
             less the advice vector's ``num_actions`` when ``advice`` is set).
 
     Raises:
-        ValueError: ``advice`` without ``game`` and ``config``, an unknown ``advice``, an
-            advised policy whose action count is not ``game``'s; (from
+        ValueError: ``advice`` without ``game`` and ``config``, an unknown ``advice``; (from
             :meth:`act`) an observation whose length differs from :attr:`obs_size`, e.g. a
             policy trained for another game or player count.
     """
@@ -83,10 +82,6 @@ class PolicyAgent:
                 raise ValueError(f"a policy trained with {advice!r} advice needs the game and "
                                  "its config to build its advisor")
             self.advisor = Advisor(advice, game, config, seed=seed)
-            if self.advisor.num_actions != self.num_actions:
-                raise ValueError(f"this policy has {self.num_actions} actions but {game} with "
-                                 f"{config} has {self.advisor.num_actions}: was it trained for "
-                                 "another game or player count?")
         self.obs_size = self.input_size - (self.num_actions if advice is not None else 0)
         self.rng = np.random.default_rng(seed)
         self._layers = _numpy_actor(policy)

@@ -493,7 +493,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     import torch
     from sb3_contrib import MaskablePPO
 
-    advice = None if args.advice == "none" else args.advice
+    advice = advice_of(args)
     run_dir = args.run_dir or Path("runs") / args.game
     if run_dir.exists() and not run_dir.is_dir():
         parser.error(f"--run-dir {run_dir} exists and is not a folder")
@@ -583,6 +583,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
+def advice_of(args: argparse.Namespace) -> str | None:
+    """The advice kind of ``--advice`` (None for ``none``, or for a namespace made without it,
+    as by callers of :func:`worker_env_fns` that predate advice)."""
+    advice = getattr(args, "advice", "none")
+    return None if advice == "none" else check_advice(advice)
+
+
 def _worker_env(game: str, config: dict[str, Any], weights: dict[str, float], pool_size: int,
                 pool_seed: int, seed: int, first_seat: int, advice: str | None = None
                 ) -> LearnerEnv:
@@ -642,8 +649,7 @@ def worker_env_fns(args: argparse.Namespace, config: dict[str, Any],
 
     return [partial(_worker_env, args.game, config, weights, args.pool_size,
                     int(np.random.SeedSequence([args.seed, i]).generate_state(1)[0]),
-                    args.seed * 100 + i, i, None if args.advice == "none" else args.advice)
-            for i in range(args.n_envs)]
+                    args.seed * 100 + i, i, advice_of(args)) for i in range(args.n_envs)]
 
 
 def make_vec_env(args: argparse.Namespace, state_class: type[GameState], config: dict[str, Any],
@@ -692,7 +698,7 @@ def warm_start(model: Any, args: argparse.Namespace, state_class: type[GameState
         demos = collect_demonstrations(args.game, state_class, config, args.imitation_games,
                                        seed=args.seed + 17, progress=bar.update,
                                        tie_sets=args.imitation_target == "tie-set",
-                                       advice=None if args.advice == "none" else args.advice)
+                                       advice=advice_of(args))
     stats = pretrain_policy(model.policy, demos, epochs=args.imitation_epochs, seed=args.seed,
                             log=(lambda line: None) if args.no_progress else print,
                             target=args.imitation_target)
