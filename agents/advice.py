@@ -62,13 +62,7 @@ class Advisor:
         self.advice = advice
         self.game = game
         self.config = dict(config)
-        self.seed = seed
         self.agent = make_agent("heuristic", game, self.config, seed=seed)
-        from envs import env_module
-
-        #: the game's action count A: the length of the advice vector
-        self.num_actions = int(env_module(game).raw_env.state_class.from_config(
-            0, **self.config).num_actions)
 
     def spawn(self, seed: int | None = None) -> Advisor:
         """A new advisor of the same kind, game and configuration, with its own memory."""
@@ -99,6 +93,11 @@ class Advisor:
                              f"{moves.tolist()}, not all legal")
         out[moves] = 1.0
         return out
+
+    def policy_input(self, observation: dict[str, np.ndarray], agent: str) -> np.ndarray:
+        """float32 (D + A,): what an advised policy reads, ``observation["observation"]``
+        followed by this advisor's advice on ``observation`` (see :meth:`__call__`)."""
+        return advised(observation["observation"], self(observation, agent))
 
 
 def advised(observation: np.ndarray, advice: np.ndarray) -> np.ndarray:

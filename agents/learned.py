@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from .advice import Advisor, check_advice
 from .base import legal_ids
 
 
@@ -66,8 +67,6 @@ class PolicyAgent:
                  seed: int | None = None, advice: str | None = None, game: str | None = None,
                  config: dict[str, Any] | None = None) -> None:
         import torch
-
-        from .advice import Advisor, check_advice
 
         self.policy = policy
         self.policy.set_training_mode(False)
@@ -135,9 +134,7 @@ class PolicyAgent:
                 "another game or player count?"
             )
         if self.advisor is not None:    # asked at every decision, as the heuristic would be
-            from .advice import advised
-
-            obs = advised(obs, self.advisor(observation, agent))
+            obs = self.advisor.policy_input(observation, agent)
         legal = legal_ids(observation)
         if legal.size == 1:
             return int(legal[0])

@@ -19,7 +19,7 @@ from typing import Any, Callable
 import numpy as np
 
 from agents import make_agent
-from agents.advice import Advisor, advised, check_advice
+from agents.advice import Advisor, check_advice
 from envs.core import GameState
 
 
@@ -84,7 +84,7 @@ def collect_demonstrations(game: str, state_class: type[GameState], config: dict
                 best.append(row)
             a = agents[p].act(view, f"player_{p}")
             if advisors is not None:
-                o = advised(o, advisors[p](view, f"player_{p}"))
+                o = advisors[p].policy_input(view, f"player_{p}")
             obs.append(o)
             masks.append(m.astype(bool))
             actions.append(a)

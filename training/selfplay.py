@@ -52,7 +52,7 @@ import gymnasium as gym
 import numpy as np
 
 from agents import make_agent
-from agents.advice import ADVICE_KINDS, Advisor, advised, check_advice
+from agents.advice import ADVICE_KINDS, Advisor, check_advice
 from agents.base import Agent, act_with_state
 from agents.learned import PolicyAgent
 from envs import GAMES, env_module
@@ -230,8 +230,8 @@ class LearnerEnv(SingleAgentEnv):
 
     def _advised(self, obs: np.ndarray) -> np.ndarray:
         """``obs`` followed by the learner's advice now (zeros once the episode is over)."""
-        view = {"observation": obs, "action_mask": self._mask}
-        return advised(obs, self.advisor(view, f"player_{self.seat}"))
+        return self.advisor.policy_input({"observation": obs, "action_mask": self._mask},
+                                         f"player_{self.seat}")
 
     def reset(self, *, seed: int | None = None, options: dict | None = None
               ) -> tuple[np.ndarray, dict[str, Any]]:
