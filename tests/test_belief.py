@@ -89,6 +89,13 @@ def _play(state, n_actions, seed):
     return state
 
 
+def _apply_tracked(state, tracker, action):
+    """Play ``action`` in ``state`` and show it to ``tracker`` (actor taken before the move)."""
+    actor = state.current_player
+    state.apply_action(action)
+    tracker.update(state, action, actor)
+
+
 def test_prowl_two_player_after_setup_matches_hand_count():
     """2-player Prowl, 2 cards each, after set-up: the opponent's clan card is one of the 29
     cards seat 0 has not seen (its 2 cards and the public pile's first card are seen), so
@@ -258,10 +265,8 @@ def test_policy_tracker_matches_exact_bayes_on_two_player_clans():
     tr.reset(st, 0)
     rng = np.random.default_rng(7)
     for k in range(14):
-        actor = st.current_player
         a = sample_action(model, st, rng)
-        st.apply_action(a)
-        tr.update(st, a, actor)
+        _apply_tracked(st, tr, a)
         if k + 1 in (4, 8, 14):
             exact = _exact_clans_posterior(st, 0, model)
             b = tr.belief()[1]
@@ -278,10 +283,8 @@ def test_policy_tracker_with_random_policy_stays_consistent():
     tr.reset(st, 1)
     rng = np.random.default_rng(0)
     for _ in range(6):
-        actor = st.current_player
         a = int(rng.choice(st.legal_actions()))
-        st.apply_action(a)
-        tr.update(st, a, actor)
+        _apply_tracked(st, tr, a)
     b = tr.belief()[0]
     exact = adapter_for("clans").exact_consistent(st, 1)[0]
     assert 0.5 * np.abs(b - exact).sum() < 0.1
@@ -383,10 +386,8 @@ def test_policy_tracker_matches_exact_bayes_under_the_clans_heuristic():
     tr.reset(st, 1)
     rng = np.random.default_rng(3)
     for k in range(10):
-        actor = st.current_player
         a = sample_action(model, st, rng)
-        st.apply_action(a)
-        tr.update(st, a, actor)
+        _apply_tracked(st, tr, a)
     exact = _exact_clans_posterior(st, 1, model)
     assert 0.5 * np.abs(tr.belief()[0] - exact).sum() < 0.02
 
@@ -513,10 +514,8 @@ def test_policy_tracker_matches_exact_bayes_on_two_player_prowl():
     rng = np.random.default_rng(0)
     gap = 0.0
     while True:
-        actor = st.current_player
         a = sample_action(model, st, rng)
-        st.apply_action(a)
-        tr.update(st, a, actor)
+        _apply_tracked(st, tr, a)
         if st.is_over:
             break
         exact = _exact_prowl_posterior(st, 0, model)
@@ -539,10 +538,8 @@ def test_policy_tracker_weighs_badland_wolves_worlds_whose_records_replay():
     tr.reset(st, 0)
     rng = np.random.default_rng(1)
     for _ in range(150):
-        actor = st.current_player
         a = int(rng.choice(np.flatnonzero(st.legal_action_mask())))
-        st.apply_action(a)
-        tr.update(st, a, actor)
+        _apply_tracked(st, tr, a)
     wr = np.random.default_rng(150)
     worlds = [st.resample_from_infostate(0, wr) for _ in range(5)]
     lls = [tr.history_loglik(w) for w in worlds]
@@ -658,10 +655,8 @@ def test_exact_policy_tracker_matches_enumerated_bayes_on_three_player_clans():
     assert tr.M == 12
     rng = np.random.default_rng(3)
     for _ in range(15):
-        actor = st.current_player
         a = sample_action(model, st, rng)
-        st.apply_action(a)
-        tr.update(st, a, actor)
+        _apply_tracked(st, tr, a)
     # independent enumeration: joint log-likelihood of each assignment from its replayed record
     cls = type(st)
     worlds = {}
@@ -891,10 +886,8 @@ def test_probe_with_inputs_saves_them_and_tracks_a_clans_game(tmp_path):
     tr.reset(st, 2)
     rng = np.random.default_rng(7)
     for _ in range(8):
-        actor = st.current_player
         a = int(rng.choice(st.legal_actions()))
-        st.apply_action(a)
-        tr.update(st, a, actor)
+        _apply_tracked(st, tr, a)
         b = tr.belief()
         assert b.shape == (3, 5)
         np.testing.assert_allclose(b[[0, 1]].sum(axis=1), 1.0)
