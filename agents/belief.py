@@ -570,12 +570,12 @@ class SoftmaxPolicyAgent:
     def __init__(self, policy_agent, temperature: float = 1.0) -> None:
         if temperature <= 0:
             raise ValueError(f"temperature must be positive, got {temperature!r}")
-        if policy_agent._layers is None:
-            raise ValueError("SoftmaxPolicyAgent needs a PolicyAgent with a plain MLP actor")
         if policy_agent.advice is not None:
             raise ValueError(f"{policy_agent.name} reads {policy_agent.advice!r} advice (an "
                              "advisor with memory per seat); a belief policy model needs a "
                              "policy of the observation alone")
+        if policy_agent._layers is None:
+            raise ValueError("SoftmaxPolicyAgent needs a PolicyAgent with a plain MLP actor")
         self.agent = policy_agent
         self.temperature = float(temperature)
         self.name = f"softmax({policy_agent.name})"

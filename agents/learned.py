@@ -18,12 +18,42 @@ def _numpy_actor(policy: Any) -> list[tuple[np.ndarray, np.ndarray, str | None]]
     A frozen policy then acts with a few numpy matrix products (tens of microseconds) instead of
     a torch call per decision; policies of any other shape keep the torch path.
     """
-    import torch.nn as nn
     from stable_baselines3.common.torch_layers import FlattenExtractor
 
     if not isinstance(getattr(policy, "features_extractor", None), FlattenExtractor):
         return None
-    modules = list(policy.mlp_extractor.policy_net) + [policy.action_net]
+    if type(policy.mlp_extractor).__name__ == "AdviceMlpExtractor":
+        return None    # the action head also reads the advice: see _numpy_residual
+    return _numpy_layers(list(policy.mlp_extractor.policy_net) + [policy.action_net])
+
+
+def _numpy_residual(policy: Any) -> tuple[list[tuple[np.ndarray, np.ndarray, str | None]],
+                                          np.ndarray, np.ndarray, np.ndarray] | None:
+    """The actor of an :class:`agents.advised_policy.AdvisedActorCriticPolicy` in numpy, or None.
+
+    Returns ``(hidden layers, W_h, W_a, b)``: logits = ``hidden(x) @ W_h + advice @ W_a + b``
+    with ``advice`` the input's last ``num_actions`` entries (float32 arrays, ``W_h`` of shape
+    (H, A), ``W_a`` (A, A), ``b`` (A,)).
+    """
+    from stable_baselines3.common.torch_layers import FlattenExtractor
+
+    ext = getattr(policy, "mlp_extractor", None)
+    if (type(ext).__name__ != "AdviceMlpExtractor"
+            or not isinstance(getattr(policy, "features_extractor", None), FlattenExtractor)):
+        return None
+    hidden = _numpy_layers(list(ext.policy_net))
+    if hidden is None:
+        return None
+    w = policy.action_net.weight.detach().cpu().numpy().T.astype(np.float32)
+    b = policy.action_net.bias.detach().cpu().numpy().astype(np.float32).copy()
+    h = ext.hidden_dim_pi
+    return hidden, w[:h].copy(), w[h:].copy(), b
+
+
+def _numpy_layers(modules: list[Any]) -> list[tuple[np.ndarray, np.ndarray, str | None]] | None:
+    """Linear layers with tanh/ReLU activations as numpy ``(W, b, activation)``, or None."""
+    from torch import nn
+
     acts = {nn.Tanh: "tanh", nn.ReLU: "relu"}
     layers: list[tuple[np.ndarray, np.ndarray, str | None]] = []
     for m in modules:
@@ -36,6 +66,17 @@ def _numpy_actor(policy: Any) -> list[tuple[np.ndarray, np.ndarray, str | None]]
         else:
             return None
     return layers
+
+
+def _forward(x: np.ndarray, layers: list[tuple[np.ndarray, np.ndarray, str | None]]
+             ) -> np.ndarray:
+    for w, b, act in layers:
+        x = x @ w + b
+        if act == "tanh":
+            x = np.tanh(x)
+        elif act == "relu":
+            x = np.maximum(x, 0.0)
+    return x
 
 
 class PolicyAgent:
@@ -84,6 +125,7 @@ class PolicyAgent:
         self.obs_size = self.input_size - (self.num_actions if advice is not None else 0)
         self.rng = np.random.default_rng(seed)
         self._layers = _numpy_actor(policy)
+        self._residual = _numpy_residual(policy)
         if seed is not None and not deterministic:
             torch.manual_seed(seed)
 
@@ -138,15 +180,14 @@ class PolicyAgent:
         legal = legal_ids(observation)
         if legal.size == 1:
             return int(legal[0])
-        if self._layers is not None:
+        if self._layers is not None or self._residual is not None:
             x = obs.astype(np.float32, copy=False)
-            for w, b, act in self._layers:
-                x = x @ w + b
-                if act == "tanh":
-                    x = np.tanh(x)
-                elif act == "relu":
-                    x = np.maximum(x, 0.0)
-            logits = x[legal].astype(np.float64)
+            if self._residual is not None:
+                hidden, w_h, w_a, b = self._residual
+                out = _forward(x, hidden) @ w_h + x[-self.num_actions:] @ w_a + b
+            else:
+                out = _forward(x, self._layers)
+            logits = out[legal].astype(np.float64)
             if self.deterministic:
                 return int(legal[int(np.argmax(logits))])
             p = np.exp(logits - logits.max())

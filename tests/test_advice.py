@@ -163,3 +163,124 @@ def test_every_seat_of_an_advised_policy_has_its_own_advisor():
     h = make_agent("heuristic", "clans", {"num_players": 3}, seed=0)
     with pytest.raises(ValueError, match="same agent object"):
         play_game(make_raw_env("clans", num_players=3), [a, a, h], 0)
+
+
+def _advised_policy(obs_dim, n_actions, net, advice_weight=5.0, seed=0):
+    import gymnasium as gym
+    import torch
+
+    from agents.advised_policy import AdvisedActorCriticPolicy
+
+    torch.manual_seed(seed)
+    space = gym.spaces.Box(0.0, 1.0, (obs_dim + n_actions,), np.float32)
+    return AdvisedActorCriticPolicy(space, gym.spaces.Discrete(n_actions), lambda _: 1e-3,
+                                    net_arch=net, advice_weight=advice_weight)
+
+
+def test_advised_policy_adds_the_advice_to_its_logits_and_numpy_matches_torch():
+    """The residual head: at initialisation each advised action's logit is raised by
+    advice_weight over the same input without advice (the head's advice block is
+    advice_weight * I); the agent's numpy actor gives torch's logits on 200 random inputs
+    (also after the weights are perturbed), so ppo:PATH acts as the trained policy."""
+    import torch
+
+    obs_dim, n = 11, 7
+    policy = _advised_policy(obs_dim, n, [16, 16], advice_weight=5.0)
+    h = policy.mlp_extractor.hidden_dim_pi
+    assert h == 16 and policy.mlp_extractor.latent_dim_pi == 16 + n
+    assert torch.equal(policy.action_net.weight[:, h:], 5.0 * torch.eye(n))
+    rng = np.random.default_rng(0)
+    obs = rng.random(obs_dim).astype(np.float32)
+    advice = np.zeros(n, np.float32)
+    advice[[1, 4]] = 1.0
+
+    def logits(x):
+        with torch.no_grad():
+            d = policy.get_distribution(torch.as_tensor(x[None]))
+        return d.distribution.logits.numpy()[0].astype(np.float64)
+
+    x = torch.as_tensor(np.concatenate([obs, advice])[None])
+    with torch.no_grad():
+        latent = policy.mlp_extractor.forward_actor(policy.extract_features(
+            x, policy.features_extractor))
+        assert torch.equal(latent[0, h:], torch.as_tensor(advice))    # the advice, unchanged
+        assert torch.equal(latent[0, :h], policy.mlp_extractor.policy_net(x)[0])
+        head = policy.action_net(latent)[0].numpy().astype(np.float64)
+        blind = latent.clone()
+        blind[0, h:] = 0.0                    # the same hidden layer, the advice left out
+        base = policy.action_net(blind)[0].numpy().astype(np.float64)
+    assert np.allclose(head - base, 5.0 * advice, atol=1e-5)   # +5 on actions 1 and 4 only
+    with torch.no_grad():
+        for p in policy.parameters():
+            p.add_(0.3 * torch.randn_like(p))
+    agent = PolicyAgent(policy)
+    assert agent._layers is None and agent._residual is not None
+    hidden, w_h, w_a, b = agent._residual
+    for _ in range(200):
+        x = np.concatenate([rng.random(obs_dim), (rng.random(n) < 0.3)]).astype(np.float32)
+        x_h = x
+        for w, bb, act in hidden:
+            x_h = np.tanh(x_h @ w + bb) if act == "tanh" else x_h @ w + bb
+        mine = x_h @ w_h + x[-n:] @ w_a + b
+        ref = logits(x)
+        assert np.allclose(mine - mine.max(), ref - ref.max(), atol=1e-4)
+
+
+def test_advised_policy_follows_the_advice_after_a_short_clone_and_survives_save_load(tmp_path):
+    """A behaviour clone of a 60-action advice (one advised move among 60, hidden size 8,
+    far narrower than the action count) on 2,000 random inputs follows the advice on 500
+    fresh inputs; MaskablePPO save/load keeps the class, advice_weight and the choices."""
+    import torch
+
+    from agents.advised_policy import AdviceMlpExtractor, AdvisedActorCriticPolicy
+
+    obs_dim, n = 20, 60
+    policy = _advised_policy(obs_dim, n, [8], seed=1)
+    rng = np.random.default_rng(1)
+
+    def batch(size):
+        x = rng.random((size, obs_dim)).astype(np.float32)
+        best = rng.integers(n, size=size)
+        adv = np.zeros((size, n), np.float32)
+        adv[np.arange(size), best] = 1.0
+        return np.concatenate([x, adv], axis=1), best
+
+    x, best = batch(2000)
+    opt = torch.optim.Adam(policy.parameters(), lr=1e-2)
+    for _ in range(30):
+        d = policy.get_distribution(torch.as_tensor(x))
+        loss = -d.log_prob(torch.as_tensor(best)).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    agent = PolicyAgent(policy)
+    x2, best2 = batch(500)
+    mask = np.ones(n, np.int8)
+    acts = [agent.act({"observation": row, "action_mask": mask}, "player_0") for row in x2]
+    assert np.mean(np.array(acts) == best2) == 1.0
+    import gymnasium as gym
+    from sb3_contrib import MaskablePPO
+
+    from envs.core.single_agent import SingleAgentEnv
+
+    class Advised(gym.ObservationWrapper):      # the toy game's 13 entries + 2 advice entries
+        observation_space = gym.spaces.Box(0.0, 1.0, (15,), np.float32)
+
+        def observation(self, o):
+            return np.concatenate([o, np.zeros(2, np.float32)])
+
+        def action_masks(self):
+            return self.env.action_masks()
+
+    env = SingleAgentEnv("toy", opponents="random", seed=0)
+    model = MaskablePPO(AdvisedActorCriticPolicy, Advised(env), n_steps=32, batch_size=32,
+                        policy_kwargs={"net_arch": [8], "advice_weight": 3.0}, device="cpu")
+    model.save(tmp_path / "m")
+    back = MaskablePPO.load(tmp_path / "m.zip", device="cpu")
+    assert isinstance(back.policy, AdvisedActorCriticPolicy)
+    assert isinstance(back.policy.mlp_extractor, AdviceMlpExtractor)
+    assert back.policy.advice_weight == 3.0
+    for a, b in zip(model.policy.state_dict().values(), back.policy.state_dict().values()):
+        assert torch.equal(a, b)
+    with pytest.raises(ValueError, match="num_actions must be in 1..4"):
+        AdviceMlpExtractor(4, [8], torch.nn.Tanh, "cpu", num_actions=5)

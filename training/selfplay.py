@@ -414,8 +414,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "(games whose heuristic has best_moves, e.g. clans, which breaks ties "
                         "between equal moves at random so its action alone cannot be fitted)")
     p.add_argument("--advice", choices=("none",) + ADVICE_KINDS, default="none",
-                   help="give the learner the heuristic's recommended moves as extra inputs "
-                        "(agents/advice.py; default none)")
+                   help="give the learner the heuristic's recommended moves as extra inputs, "
+                        "also added to its action logits (agents/advice.py, "
+                        "agents/advised_policy.py; default none)")
     p.add_argument("--opponents", default="snapshot=0.4,random=0.3,heuristic=0.3",
                    help="pool sampling weights")
     p.add_argument("--pool-size", type=int, default=5)
@@ -543,7 +544,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         if args.fresh and (run_dir / "episodes.csv").exists():
             (run_dir / "episodes.csv").unlink()
-        model = MaskablePPO("MlpPolicy", vec, learning_rate=args.learning_rate,
+        # an advised policy's action head reads the advice directly (agents.advised_policy)
+        policy_class: Any = "MlpPolicy"
+        if advice is not None:
+            from agents.advised_policy import AdvisedActorCriticPolicy
+            policy_class = AdvisedActorCriticPolicy
+        model = MaskablePPO(policy_class, vec, learning_rate=args.learning_rate,
                             n_steps=args.n_steps, batch_size=args.batch_size,
                             n_epochs=args.n_epochs, gamma=0.99, ent_coef=args.ent_coef,
                             policy_kwargs={"net_arch": net}, seed=args.seed, device="cpu",
