@@ -49,6 +49,11 @@ class Advisor:
         seed: seeds the advising agent's generator (used only by a heuristic's fallbacks and
             tie-breaks of ``act``; ``best_moves`` draws nothing).
 
+    Attributes:
+        last: the advice vector computed last (float32 (A,)), None before the first call: lets
+            a measurement compare an advised policy's move with its advice
+            (``benchmarks/advice_agreement.py``).
+
     Raises:
         ValueError: unknown ``advice`` or game.
     """
@@ -63,6 +68,7 @@ class Advisor:
         self.game = game
         self.config = dict(config)
         self.agent = make_agent("heuristic", game, self.config, seed=seed)
+        self.last: np.ndarray | None = None
 
     def spawn(self, seed: int | None = None) -> Advisor:
         """A new advisor of the same kind, game and configuration, with its own memory."""
@@ -82,6 +88,7 @@ class Advisor:
         """
         mask = np.asarray(observation["action_mask"])
         out = np.zeros(mask.shape[0], dtype=np.float32)
+        self.last = out
         if not mask.any():
             return out
         if hasattr(self.agent, "best_moves"):
@@ -92,6 +99,7 @@ class Advisor:
             raise ValueError(f"the {self.advice} advisor of {self.game} recommended "
                              f"{moves.tolist()}, not all legal")
         out[moves] = 1.0
+        self.last = out
         return out
 
     def policy_input(self, observation: dict[str, np.ndarray], agent: str) -> np.ndarray:

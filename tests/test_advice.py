@@ -284,3 +284,41 @@ def test_advised_policy_follows_the_advice_after_a_short_clone_and_survives_save
         assert torch.equal(a, b)
     with pytest.raises(ValueError, match="num_actions must be in 1..4"):
         AdviceMlpExtractor(4, [8], torch.nn.Tanh, "cpu", num_actions=5)
+
+
+def test_advice_agreement_benchmark_counts_the_moves_on_the_advice(capsys):
+    """benchmarks/advice_agreement.py over 2 Clans games of the shipped advised policy: the
+    counts it prints equal a count made here from a twin heuristic's best_moves on the same
+    observations; a policy without advice is refused."""
+    from benchmarks.advice_agreement import AgreementAgent
+    from benchmarks.advice_agreement import main as agreement_main
+    from training.arena import evaluate
+
+    config = {"num_players": 3, "epoch_chart": "rulebook", "reward": "win_loss"}
+    policy = make_agent("ppo:clans", "clans", config, seed=5)
+    twin = make_agent("heuristic", "clans", config, seed=5)
+    mine = {"decisions": 0, "agreed": 0}
+
+    class Checked(AgreementAgent):
+        def reset(self):
+            super().reset()
+            twin.reset()
+
+        def act(self, observation, agent):
+            best = twin.best_moves(observation, agent)
+            a = super().act(observation, agent)
+            assert self.agent.advisor.last[best].all() and self.agent.advisor.last.sum() == best.size
+            mine["decisions"] += 1
+            mine["agreed"] += int(a in best)
+            return a
+
+    wrapped = Checked(policy)
+    others = [make_agent("heuristic", "clans", config, seed=i) for i in (1, 2)]
+    evaluate("clans", ["ppo:clans", "heuristic", "heuristic"], 2, seed=3, config=config,
+             agents=[wrapped] + others)
+    assert mine["decisions"] == wrapped.decisions > 10
+    assert mine["agreed"] == wrapped.agreed
+    assert agreement_main(["--game", "clans", "--spec", "ppo:clans", "--games", "2"]) == 0
+    assert "| ppo:clans | 2 |" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        agreement_main(["--game", "clans", "--spec", "heuristic", "--games", "1"])
