@@ -150,6 +150,19 @@ class PolicyAgent:
         return cls(model.policy, deterministic=deterministic, name=f"ppo:{p.name}", seed=seed,
                    advice=getattr(model, "advice", None), game=game, config=config)
 
+    def __copy__(self) -> PolicyAgent:
+        """A copy that acts exactly as this agent would from here on, with memory of its own:
+        the frozen policy shared, the generator and the advisor (its memory of the game so
+        far) copied, so the two can play two seats (CONVENTIONS.md, "Agents": an agent that
+        remembers the game is one instance per seat). Policies off the numpy path sample with
+        torch's global generator, which no copy can separate."""
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        new.rng = copy.deepcopy(self.rng)
+        if self.advisor is not None:
+            new.advisor = copy.deepcopy(self.advisor)
+        return new
+
     def spawn(self, seed: int | None = None) -> PolicyAgent:
         """A new agent acting with the same policy (weights shared, not copied) and its own
         generator seeded by ``seed``: one per seat when sampling (``deterministic=False``).

@@ -322,3 +322,58 @@ def test_advice_agreement_benchmark_counts_the_moves_on_the_advice(capsys):
     assert "| ppo:clans | 2 |" in capsys.readouterr().out
     with pytest.raises(SystemExit):
         agreement_main(["--game", "clans", "--spec", "heuristic", "--games", "1"])
+
+
+def test_copies_of_an_advised_policy_act_as_the_original_and_share_no_advisor():
+    """copy.copy, copy.deepcopy and pickling of the shipped advised Clans policy: a copy made
+    mid-game of a sampling agent (deterministic=False) takes the original's moves on the rest
+    of the game (its generator state and advisor memory copied, not shared), and a copy at a
+    second seat plays the same 2 games as a second agent made alike (one advisor per seat:
+    CONVENTIONS.md, "Agents")."""
+    import copy
+    import pickle
+
+    from agents import shipped_policy_path
+    from training.arena import play_game
+
+    config = {"num_players": 3}
+    copiers = {"copy": copy.copy, "deepcopy": copy.deepcopy,
+               "pickle": lambda a: pickle.loads(pickle.dumps(a))}
+    for kind, copier in copiers.items():
+        sampler = PolicyAgent.load(shipped_policy_path("clans"), deterministic=False, seed=7,
+                                   game="clans", config=config)
+        seated = [sampler] + [make_agent("heuristic", "clans", config, seed=s) for s in (1, 2)]
+        env = make_raw_env("clans", num_players=3)
+        env.reset(seed=4)
+        for a in seated:
+            a.reset()
+        twin, compared = None, 0
+        for name in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            seat = int(name.split("_")[1])
+            if seat == 0 and twin is None and len(env.game.history) > 12:
+                twin = copier(sampler)
+            action = seated[seat].act(obs, name)
+            if seat == 0 and twin is not None:
+                assert twin.act(obs, name) == action, (kind, compared)
+                compared += 1
+            env.step(action)
+        assert compared > 5
+    policy = sampler.policy
+
+    def fresh():
+        return PolicyAgent(policy, advice="heuristic", game="clans", config=config, seed=0)
+
+    for g in range(2):
+        def record(first, second):
+            env = make_raw_env("clans", num_players=3)
+            h = make_agent("heuristic", "clans", config, seed=1)
+            return play_game(env, [first, second, h], g, keep_record=True)[3]["actions"]
+
+        ref = record(fresh(), fresh())
+        for kind, copier in copiers.items():
+            a = fresh()
+            assert record(a, copier(a)) == ref, (kind, g)
