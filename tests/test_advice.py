@@ -377,3 +377,20 @@ def test_copies_of_an_advised_policy_act_as_the_original_and_share_no_advisor():
         for kind, copier in copiers.items():
             a = fresh()
             assert record(a, copier(a)) == ref, (kind, g)
+
+
+def test_advised_policy_refuses_an_action_space_that_is_not_discrete():
+    """The advice is one entry per action of a Discrete space: MultiBinary (which also has an
+    ``n``), MultiDiscrete and Box action spaces are refused with a ValueError naming the
+    space, and an input with no room for the advice names the sizes."""
+    import gymnasium as gym
+
+    from agents.advised_policy import AdvisedActorCriticPolicy
+
+    space = gym.spaces.Box(0.0, 1.0, (10,), np.float32)
+    for actions in (gym.spaces.MultiBinary(4), gym.spaces.MultiDiscrete([3, 4]),
+                    gym.spaces.Box(-1.0, 1.0, (3,))):
+        with pytest.raises(ValueError, match="needs a discrete action space, got"):
+            AdvisedActorCriticPolicy(space, actions, lambda _: 1e-3, net_arch=[8])
+    with pytest.raises(ValueError, match="num_actions must be in 1..10"):
+        AdvisedActorCriticPolicy(space, gym.spaces.Discrete(11), lambda _: 1e-3, net_arch=[8])
