@@ -394,3 +394,26 @@ def test_advised_policy_refuses_an_action_space_that_is_not_discrete():
             AdvisedActorCriticPolicy(space, actions, lambda _: 1e-3, net_arch=[8])
     with pytest.raises(ValueError, match="num_actions must be in 1..10"):
         AdvisedActorCriticPolicy(space, gym.spaces.Discrete(11), lambda _: 1e-3, net_arch=[8])
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--game", "clans", "--spec", "ppo:clans", "--games", "0"], "--games must be >= 1"),
+    (["--game", "clans", "--spec", "ppo:clans", "--num-players", "0"],
+     "--num-players must be >= 1"),
+    (["--game", "nosuch", "--spec", "ppo:clans"], "unknown game 'nosuch'"),
+    (["--game", "clans", "--spec", "ppo:clans", "--num-players", "4"],
+     "the shipped policy plays 3-player games"),
+    (["--game", "clans", "--spec", "ppo:clans", "--opponents", "bogus"],
+     "unknown agent spec 'bogus'"),
+    (["--game", "clans", "--spec", "ppo:/no/such/policy.zip"], "no saved policy file"),
+])
+def test_advice_agreement_refuses_bad_arguments_by_name(argv, message, capsys):
+    """benchmarks/advice_agreement.py: a game count or player count under 1 (0 players was
+    read as the default 3), an unknown game, a policy of another player count and an unknown
+    opponent spec and a missing policy file end in a usage error naming the problem, before any game is played."""
+    from benchmarks.advice_agreement import main as agreement_main
+
+    with pytest.raises(SystemExit) as exc:
+        agreement_main(argv)
+    assert exc.value.code == 2
+    assert message in capsys.readouterr().err
