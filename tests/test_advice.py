@@ -367,16 +367,16 @@ def test_copies_of_an_advised_policy_act_as_the_original_and_share_no_advisor():
     def fresh():
         return PolicyAgent(policy, advice="heuristic", game="clans", config=config, seed=0)
 
-    for g in range(2):
-        def record(first, second):
-            env = make_raw_env("clans", num_players=3)
-            h = make_agent("heuristic", "clans", config, seed=1)
-            return play_game(env, [first, second, h], g, keep_record=True)[3]["actions"]
+    def record(first, second, seed):
+        env = make_raw_env("clans", num_players=3)
+        h = make_agent("heuristic", "clans", config, seed=1)
+        return play_game(env, [first, second, h], seed, keep_record=True)[3]["actions"]
 
-        ref = record(fresh(), fresh())
+    for g in range(2):
+        ref = record(fresh(), fresh(), g)
         for kind, copier in copiers.items():
             a = fresh()
-            assert record(a, copier(a)) == ref, (kind, g)
+            assert record(a, copier(a), g) == ref, (kind, g)
 
 
 def test_advised_policy_refuses_an_action_space_that_is_not_discrete():
