@@ -167,7 +167,8 @@ class PolicyAgent:
         """A new agent acting with the same policy (weights shared, not copied) and its own
         generator seeded by ``seed``: one per seat when sampling (``deterministic=False``).
         Policies off the numpy path sample with torch's global generator instead."""
-        new = copy.copy(self)
+        new = object.__new__(type(self))      # not copy.copy: its advisor copy would be dropped
+        new.__dict__.update(self.__dict__)
         new.rng = np.random.default_rng(seed)
         if self.advisor is not None:
             new.advisor = self.advisor.spawn(seed)
