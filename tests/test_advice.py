@@ -417,3 +417,45 @@ def test_advice_agreement_refuses_bad_arguments_by_name(argv, message, capsys):
         agreement_main(argv)
     assert exc.value.code == 2
     assert message in capsys.readouterr().err
+
+
+def test_a_run_saved_with_the_plain_mlp_policy_and_advice_resumes_with_its_class(tmp_path):
+    """Runs made before the residual head saved a plain ``MlpPolicy`` reading the advice
+    through its hidden layers: resuming one (toy game) trains on with that class (new runs
+    use AdvisedActorCriticPolicy), and ppo:PATH plays it with its advisor on the plain numpy
+    path."""
+    from sb3_contrib import MaskablePPO
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from agents.advised_policy import AdvisedActorCriticPolicy
+    from tests.toy_game import ToyState
+
+    cfg = dict(ToyState(seed=0).config)
+    pool = OpponentPool("toy", cfg, {"heuristic": 1.0}, advice="heuristic")
+    vec = DummyVecEnv([lambda: LearnerEnv(ToyState, cfg, pool, seed=1)])
+    old = MaskablePPO("MlpPolicy", vec, n_steps=64, batch_size=64, device="cpu",
+                      policy_kwargs={"net_arch": [8]})
+    old.advice = "heuristic"
+    (tmp_path / "checkpoints").mkdir()
+    old.save(tmp_path / "checkpoints" / "latest")
+    (tmp_path / "checkpoints" / "state.json").write_text(json.dumps(
+        {"game": "toy", "config": cfg, "advice": "heuristic", "last_snapshot": 0,
+         "snapshots": []}))
+    assert selfplay_main(["--game", "toy", "--run-dir", str(tmp_path), "--n-envs", "2",
+                          "--n-steps", "64", "--batch-size", "64", "--eval-games", "0",
+                          "--no-progress", "--advice", "heuristic", "--timesteps", "128",
+                          "--opponents", "heuristic=1", "--net", "8"]) == 0
+    back = MaskablePPO.load(tmp_path / "final_model.zip", device="cpu")
+    assert back.num_timesteps == 128 and back.advice == "heuristic"
+    assert type(back.policy) is MaskableActorCriticPolicy
+    assert not isinstance(back.policy, AdvisedActorCriticPolicy)
+    agent = make_agent(f"ppo:{tmp_path / 'final_model.zip'}", "toy", cfg)
+    assert agent._layers is not None and agent._residual is None and agent.advisor is not None
+    obs = {"observation": ToyState(seed=0).observation_tensor(0),
+           "action_mask": np.array([1, 1], np.int8)}
+    x = agent.advisor.policy_input(obs, "player_0")
+    agent.reset()
+    torch_action, _ = agent.policy.predict(x, deterministic=True,
+                                           action_masks=np.array([True, True]))
+    assert agent.act(obs, "player_0") == int(torch_action)
