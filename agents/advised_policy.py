@@ -16,6 +16,7 @@ must stay importable at this path.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import torch as th
@@ -63,8 +64,8 @@ class AdvisedActorCriticPolicy(MaskableActorCriticPolicy):
     advised moves among a few dozen legal ones).
 
     Raises:
-        ValueError: the action space is not discrete, or the input is shorter than the action
-            count (no room for the advice).
+        ValueError: the action space is not discrete, the input is shorter than the action
+            count (no room for the advice), or ``advice_weight`` is not finite.
     """
 
     def __init__(self, observation_space: Any, action_space: Any, *args: Any,
@@ -73,6 +74,8 @@ class AdvisedActorCriticPolicy(MaskableActorCriticPolicy):
         if not isinstance(action_space, spaces.Discrete):
             raise ValueError(f"an advised policy needs a discrete action space, got "
                              f"{action_space}")
+        if not math.isfinite(float(advice_weight)):
+            raise ValueError(f"advice_weight must be finite, got {advice_weight!r}")
         self.advice_weight = float(advice_weight)
         super().__init__(observation_space, action_space, *args, **kwargs)
 

@@ -101,7 +101,7 @@ class PolicyAgent:
     Raises:
         ValueError: ``advice`` without ``game`` and ``config``, an unknown ``advice``; (from
             :meth:`act`) an observation whose length differs from :attr:`obs_size`, e.g. a
-            policy trained for another game or player count.
+            policy trained for another game or player count, or logits that are not finite.
     """
 
     def __init__(self, policy: Any, deterministic: bool = True, name: str = "ppo",
@@ -202,6 +202,10 @@ class PolicyAgent:
             else:
                 out = _forward(x, self._layers)
             logits = out[legal].astype(np.float64)
+            if not np.isfinite(logits).all():     # argmax would play the first NaN silently
+                raise ValueError(f"{self.name}: the policy's logits are not finite at legal "
+                                 f"actions {legal[~np.isfinite(logits)].tolist()} (NaN or "
+                                 "infinite weights?)")
             if self.deterministic:
                 return int(legal[int(np.argmax(logits))])
             p = np.exp(logits - logits.max())

@@ -459,3 +459,30 @@ def test_a_run_saved_with_the_plain_mlp_policy_and_advice_resumes_with_its_class
     torch_action, _ = agent.policy.predict(x, deterministic=True,
                                            action_masks=np.array([True, True]))
     assert agent.act(obs, "player_0") == int(torch_action)
+
+
+def test_non_finite_weights_are_refused_not_played_as_the_first_legal_action():
+    """A non-finite advice_weight is refused at construction; a policy whose logits are not
+    finite (NaN weights, e.g. after a diverged run) makes PolicyAgent.act raise on the numpy
+    path, residual or plain, as torch's distribution does, instead of playing argmax(NaN) =
+    the first legal action."""
+    import gymnasium as gym
+    import torch
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+    for w in (float("nan"), float("inf")):
+        with pytest.raises(ValueError, match="advice_weight must be finite"):
+            _advised_policy(6, 4, [8], advice_weight=w)
+    space = gym.spaces.Box(0.0, 1.0, (10,), np.float32)
+    plain = MaskableActorCriticPolicy(space, gym.spaces.Discrete(4), lambda _: 1e-3,
+                                      net_arch=[8])
+    obs = {"observation": np.r_[np.zeros(6), 1, 0, 0, 1].astype(np.float32),
+           "action_mask": np.array([1, 1, 1, 1], np.int8)}
+    for policy in (_advised_policy(6, 4, [8]), plain):
+        with torch.no_grad():
+            policy.action_net.bias[2] = float("nan")
+        for deterministic in (True, False):
+            agent = PolicyAgent(policy, deterministic=deterministic, seed=0)
+            assert agent._residual is not None or agent._layers is not None
+            with pytest.raises(ValueError, match="not finite"):
+                agent.act(obs, "player_0")
