@@ -16,9 +16,11 @@ must stay importable at this path.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import torch as th
+from gymnasium import spaces
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.torch_layers import MlpExtractor
 
@@ -62,19 +64,23 @@ class AdvisedActorCriticPolicy(MaskableActorCriticPolicy):
     advised moves among a few dozen legal ones).
 
     Raises:
-        ValueError: the action space is not discrete, or the input is shorter than the action
-            count (no room for the advice).
+        ValueError: the action space is not discrete, the input is shorter than the action
+            count (no room for the advice), or ``advice_weight`` is not finite.
     """
 
-    def __init__(self, *args: Any, advice_weight: float = 5.0, **kwargs: Any) -> None:
+    def __init__(self, observation_space: Any, action_space: Any, *args: Any,
+                 advice_weight: float = 5.0, **kwargs: Any) -> None:
+        # one advice entry per action: a Discrete space only (MultiBinary also has an ``n``)
+        if not isinstance(action_space, spaces.Discrete):
+            raise ValueError(f"an advised policy needs a discrete action space, got "
+                             f"{action_space}")
+        if not math.isfinite(float(advice_weight)):
+            raise ValueError(f"advice_weight must be finite, got {advice_weight!r}")
         self.advice_weight = float(advice_weight)
-        super().__init__(*args, **kwargs)
+        super().__init__(observation_space, action_space, *args, **kwargs)
 
     def _build_mlp_extractor(self) -> None:
-        n = getattr(self.action_space, "n", None)
-        if n is None:
-            raise ValueError(f"an advised policy needs a discrete action space, got "
-                             f"{self.action_space}")
+        n = self.action_space.n
         self.mlp_extractor = AdviceMlpExtractor(self.features_dim, net_arch=self.net_arch,
                                                 activation_fn=self.activation_fn,
                                                 device=self.device, num_actions=int(n))

@@ -101,7 +101,7 @@ class PolicyAgent:
     Raises:
         ValueError: ``advice`` without ``game`` and ``config``, an unknown ``advice``; (from
             :meth:`act`) an observation whose length differs from :attr:`obs_size`, e.g. a
-            policy trained for another game or player count.
+            policy trained for another game or player count, or logits that are not finite.
     """
 
     def __init__(self, policy: Any, deterministic: bool = True, name: str = "ppo",
@@ -150,11 +150,25 @@ class PolicyAgent:
         return cls(model.policy, deterministic=deterministic, name=f"ppo:{p.name}", seed=seed,
                    advice=getattr(model, "advice", None), game=game, config=config)
 
+    def __copy__(self) -> PolicyAgent:
+        """A copy that acts exactly as this agent would from here on, with memory of its own:
+        the frozen policy shared, the generator and the advisor (its memory of the game so
+        far) copied, so the two can play two seats (CONVENTIONS.md, "Agents": an agent that
+        remembers the game is one instance per seat). Policies off the numpy path sample with
+        torch's global generator, which no copy can separate."""
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        new.rng = copy.deepcopy(self.rng)
+        if self.advisor is not None:
+            new.advisor = copy.deepcopy(self.advisor)
+        return new
+
     def spawn(self, seed: int | None = None) -> PolicyAgent:
         """A new agent acting with the same policy (weights shared, not copied) and its own
         generator seeded by ``seed``: one per seat when sampling (``deterministic=False``).
         Policies off the numpy path sample with torch's global generator instead."""
-        new = copy.copy(self)
+        new = object.__new__(type(self))      # not copy.copy: its advisor copy would be dropped
+        new.__dict__.update(self.__dict__)
         new.rng = np.random.default_rng(seed)
         if self.advisor is not None:
             new.advisor = self.advisor.spawn(seed)
@@ -188,6 +202,10 @@ class PolicyAgent:
             else:
                 out = _forward(x, self._layers)
             logits = out[legal].astype(np.float64)
+            if not np.isfinite(logits).all():     # argmax would play the first NaN silently
+                raise ValueError(f"{self.name}: the policy's logits are not finite at legal "
+                                 f"actions {legal[~np.isfinite(logits)].tolist()} (NaN or "
+                                 "infinite weights?)")
             if self.deterministic:
                 return int(legal[int(np.argmax(logits))])
             p = np.exp(logits - logits.max())

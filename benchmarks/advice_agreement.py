@@ -10,7 +10,9 @@ equally-best moves or its one move), and those with one legal move (``forced``).
 markdown table with the policy's win rate and 95% Wilson interval. An advised policy that
 agrees at every decision plays as the heuristic does (up to its choice among tied moves).
 
-Raises SystemExit (argparse) for a spec that is not an advised policy.
+Raises SystemExit (argparse usage error, status 2) for a spec that is not an advised policy,
+``--games`` or ``--num-players`` under 1, an unknown game or agent spec, a missing policy file, or a policy whose
+observation or action size differs from the game's.
 """
 
 from __future__ import annotations
@@ -63,15 +65,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--games", type=int, default=100)
     p.add_argument("--seed", type=int, default=1)
     args = p.parse_args(argv)
+    if args.games < 1:
+        p.error(f"--games must be >= 1, got {args.games}")
+    if args.num_players is not None and args.num_players < 1:
+        p.error(f"--num-players must be >= 1, got {args.num_players}")
     n = args.num_players or (4 if args.game in ("prowl", "badland_wolves") else 3)
-    config = dict(make_raw_env(args.game, num_players=n).game.config)
-    policy = make_agent(args.spec, args.game, config, seed=args.seed * 1000)
+    try:
+        config = dict(make_raw_env(args.game, num_players=n).game.config)
+        policy = make_agent(args.spec, args.game, config, seed=args.seed * 1000)
+        others = [make_agent(args.opponents, args.game, config, seed=args.seed * 1000 + i)
+                  for i in range(1, n)]
+    except (ValueError, FileNotFoundError) as exc:    # bad game, spec or policy file
+        p.error(str(exc))
     if getattr(policy, "advisor", None) is None:
         p.error(f"{args.spec} is not an advised policy (it reads no advice)")
     wrapped = AgreementAgent(policy)
     lineup = [args.spec] + [args.opponents] * (n - 1)
-    others = [make_agent(args.opponents, args.game, config, seed=args.seed * 1000 + i)
-              for i in range(1, n)]
     report = evaluate(args.game, lineup, args.games, seed=args.seed, config=config,
                       agents=[wrapped] + others)
     row = report.entry_rows()[0]

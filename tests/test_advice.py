@@ -322,3 +322,167 @@ def test_advice_agreement_benchmark_counts_the_moves_on_the_advice(capsys):
     assert "| ppo:clans | 2 |" in capsys.readouterr().out
     with pytest.raises(SystemExit):
         agreement_main(["--game", "clans", "--spec", "heuristic", "--games", "1"])
+
+
+def test_copies_of_an_advised_policy_act_as_the_original_and_share_no_advisor():
+    """copy.copy, copy.deepcopy and pickling of the shipped advised Clans policy: a copy made
+    mid-game of a sampling agent (deterministic=False) takes the original's moves on the rest
+    of the game (its generator state and advisor memory copied, not shared), and a copy at a
+    second seat plays the same 2 games as a second agent made alike (one advisor per seat:
+    CONVENTIONS.md, "Agents")."""
+    import copy
+    import pickle
+
+    from agents import shipped_policy_path
+    from training.arena import play_game
+
+    config = {"num_players": 3}
+    copiers = {"copy": copy.copy, "deepcopy": copy.deepcopy,
+               "pickle": lambda a: pickle.loads(pickle.dumps(a))}
+    for kind, copier in copiers.items():
+        sampler = PolicyAgent.load(shipped_policy_path("clans"), deterministic=False, seed=7,
+                                   game="clans", config=config)
+        seated = [sampler] + [make_agent("heuristic", "clans", config, seed=s) for s in (1, 2)]
+        env = make_raw_env("clans", num_players=3)
+        env.reset(seed=4)
+        for a in seated:
+            a.reset()
+        twin, compared = None, 0
+        for name in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            seat = int(name.split("_")[1])
+            if seat == 0 and twin is None and len(env.game.history) > 12:
+                twin = copier(sampler)
+            action = seated[seat].act(obs, name)
+            if seat == 0 and twin is not None:
+                assert twin.act(obs, name) == action, (kind, compared)
+                compared += 1
+            env.step(action)
+        assert compared > 5
+    policy = sampler.policy
+
+    def fresh():
+        return PolicyAgent(policy, advice="heuristic", game="clans", config=config, seed=0)
+
+    def record(first, second, seed):
+        env = make_raw_env("clans", num_players=3)
+        h = make_agent("heuristic", "clans", config, seed=1)
+        return play_game(env, [first, second, h], seed, keep_record=True)[3]["actions"]
+
+    for g in range(2):
+        ref = record(fresh(), fresh(), g)
+        for kind, copier in copiers.items():
+            a = fresh()
+            assert record(a, copier(a), g) == ref, (kind, g)
+
+
+def test_advised_policy_refuses_an_action_space_that_is_not_discrete():
+    """The advice is one entry per action of a Discrete space: MultiBinary (which also has an
+    ``n``), MultiDiscrete and Box action spaces are refused with a ValueError naming the
+    space, and an input with no room for the advice names the sizes."""
+    import gymnasium as gym
+
+    from agents.advised_policy import AdvisedActorCriticPolicy
+
+    space = gym.spaces.Box(0.0, 1.0, (10,), np.float32)
+    for actions in (gym.spaces.MultiBinary(4), gym.spaces.MultiDiscrete([3, 4]),
+                    gym.spaces.Box(-1.0, 1.0, (3,))):
+        with pytest.raises(ValueError, match="needs a discrete action space, got"):
+            AdvisedActorCriticPolicy(space, actions, lambda _: 1e-3, net_arch=[8])
+    with pytest.raises(ValueError, match="num_actions must be in 1..10"):
+        AdvisedActorCriticPolicy(space, gym.spaces.Discrete(11), lambda _: 1e-3, net_arch=[8])
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--game", "clans", "--spec", "ppo:clans", "--games", "0"], "--games must be >= 1"),
+    (["--game", "clans", "--spec", "ppo:clans", "--num-players", "0"],
+     "--num-players must be >= 1"),
+    (["--game", "nosuch", "--spec", "ppo:clans"], "unknown game 'nosuch'"),
+    (["--game", "clans", "--spec", "ppo:clans", "--num-players", "4"],
+     "the shipped policy plays 3-player games"),
+    (["--game", "clans", "--spec", "ppo:clans", "--opponents", "bogus"],
+     "unknown agent spec 'bogus'"),
+    (["--game", "clans", "--spec", "ppo:/no/such/policy.zip"], "no saved policy file"),
+])
+def test_advice_agreement_refuses_bad_arguments_by_name(argv, message, capsys):
+    """benchmarks/advice_agreement.py: a game count or player count under 1 (0 players was
+    read as the default 3), an unknown game, a policy of another player count and an unknown
+    opponent spec and a missing policy file end in a usage error naming the problem, before any game is played."""
+    from benchmarks.advice_agreement import main as agreement_main
+
+    with pytest.raises(SystemExit) as exc:
+        agreement_main(argv)
+    assert exc.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_a_run_saved_with_the_plain_mlp_policy_and_advice_resumes_with_its_class(tmp_path):
+    """Runs made before the residual head saved a plain ``MlpPolicy`` reading the advice
+    through its hidden layers: resuming one (toy game) trains on with that class (new runs
+    use AdvisedActorCriticPolicy), and ppo:PATH plays it with its advisor on the plain numpy
+    path."""
+    from sb3_contrib import MaskablePPO
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from agents.advised_policy import AdvisedActorCriticPolicy
+    from tests.toy_game import ToyState
+
+    cfg = dict(ToyState(seed=0).config)
+    pool = OpponentPool("toy", cfg, {"heuristic": 1.0}, advice="heuristic")
+    vec = DummyVecEnv([lambda: LearnerEnv(ToyState, cfg, pool, seed=1)])
+    old = MaskablePPO("MlpPolicy", vec, n_steps=64, batch_size=64, device="cpu",
+                      policy_kwargs={"net_arch": [8]})
+    old.advice = "heuristic"
+    (tmp_path / "checkpoints").mkdir()
+    old.save(tmp_path / "checkpoints" / "latest")
+    (tmp_path / "checkpoints" / "state.json").write_text(json.dumps(
+        {"game": "toy", "config": cfg, "advice": "heuristic", "last_snapshot": 0,
+         "snapshots": []}))
+    assert selfplay_main(["--game", "toy", "--run-dir", str(tmp_path), "--n-envs", "2",
+                          "--n-steps", "64", "--batch-size", "64", "--eval-games", "0",
+                          "--no-progress", "--advice", "heuristic", "--timesteps", "128",
+                          "--opponents", "heuristic=1", "--net", "8"]) == 0
+    back = MaskablePPO.load(tmp_path / "final_model.zip", device="cpu")
+    assert back.num_timesteps == 128 and back.advice == "heuristic"
+    assert type(back.policy) is MaskableActorCriticPolicy
+    assert not isinstance(back.policy, AdvisedActorCriticPolicy)
+    agent = make_agent(f"ppo:{tmp_path / 'final_model.zip'}", "toy", cfg)
+    assert agent._layers is not None and agent._residual is None and agent.advisor is not None
+    obs = {"observation": ToyState(seed=0).observation_tensor(0),
+           "action_mask": np.array([1, 1], np.int8)}
+    x = agent.advisor.policy_input(obs, "player_0")
+    agent.reset()
+    torch_action, _ = agent.policy.predict(x, deterministic=True,
+                                           action_masks=np.array([True, True]))
+    assert agent.act(obs, "player_0") == int(torch_action)
+
+
+def test_non_finite_weights_are_refused_not_played_as_the_first_legal_action():
+    """A non-finite advice_weight is refused at construction; a policy whose logits are not
+    finite (NaN weights, e.g. after a diverged run) makes PolicyAgent.act raise on the numpy
+    path, residual or plain, as torch's distribution does, instead of playing argmax(NaN) =
+    the first legal action."""
+    import gymnasium as gym
+    import torch
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+    for w in (float("nan"), float("inf")):
+        with pytest.raises(ValueError, match="advice_weight must be finite"):
+            _advised_policy(6, 4, [8], advice_weight=w)
+    space = gym.spaces.Box(0.0, 1.0, (10,), np.float32)
+    plain = MaskableActorCriticPolicy(space, gym.spaces.Discrete(4), lambda _: 1e-3,
+                                      net_arch=[8])
+    obs = {"observation": np.r_[np.zeros(6), 1, 0, 0, 1].astype(np.float32),
+           "action_mask": np.array([1, 1, 1, 1], np.int8)}
+    for policy in (_advised_policy(6, 4, [8]), plain):
+        with torch.no_grad():
+            policy.action_net.bias[2] = float("nan")
+        for deterministic in (True, False):
+            agent = PolicyAgent(policy, deterministic=deterministic, seed=0)
+            assert agent._residual is not None or agent._layers is not None
+            with pytest.raises(ValueError, match="not finite"):
+                agent.act(obs, "player_0")
