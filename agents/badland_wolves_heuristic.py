@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from agents.base import OwnCopy
 from envs.badland_wolves.cards import (
     ANTLER, CROWS_ALLY, DEFENCE_NEEDS, DEFENCES_VS, FEATHER, FRENZY, SCRAP_COUNTS_ARR, TC,
 )
@@ -34,7 +35,7 @@ _BASE_VALUE = np.array([4.0, 6.0, 5.0, 2.0, 5.5, 1.0, 1.0, 1.0, 0.8])
 _DEFENCE_PREF = {3: 6, 2: 5, 0: 4, 1: 1, 5: 6, 6: 5, 4: 4}
 
 
-class BadlandWolvesHeuristic:
+class BadlandWolvesHeuristic(OwnCopy):
     """Rule-based Badland Wolves player.
 
     Args:

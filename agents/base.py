@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -71,7 +72,21 @@ def legal_ids(observation: dict[str, np.ndarray]) -> np.ndarray:
     return legal
 
 
-class RandomAgent:
+class OwnCopy:
+    """Mixin: ``copy.copy`` of an agent is a deep copy.
+
+    A shallow copy would share the agent's memory of the game and its random generator with
+    the original, so playing the copy (at another seat, or in a search) would move the
+    original. With this mixin a copy behaves exactly like the original and independently of it
+    (CONVENTIONS.md: copies behave like the original; agents that remember things within a
+    game are one instance per seat and game).
+    """
+
+    def __copy__(self) -> Any:
+        return copy.deepcopy(self)
+
+
+class RandomAgent(OwnCopy):
     """Uniform random choice over the legal actions.
 
     Args:

@@ -38,6 +38,7 @@ from typing import Any
 
 import numpy as np
 
+from agents.base import OwnCopy
 from envs.clandestine.actions import OFFSET, decode
 from envs.clandestine.city import C1, CHAMBERS, load_content
 from envs.clandestine.observation import SCALES, decode_amount, decode_pawns
@@ -100,7 +101,7 @@ _DIAL = {s: {d["level"]: (d["next_gold"], d["next_suits"], d["relic_max"])
              for d in _C["societies"][s]["dial"]} for s in SOCIETIES}
 
 
-class ClandestineHeuristic:
+class ClandestineHeuristic(OwnCopy):
     """Rule-of-thumb Clandestine player parametrised by its own Society.
 
     Args:

@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import seat_of_state
+from agents.base import OwnCopy, seat_of_state
 from envs.clans import board as B
 from envs.clans.engine import NUM_MOVE_ACTIONS, observation_layout
 from envs.core.aec import seat_of
@@ -40,7 +40,7 @@ for _a in range(NUM_MOVE_ACTIONS):
     _MOVES_FROM[int(B.EDGE_SRC[_a])].append((_a, int(B.EDGE_DST[_a])))
 
 
-class ClansHeuristic:
+class ClansHeuristic(OwnCopy):
     """Greedy one-ply-plus-reply Clans player for its own colour.
 
     Args:

@@ -57,7 +57,7 @@ from typing import Any
 
 import numpy as np
 
-from .base import legal_ids, seat_of_state
+from .base import OwnCopy, legal_ids, seat_of_state
 
 ROLLOUTS = ("random", "heuristic")
 
@@ -79,7 +79,7 @@ class _Node:
         self.children: dict[tuple[int, int], _Node] = {}
 
 
-class ISMCTSAgent:
+class ISMCTSAgent(OwnCopy):
     """SO-ISMCTS search agent (see the module docstring for the algorithm).
 
     It needs the live game: it declares ``needs_state = True`` and its callers pass the game

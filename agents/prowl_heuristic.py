@@ -22,12 +22,12 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import seat_of_state
+from agents.base import OwnCopy, seat_of_state
 from envs.prowl.engine import (K_CLAN, K_OPP, K_ORDER, K_REWARD, K_SETUP, K_SIDE, K_TURN,
                                K_YESNO, ProwlState)
 
 
-class ProwlHeuristic:
+class ProwlHeuristic(OwnCopy):
     """Scripted Prowl agent deciding from its observation only.
 
     Args:

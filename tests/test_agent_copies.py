@@ -1,0 +1,92 @@
+"""Copies of agents (CONVENTIONS.md: copies behave exactly like the original; agents that
+remember things within a game are one instance per seat and game).
+
+``copy.copy`` of a scripted agent is a deep copy (:class:`agents.base.OwnCopy`): it shares no
+memory of the game and no random generator with the original, so playing one never moves the
+other.
+"""
+
+import copy
+
+import numpy as np
+import pytest
+
+from agents import make_agent
+from agents.base import act_with_state
+from envs import env_module
+
+GAMES = {"prowl": 4, "badland_wolves": 4, "clans": 3, "clandestine": 3}
+MUTABLE = (np.ndarray, np.random.Generator, list, dict, set)
+
+
+def _shared_mutables(a, b):
+    """Names of attributes holding the same mutable object in ``a`` and ``b``."""
+    return sorted(k for k, v in vars(a).items()
+                  if isinstance(v, MUTABLE) and vars(b).get(k) is v)
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize("spec", ["random", "heuristic"])
+def test_a_copy_made_mid_game_acts_as_the_original_and_apart_from_it(game, spec):
+    """Seat 0's agent is copied (copy.copy) and deep-copied at its 4th decision; from there to
+    the end of the game the copy acts first, then the original, then the deep copy, on the
+    same observations: all three choose the same action every time (a shared generator or
+    memory would let the copy's draws move the original away from the deep copy), and the copy
+    holds none of the original's mutable attributes."""
+    n = GAMES[game]
+    cls = env_module(game).raw_env.state_class
+    checked = 0
+    for g in range(2):
+        state = cls(seed=300 + g, num_players=n)
+        config = dict(state.config)
+        players = [make_agent(spec, game, config, seed=10 * g + p) for p in range(n)]
+        for a in players:
+            a.reset()
+        twin = deep = None
+        decisions = 0
+        while not state.is_over:
+            p = state.current_player
+            view = {"observation": state.observation_tensor(p),
+                    "action_mask": state.legal_action_mask()}
+            name = f"player_{p}"
+            if p == 0:
+                decisions += 1
+                if decisions == 4:
+                    twin, deep = copy.copy(players[0]), copy.deepcopy(players[0])
+                    assert twin is not players[0]
+                    assert _shared_mutables(players[0], twin) == []
+                if twin is not None:
+                    b = twin.act(view, name)
+                    a = players[0].act(view, name)
+                    assert deep.act(view, name) == a == b
+                    checked += 1
+                    state.apply_action(a)
+                    continue
+            state.apply_action(players[p].act(view, name))
+    assert checked > 10
+
+
+def test_a_copy_of_a_search_agent_shares_no_generator_or_tree():
+    """ismcts:4 in Prowl: copy.copy and the original choose the same move at a decision after
+    a few moves, and share no mutable attribute."""
+    cls = env_module("prowl").raw_env.state_class
+    state = cls(seed=5, num_players=4)
+    agent = make_agent("ismcts:4", "prowl", dict(state.config), seed=1)
+    others = [make_agent("random", "prowl", dict(state.config), seed=p) for p in range(1, 4)]
+    seat0 = 0
+    while not state.is_over:
+        p = state.current_player
+        view = {"observation": state.observation_tensor(p),
+                "action_mask": state.legal_action_mask()}
+        if p == 0:
+            seat0 += 1
+            if seat0 == 3:
+                twin = copy.copy(agent)
+                assert _shared_mutables(agent, twin) == []
+                b = act_with_state(twin, view, "player_0", state)
+                assert act_with_state(agent, view, "player_0", state) == b
+                return
+            state.apply_action(act_with_state(agent, view, "player_0", state))
+        else:
+            state.apply_action(others[p - 1].act(view, f"player_{p}"))
+    pytest.fail("the game ended before seat 0's third decision")
