@@ -98,8 +98,7 @@ class Advisor:
         if moves.size == 0 or not mask[moves].all():
             raise ValueError(f"the {self.advice} advisor of {self.game} recommended "
                              f"{moves.tolist()}, not all legal")
-        out[moves] = 1.0
-        self.last = out
+        out[moves] = 1.0       # in place: self.last is this array
         return out
 
     def policy_input(self, observation: dict[str, np.ndarray], agent: str) -> np.ndarray:
