@@ -20,9 +20,11 @@ def _numpy_actor(policy: Any) -> list[tuple[np.ndarray, np.ndarray, str | None]]
     """
     from stable_baselines3.common.torch_layers import FlattenExtractor
 
+    from agents.advised_policy import AdviceMlpExtractor
+
     if not isinstance(getattr(policy, "features_extractor", None), FlattenExtractor):
         return None
-    if type(policy.mlp_extractor).__name__ == "AdviceMlpExtractor":
+    if isinstance(policy.mlp_extractor, AdviceMlpExtractor):
         return None    # the action head also reads the advice: see _numpy_residual
     return _numpy_layers(list(policy.mlp_extractor.policy_net) + [policy.action_net])
 
@@ -37,8 +39,10 @@ def _numpy_residual(policy: Any) -> tuple[list[tuple[np.ndarray, np.ndarray, str
     """
     from stable_baselines3.common.torch_layers import FlattenExtractor
 
+    from agents.advised_policy import AdviceMlpExtractor
+
     ext = getattr(policy, "mlp_extractor", None)
-    if (type(ext).__name__ != "AdviceMlpExtractor"
+    if (not isinstance(ext, AdviceMlpExtractor)
             or not isinstance(getattr(policy, "features_extractor", None), FlattenExtractor)):
         return None
     hidden = _numpy_layers(list(ext.policy_net))

@@ -486,3 +486,33 @@ def test_non_finite_weights_are_refused_not_played_as_the_first_legal_action():
             assert agent._residual is not None or agent._layers is not None
             with pytest.raises(ValueError, match="not finite"):
                 agent.act(obs, "player_0")
+
+
+def test_a_subclass_of_the_advice_extractor_takes_the_residual_numpy_path():
+    """The numpy fast path recognises the advice extractor by its class, subclasses included:
+    a renamed subclass (which a check on the class name missed, so the plain path fed the
+    (H + A)-wide head an H-wide layer and failed at the first move) acts as torch does."""
+    import torch
+
+    from agents.advised_policy import AdviceMlpExtractor
+
+    class RenamedExtractor(AdviceMlpExtractor):
+        pass
+
+    obs_dim, n = 9, 5
+    policy = _advised_policy(obs_dim, n, [8], seed=3)
+    policy.mlp_extractor.__class__ = RenamedExtractor
+    agent = PolicyAgent(policy)
+    assert agent._layers is None and agent._residual is not None
+    rng = np.random.default_rng(1)
+    hidden, w_h, w_a, b = agent._residual
+    for _ in range(50):
+        x = np.concatenate([rng.random(obs_dim), (rng.random(n) < 0.4)]).astype(np.float32)
+        x_h = x
+        for w, bb, act in hidden:
+            x_h = np.tanh(x_h @ w + bb) if act == "tanh" else x_h @ w + bb
+        mine = x_h @ w_h + x[-n:] @ w_a + b
+        with torch.no_grad():
+            ref = policy.get_distribution(torch.as_tensor(x[None])).distribution.logits
+        ref = ref.numpy()[0]
+        assert np.allclose(mine - mine.max(), ref - ref.max(), atol=1e-4)
