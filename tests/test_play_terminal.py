@@ -211,5 +211,5 @@ def test_a_nemesis_seat_gets_its_row_in_the_returns_and_the_record(opponents, tm
     assert "played by the rules" in final
     record = json.loads(save_record(state, labels, tmp_path / "r.json").read_text())
     assert len(record["agents"]) == len(record["returns"]) == state.num_players
-    with pytest.raises(ValueError, match=r"--seat must be in 0\.\.0 for 1 players, got 1"):
+    with pytest.raises(ValueError, match=r"--seat must be in 0\.\.0 for 1 player, got 1"):
         play("clandestine", 1, [], config=config, console=console, read=read)

@@ -224,7 +224,8 @@ def play(game: str, seat: int, opponents: Sequence[str], seed: int | None = None
         raise
     seats = state.agent_seats   # a rules-driven seat (Clandestine's Nemesis) is no one's
     if isinstance(seat, bool) or not isinstance(seat, int) or seat not in seats:
-        raise ValueError(f"--seat must be in 0..{n - 1} for {n} players, got {seat!r}")
+        raise ValueError(f"--seat must be in 0..{n - 1} for {n} player{'s' if n != 1 else ''}, "
+                         f"got {seat!r}")
     others = [q for q in seats if q != seat]
     agents = {q: make_agent(spec, game, dict(state.config), seed=state.seed % 2**32 + q)
               for q, spec in zip(others, opponents)}
