@@ -100,8 +100,9 @@ class ISMCTSAgent(OwnCopy):
             random rollouts all draw from it).
 
     Raises:
-        ValueError: no budget, a budget below 1 iteration / not positive seconds, an unknown
-            rollout policy, a negative ``c`` or a ``max_rollout_depth`` below 1.
+        ValueError: no budget, a budget below 1 iteration / seconds not positive and finite,
+            an unknown rollout policy, a ``c`` not finite and >= 0 or a ``max_rollout_depth``
+            below 1.
     """
 
     name = "ismcts"
@@ -115,12 +116,13 @@ class ISMCTSAgent(OwnCopy):
         if iterations is not None and (isinstance(iterations, bool) or int(iterations) != iterations
                                        or iterations < 1):
             raise ValueError(f"iterations must be a positive integer, got {iterations!r}")
-        if seconds is not None and not seconds > 0:
-            raise ValueError(f"seconds must be positive, got {seconds!r}")
+        if seconds is not None and not 0 < seconds < math.inf:
+            raise ValueError(f"seconds must be a positive finite number, got {seconds!r}")
         if rollout not in ROLLOUTS:
             raise ValueError(f"rollout must be one of {ROLLOUTS}, got {rollout!r}")
-        if not c >= 0:
-            raise ValueError(f"c (UCB exploration constant) must be >= 0, got {c!r}")
+        if not 0 <= c < math.inf:
+            raise ValueError(f"c (UCB exploration constant) must be a finite number >= 0, got "
+                             f"{c!r}")
         if max_rollout_depth is not None and (int(max_rollout_depth) != max_rollout_depth
                                               or max_rollout_depth < 1):
             raise ValueError(f"max_rollout_depth must be a positive integer or None, got "

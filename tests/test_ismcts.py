@@ -230,6 +230,22 @@ def test_spec_and_errors():
         agent.act(obs, "player_1", state=s)
 
 
+@pytest.mark.parametrize("spec,message", [
+    ("ismcts:none:seconds=inf", "seconds must be a positive finite number"),
+    ("ismcts:4:seconds=inf", "seconds must be a positive finite number"),
+    ("ismcts:4:seconds=nan", "seconds must be a positive finite number"),
+    ("ismcts:4:c=inf", "c .UCB exploration constant. must be a finite number >= 0"),
+    ("ismcts:4:c=-inf", "c .UCB exploration constant. must be a finite number >= 0"),
+])
+def test_infinite_budgets_and_constants_are_refused(spec, message):
+    """An infinite time budget with no iteration budget is a search that never returns, and
+    an infinite ``c`` makes every explored move's UCB score infinite (the search then keeps
+    the first move it expanded): both are refused when the agent is made, naming the option
+    (both were accepted before)."""
+    with pytest.raises(ValueError, match=message):
+        make_agent(spec, "clans", ToyState(seed=0).config)
+
+
 @pytest.mark.parametrize("game", ["clans", "prowl"])
 def test_smoke_games_against_random(game):
     """A handful of full games through the arena (seats rotated): legal play to the end."""
