@@ -136,3 +136,25 @@ def test_a_copy_of_a_belief_heuristic_made_mid_game_plays_the_originals_moves(ga
     assert len(ref) > 8
     assert mine == ref
     assert twins == ref[2:]
+
+
+@pytest.mark.parametrize("game,built,used", [
+    ("prowl", 4, 3), ("prowl", 4, 5), ("clans", 3, 4), ("clans", 4, 2),
+    ("badland_wolves", 4, 5), ("badland_wolves", 4, 3), ("clandestine", 3, 2)])
+def test_a_heuristic_refuses_the_observation_of_another_player_count(game, built, used):
+    """A heuristic (or a copy of it) made for ``built`` players, asked at the first decision
+    with a choice of a ``used``-player game, refuses it naming both shapes: the Clans one read
+    a 4-player observation with its 3-player layout and played on silently, the Prowl and
+    Badland Wolves ones failed with an IndexError or an empty min()/max()."""
+    cls = env_module(game).raw_env.state_class
+    agent = copy.copy(make_agent("heuristic", game, dict(cls(seed=0, num_players=built).config),
+                                 seed=0))
+    agent.reset()
+    state = cls(seed=1, num_players=used)
+    while np.flatnonzero(state.legal_action_mask()).size < 2:
+        state.apply_action(int(np.flatnonzero(state.legal_action_mask())[0]))
+    p = state.current_player
+    view = {"observation": state.observation_tensor(p), "action_mask": state.legal_action_mask()}
+    with pytest.raises(ValueError, match=rf"observation of shape \({view['observation'].size},\)"
+                                         rf", expected \(\d+,\) for {built} players"):
+        agent.act(view, f"player_{p}")
