@@ -109,11 +109,16 @@ def make_agent(spec: str, game: str, config: dict[str, Any], seed: int | None = 
     ``ismcts:N[:...]``; see the module docstring).
 
     Raises:
-        ValueError: unknown spec form or game, a ``ppo:`` spec without a path, a shipped
-            ``ppo:GAME`` policy asked to play another game, or a policy whose observation or
-            action size differs from ``game``'s with ``config`` (the message gives both shapes);
+        ValueError: a spec that is not a string, unknown spec form or game, a ``ppo:`` spec
+            without a path, a shipped ``ppo:GAME`` policy asked to play another game, or a
+            policy whose observation or action size differs from ``game``'s with ``config``
+            (the message gives both shapes);
             FileNotFoundError: a ``ppo:`` path is missing and names no shipped policy.
     """
+    if not isinstance(spec, str):
+        raise ValueError(f"an agent spec is a string ('random', 'heuristic', "
+                         f"'heuristic:belief', 'ppo:PATH', 'ppo:GAME' or 'ismcts:N'), got "
+                         f"{spec!r}")
     if spec == "random":
         return RandomAgent(seed=seed)
     if spec == "heuristic":
