@@ -15,7 +15,7 @@
 * ``ppo:GAME`` (``ppo:prowl``, ``ppo:badland_wolves``, ``ppo:clans``, ``ppo:clandestine``) — the
   trained policy shipped in the package for that game (``agents/checkpoints/GAME.zip``, with
   ``GAME.md`` beside it giving the command that trained it and its evaluation), used when
-  ``GAME`` is not also an existing path. Each plays the player count it was trained for (4-player
+  ``GAME`` is not also an existing file. Each plays the player count it was trained for (4-player
   Prowl and Badland Wolves, 3-player Clans and Clandestine); see :data:`SHIPPED_POLICIES`;
 * ``ismcts:N`` — information set Monte Carlo tree search with N iterations per decision
   (:class:`agents.ismcts.ISMCTSAgent`), options after further colons: ``rollout=heuristic``,
@@ -109,11 +109,16 @@ def make_agent(spec: str, game: str, config: dict[str, Any], seed: int | None = 
     ``ismcts:N[:...]``; see the module docstring).
 
     Raises:
-        ValueError: unknown spec form or game, a ``ppo:`` spec without a path, a shipped
-            ``ppo:GAME`` policy asked to play another game, or a policy whose observation or
-            action size differs from ``game``'s with ``config`` (the message gives both shapes);
+        ValueError: a spec that is not a string, unknown spec form or game, a ``ppo:`` spec
+            without a path, a shipped ``ppo:GAME`` policy asked to play another game, or a
+            policy whose observation or action size differs from ``game``'s with ``config``
+            (the message gives both shapes);
             FileNotFoundError: a ``ppo:`` path is missing and names no shipped policy.
     """
+    if not isinstance(spec, str):
+        raise ValueError(f"an agent spec is a string ('random', 'heuristic', "
+                         f"'heuristic:belief', 'ppo:PATH', 'ppo:GAME' or 'ismcts:N'), got "
+                         f"{spec!r}")
     if spec == "random":
         return RandomAgent(seed=seed)
     if spec == "heuristic":
@@ -134,8 +139,8 @@ def make_agent(spec: str, game: str, config: dict[str, Any], seed: int | None = 
 
         target = spec[4:]
         shipped = shipped_policy_path(target)
-        use_shipped = (shipped is not None and not Path(target).exists()
-                       and not Path(f"{target}.zip").exists())   # an existing path wins
+        use_shipped = (shipped is not None and not Path(target).is_file()
+                       and not Path(f"{target}.zip").is_file())   # an existing file wins
         if use_shipped:
             if target != game:
                 raise ValueError(f"agent spec {spec!r} is the policy shipped for {target}; it "

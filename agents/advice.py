@@ -23,6 +23,8 @@ from typing import Any
 
 import numpy as np
 
+from .base import OwnCopy
+
 #: advice kinds a policy can be trained with (``--advice``); ``"none"`` is no advice
 ADVICE_KINDS = ("heuristic",)
 
@@ -39,8 +41,12 @@ def check_advice(advice: str | None) -> str | None:
     return advice
 
 
-class Advisor:
+class Advisor(OwnCopy):
     """The advice vector of one seat in one game (see the module docstring).
+
+    ``copy.copy`` is a deep copy (:class:`agents.base.OwnCopy`): the copy's advising agent,
+    with its memory of the game and its generator, is its own, so asking the copy (e.g. for
+    another seat) never moves the original's advice.
 
     Args:
         advice: the advice kind, one of :data:`ADVICE_KINDS` (``"heuristic"``: the game's

@@ -46,7 +46,8 @@ class BadlandWolvesHeuristic(OwnCopy):
     observation dict ``{"observation": float32 (D,), "action_mask": int8 (A,)}``.
 
     Raises:
-        ValueError: the mask has no legal action.
+        ValueError: the mask has no legal action, or (at a decision with a choice) the
+            observation's shape is not that of ``config`` (another player count).
     """
 
     name = "heuristic"
@@ -63,6 +64,10 @@ class BadlandWolvesHeuristic(OwnCopy):
     # ------------------------------------------------------------------------------------------
     def _decode(self, obs: np.ndarray) -> dict[str, Any]:
         L, n = self.L, self.n
+        if obs.shape != (L.size,):
+            raise ValueError(f"observation of shape {obs.shape}, expected ({L.size},) "
+                             f"for {self.n} players (was the agent made for another player "
+                             "count or configuration?)")
         v = lambda name: L.view(obs, name)  # noqa: E731
         d = {
             "me": int(np.argmax(v("seat"))),

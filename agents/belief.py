@@ -555,8 +555,19 @@ def heuristic_policy(game: str, config: dict[str, Any], epsilon: float = 0.1,
     cls = heuristic_class(game)
     if samples is None:
         samples = HEURISTIC_SAMPLES.get(game, 1)
-    return EpsilonAgentPolicy(lambda seat: cls(config, seed=seed + seat), epsilon, samples,
+    return EpsilonAgentPolicy(_SeatAgents(cls, config, seed), epsilon, samples,
                               name=f"heuristic(eps={epsilon})")
+
+
+class _SeatAgents:
+    """``seat -> cls(config, seed=seed + seat)``: the agent factory of :func:`heuristic_policy`,
+    a class rather than a closure so that a model holding it can be pickled."""
+
+    def __init__(self, cls: type, config: dict[str, Any], seed: int) -> None:
+        self.cls, self.config, self.seed = cls, config, seed
+
+    def __call__(self, seat: int) -> Any:
+        return self.cls(self.config, seed=self.seed + seat)
 
 
 class SoftmaxPolicyAgent:

@@ -48,7 +48,8 @@ class ClansHeuristic(OwnCopy):
         seed: seed of the tie-breaking generator.
 
     Raises:
-        ValueError: from :meth:`act` when the observation's mask has no legal action.
+        ValueError: from :meth:`act` when the observation's mask has no legal action, or the
+            observation's shape is not that of ``config`` (another player count).
     """
 
     name = "clans_heuristic"
@@ -74,6 +75,10 @@ class ClansHeuristic(OwnCopy):
     # ------------------------------------------------------------------------------------
     def _decode(self, obs: np.ndarray) -> None:
         lay = self.layout
+        if obs.shape != (lay.size,):
+            raise ValueError(f"observation of shape {obs.shape}, expected ({lay.size},) "
+                             f"for {self.n} players (was the agent made for another player "
+                             "count or configuration?)")
         self.huts = np.rint(lay.view(obs, "huts") * B.HUTS_PER_COLOUR).astype(np.int64)
         self.tot = self.huts.sum(axis=1).tolist()
         self.hut_rows = self.huts.tolist()

@@ -52,6 +52,7 @@ Spec form (:func:`agents.make_agent`): ``ismcts:N`` (N iterations, random rollou
 from __future__ import annotations
 
 import math
+import re
 import time
 from typing import Any
 
@@ -60,6 +61,7 @@ import numpy as np
 from .base import OwnCopy, legal_ids, seat_of_state
 
 ROLLOUTS = ("random", "heuristic")
+_DIGITS = re.compile(r"[0-9]+")
 
 
 class _Node:
@@ -100,8 +102,9 @@ class ISMCTSAgent(OwnCopy):
             random rollouts all draw from it).
 
     Raises:
-        ValueError: no budget, a budget below 1 iteration / not positive seconds, an unknown
-            rollout policy, a negative ``c`` or a ``max_rollout_depth`` below 1.
+        ValueError: no budget, a budget below 1 iteration / seconds not positive and finite,
+            an unknown rollout policy, a ``c`` not finite and >= 0 or a ``max_rollout_depth``
+            below 1.
     """
 
     name = "ismcts"
@@ -115,12 +118,13 @@ class ISMCTSAgent(OwnCopy):
         if iterations is not None and (isinstance(iterations, bool) or int(iterations) != iterations
                                        or iterations < 1):
             raise ValueError(f"iterations must be a positive integer, got {iterations!r}")
-        if seconds is not None and not seconds > 0:
-            raise ValueError(f"seconds must be positive, got {seconds!r}")
+        if seconds is not None and not 0 < seconds < math.inf:
+            raise ValueError(f"seconds must be a positive finite number, got {seconds!r}")
         if rollout not in ROLLOUTS:
             raise ValueError(f"rollout must be one of {ROLLOUTS}, got {rollout!r}")
-        if not c >= 0:
-            raise ValueError(f"c (UCB exploration constant) must be >= 0, got {c!r}")
+        if not 0 <= c < math.inf:
+            raise ValueError(f"c (UCB exploration constant) must be a finite number >= 0, got "
+                             f"{c!r}")
         if max_rollout_depth is not None and (int(max_rollout_depth) != max_rollout_depth
                                               or max_rollout_depth < 1):
             raise ValueError(f"max_rollout_depth must be a positive integer or None, got "
@@ -306,11 +310,11 @@ def parse_spec(spec: str) -> dict[str, Any]:
         raise ValueError(f"an ISMCTS spec is 'ismcts:N[:key=value...]' (N iterations), got "
                          f"{spec!r}")
     kwargs: dict[str, Any] = {}
-    try:
-        kwargs["iterations"] = None if parts[1].lower() == "none" else int(parts[1])
-    except ValueError:
-        raise ValueError(f"ISMCTS iterations must be an integer, got {parts[1]!r} in {spec!r}") \
-            from None
+    # counts in ASCII digits only: int() would also take "4_0" (40), signs, spaces, other scripts
+    if parts[1].lower() != "none" and not _DIGITS.fullmatch(parts[1]):
+        raise ValueError(f"ISMCTS iterations must be an integer (digits 0-9) or none, got "
+                         f"{parts[1]!r} in {spec!r}")
+    kwargs["iterations"] = None if parts[1].lower() == "none" else int(parts[1])
     keys = {"rollout": ("rollout", str), "c": ("c", float), "seconds": ("seconds", float),
             "max_depth": ("max_rollout_depth", int)}
     for item in parts[2:]:
@@ -324,6 +328,9 @@ def parse_spec(spec: str) -> dict[str, Any]:
         if kind is int and value.lower() == "none":
             kwargs[name] = None
             continue
+        if kind is int and not _DIGITS.fullmatch(value):
+            raise ValueError(f"ISMCTS option {key}={value!r} in {spec!r} is not an integer "
+                             "(digits 0-9) or none")
         try:
             kwargs[name] = kind(value)
         except ValueError:

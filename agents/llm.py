@@ -25,6 +25,7 @@ a scripted function in tests).
 
 from __future__ import annotations
 
+import copy
 import re
 from typing import Any, Callable
 
@@ -141,6 +142,17 @@ class LanguageModelAgent:
         self.last_replies: list[str] = []
         self.last_fell_back = False
         self.fallbacks = 0
+
+    def __copy__(self) -> LanguageModelAgent:
+        """A copy that acts exactly as this agent would from here on and apart from it: the
+        fallback's generator and the last replies copied, the model (``ask``, the caller's
+        client) shared. ``copy.deepcopy`` and pickling copy ``ask`` too (CONVENTIONS.md,
+        "Agents": an agent is one instance per seat)."""
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        new.rng = copy.deepcopy(self.rng)
+        new.last_replies = list(self.last_replies)
+        return new
 
     def reset(self) -> None:
         """Start a new game: the fallback count restarts."""

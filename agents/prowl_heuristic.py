@@ -57,6 +57,10 @@ class ProwlHeuristic(OwnCopy):
     # ------------------------------------------------------------------------------ decoding
     def _decode(self, obs: np.ndarray) -> None:
         L, n, T, C = self.L, self.n, self.T, self.C
+        if obs.shape != (L.size,):
+            raise ValueError(f"observation of shape {obs.shape}, expected ({L.size},) "
+                             f"for {self.n} players (was the agent made for another player "
+                             "count or configuration?)")
         v = lambda k: L.view(obs, k)  # noqa: E731
         self.hand = np.rint(v("hand") * self.copies).astype(int)
         self.decision = int(np.argmax(v("decision")))
@@ -335,7 +339,8 @@ class ProwlHeuristic(OwnCopy):
 
     # ------------------------------------------------------------------------------ acting
     def act(self, observation: dict[str, np.ndarray], agent: str) -> int:
-        """A legal action id chosen by the rules above. Raises ValueError if none is legal."""
+        """A legal action id chosen by the rules above. Raises ValueError if none is legal or
+        the observation's shape is not that of the agent's config (another player count)."""
         mask = observation["action_mask"]
         legal = np.flatnonzero(mask)
         if legal.size == 0:

@@ -7,6 +7,7 @@ other.
 """
 
 import copy
+import pickle
 
 import numpy as np
 import pytest
@@ -90,3 +91,70 @@ def test_a_copy_of_a_search_agent_shares_no_generator_or_tree():
         else:
             state.apply_action(others[p - 1].act(view, f"player_{p}"))
     pytest.fail("the game ended before seat 0's third decision")
+
+
+@pytest.mark.parametrize("game", ["prowl", "clans"])
+@pytest.mark.parametrize("how", ["copy", "deepcopy", "pickle"])
+def test_a_copy_of_a_belief_heuristic_made_mid_game_plays_the_originals_moves(game, how):
+    """heuristic:belief (it declares needs_state and keeps a tracker of the game; the Clans one
+    a copy of the game and an opponents' model with one heuristic per seat) at seat 0 against
+    heuristics: copied by ``how`` at its 3rd decision, the copy then acts first at each of
+    seat 0's decisions and the original after it, and both play exactly the moves the
+    original plays in the same game with no copy made (the pickled Clans agent failed before:
+    its opponents' model held a lambda)."""
+    copier = {"copy": copy.copy, "deepcopy": copy.deepcopy,
+              "pickle": lambda a: pickle.loads(pickle.dumps(a))}[how]
+    n = GAMES[game]
+    cls = env_module(game).raw_env.state_class
+
+    def play(copy_at):
+        state = cls(seed=11, num_players=n)
+        config = dict(state.config)
+        agent = make_agent("heuristic:belief", game, config, seed=7)
+        others = [make_agent("heuristic", game, config, seed=100 + p) for p in range(1, n)]
+        for a in [agent] + others:
+            a.reset()
+        twin, mine, twins, decisions = None, [], [], 0
+        while not state.is_over:
+            p = state.current_player
+            view = {"observation": state.observation_tensor(p),
+                    "action_mask": state.legal_action_mask()}
+            if p != 0:
+                state.apply_action(others[p - 1].act(view, f"player_{p}"))
+                continue
+            decisions += 1
+            if decisions == copy_at:
+                twin = copier(agent)
+            if twin is not None:
+                twins.append(act_with_state(twin, view, "player_0", state.clone()))
+            mine.append(act_with_state(agent, view, "player_0", state))
+            state.apply_action(mine[-1])
+        return mine, twins
+
+    ref, _ = play(None)
+    mine, twins = play(3)
+    assert len(ref) > 8
+    assert mine == ref
+    assert twins == ref[2:]
+
+
+@pytest.mark.parametrize("game,built,used", [
+    ("prowl", 4, 3), ("prowl", 4, 5), ("clans", 3, 4), ("clans", 4, 2),
+    ("badland_wolves", 4, 5), ("badland_wolves", 4, 3), ("clandestine", 3, 2)])
+def test_a_heuristic_refuses_the_observation_of_another_player_count(game, built, used):
+    """A heuristic (or a copy of it) made for ``built`` players, asked at the first decision
+    with a choice of a ``used``-player game, refuses it naming both shapes: the Clans one read
+    a 4-player observation with its 3-player layout and played on silently, the Prowl and
+    Badland Wolves ones failed with an IndexError or an empty min()/max()."""
+    cls = env_module(game).raw_env.state_class
+    agent = copy.copy(make_agent("heuristic", game, dict(cls(seed=0, num_players=built).config),
+                                 seed=0))
+    agent.reset()
+    state = cls(seed=1, num_players=used)
+    while np.flatnonzero(state.legal_action_mask()).size < 2:
+        state.apply_action(int(np.flatnonzero(state.legal_action_mask())[0]))
+    p = state.current_player
+    view = {"observation": state.observation_tensor(p), "action_mask": state.legal_action_mask()}
+    with pytest.raises(ValueError, match=rf"observation of shape \({view['observation'].size},\)"
+                                         rf", expected \(\d+,\) for {built} players"):
+        agent.act(view, f"player_{p}")

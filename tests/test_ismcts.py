@@ -230,6 +230,32 @@ def test_spec_and_errors():
         agent.act(obs, "player_1", state=s)
 
 
+@pytest.mark.parametrize("spec,message", [
+    ("ismcts:none:seconds=inf", "seconds must be a positive finite number"),
+    ("ismcts:4:seconds=inf", "seconds must be a positive finite number"),
+    ("ismcts:4:seconds=nan", "seconds must be a positive finite number"),
+    ("ismcts:4:c=inf", "c .UCB exploration constant. must be a finite number >= 0"),
+    ("ismcts:4:c=-inf", "c .UCB exploration constant. must be a finite number >= 0"),
+])
+def test_infinite_budgets_and_constants_are_refused(spec, message):
+    """An infinite time budget with no iteration budget is a search that never returns, and
+    an infinite ``c`` makes every explored move's UCB score infinite (the search then keeps
+    the first move it expanded): both are refused when the agent is made, naming the option
+    (both were accepted before)."""
+    with pytest.raises(ValueError, match=message):
+        make_agent(spec, "clans", ToyState(seed=0).config)
+
+
+@pytest.mark.parametrize("spec", ["ismcts:4_0", "ismcts: 4", "ismcts:\uff14", "ismcts:+4",
+                                  "ismcts:4:max_depth=1_0", "ismcts:4:max_depth= 9"])
+def test_counts_in_a_spec_are_plain_digits(spec):
+    """An iteration count or ``max_depth`` is written in ASCII digits only: Python's int()
+    also reads ``4_0`` as 40, a full-width digit, a sign or surrounding spaces, which a spec
+    took silently before (``ismcts:4_0`` searched 40 iterations)."""
+    with pytest.raises(ValueError, match="integer"):
+        parse_spec(spec)
+
+
 @pytest.mark.parametrize("game", ["clans", "prowl"])
 def test_smoke_games_against_random(game):
     """A handful of full games through the arena (seats rotated): legal play to the end."""

@@ -140,3 +140,42 @@ def test_a_model_plays_through_the_env_text(game):
             break
     assert steps > 10
     assert all(a.fallbacks == 0 for a in agents.values())
+
+
+def test_a_copy_falls_back_with_a_generator_of_its_own():
+    """copy.copy of an agent whose model never gives a usable reply (every move is the random
+    fallback): over a 4-player Prowl game against random seats, the copy made at seat 0's 2nd
+    decision plays, and then the original, at each of seat 0's decisions; the original plays
+    exactly the moves of an agent made alike that was never copied, and the copy the same (a
+    shallow copy shared the fallback's generator, so the copy's draws moved the original's).
+    The model itself (``ask``) is shared: it is the caller's client."""
+    import copy
+
+    from agents.base import RandomAgent
+
+    def play(copy_at):
+        s = ProwlState(seed=3, num_players=4)
+        agent = LanguageModelAgent(lambda prompt: "pass", max_retries=0, seed=9)
+        others = [RandomAgent(seed=q) for q in range(1, 4)]
+        twin, mine, twins, decisions = None, [], [], 0
+        while not s.is_over:
+            p = s.current_player
+            obs = {"observation": s.observation_tensor(p), "action_mask": s.legal_action_mask()}
+            if p != 0:
+                s.apply_action(others[p - 1].act(obs, f"player_{p}"))
+                continue
+            decisions += 1
+            if decisions == copy_at:
+                twin = copy.copy(agent)
+                assert twin.ask is agent.ask
+            if twin is not None:
+                twins.append(twin.act(obs, "player_0", state=s))
+            mine.append(agent.act(obs, "player_0", state=s))
+            s.apply_action(mine[-1])
+        return mine, twins
+
+    ref, _ = play(None)
+    mine, twins = play(2)
+    assert len(ref) > 5
+    assert mine == ref
+    assert twins == ref[1:]

@@ -93,6 +93,16 @@ def test_shipped_spec_errors_are_clear(tmp_path, monkeypatch):
         make_agent("ppo:prowl", "prowl", _config("prowl"))
 
 
+def test_a_folder_named_like_a_game_does_not_shadow_its_shipped_policy(tmp_path, monkeypatch):
+    """Run from a folder holding a folder ``clans`` (e.g. ``runs/``, whose run folders are
+    named after the games), ``ppo:clans`` is still the shipped policy: only a file wins over the
+    shipped name (it failed before with "no saved policy file at 'clans'")."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "clans").mkdir()
+    agent = make_agent("ppo:clans", "clans", _config("clans", 3))
+    assert agent.name == "ppo:clans"
+
+
 def test_stale_shipped_policy_names_the_shape_mismatch(tmp_path, monkeypatch):
     """A shipped policy whose game's observation layout changed after training (simulated: the
     Badland Wolves policy in Prowl's place) is refused when built, naming both shapes and the

@@ -41,6 +41,9 @@ def test_evaluate_rejects_bad_lineups():
         evaluate("toy", ["random"] * 3, 5, config={"num_players": 2})
     with pytest.raises(ValueError, match="unknown agent spec"):
         evaluate("toy", ["random", "nobody"], 5)
+    for spec in (None, 3, ["random"]):     # an AttributeError ('startswith') before
+        with pytest.raises(ValueError, match=r"an agent spec is a string .*, got "):
+            evaluate("toy", ["random", spec], 5)
     with pytest.raises(ValueError, match="unknown game"):
         evaluate("chess", ["random", "random"], 5)
     assert entry_labels(["random", "heuristic", "random"]) == ["random#1", "heuristic",
