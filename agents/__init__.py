@@ -109,7 +109,8 @@ def make_agent(spec: str, game: str, config: dict[str, Any], seed: int | None = 
     ``ismcts:N[:...]``; see the module docstring).
 
     Raises:
-        ValueError: a spec that is not a string, unknown spec form or game, a ``ppo:`` spec
+        ValueError: a spec that is not a string, unknown spec form or game, a config that is
+            not a dict, a ``ppo:`` spec
             without a path, a shipped ``ppo:GAME`` policy asked to play another game, or a
             policy whose observation or action size differs from ``game``'s with ``config``
             (the message gives both shapes);
@@ -119,6 +120,13 @@ def make_agent(spec: str, game: str, config: dict[str, Any], seed: int | None = 
         raise ValueError(f"an agent spec is a string ('random', 'heuristic', "
                          f"'heuristic:belief', 'ppo:PATH', 'ppo:GAME' or 'ismcts:N'), got "
                          f"{spec!r}")
+    from envs import GAMES
+
+    if game not in GAMES:
+        raise ValueError(f"unknown game {game!r}; known games: {', '.join(sorted(GAMES))}")
+    if not isinstance(config, dict):
+        raise ValueError(f"config must be a dict of the game's keywords (GameState.config), got "
+                         f"{config!r}")
     if spec == "random":
         return RandomAgent(seed=seed)
     if spec == "heuristic":

@@ -319,3 +319,17 @@ def test_imitation_of_the_clans_tie_sets():
     with pytest.raises(ValueError, match="best_moves"):
         collect_demonstrations("toy", __import__("tests.toy_game").toy_game.ToyState,
                                {"num_players": 2, "target": 10}, games=1, tie_sets=True)
+
+
+@pytest.mark.parametrize("spec", ["random", "heuristic", "ismcts:4"])
+def test_make_agent_refuses_an_unknown_game_and_a_config_that_is_not_a_dict(spec):
+    """An unknown game is refused by every spec form (random and ismcts:N accepted it and failed
+    only in play, or never), and a config that is not a dict is named (None failed with a
+    TypeError from inside the agent)."""
+    from agents import make_agent
+
+    with pytest.raises(ValueError, match=r"unknown game 'chess'; known games: .*prowl"):
+        make_agent(spec, "chess", {})
+    with pytest.raises(ValueError, match=r"config must be a dict .*, got None"):
+        make_agent(spec, "prowl", None)
+    assert make_agent(spec, "prowl", {"num_players": 4}, seed=1) is not None
