@@ -86,8 +86,9 @@ class ISMCTSAgent(OwnCopy):
 
     It needs the live game: it declares ``needs_state = True`` and its callers pass the game
     state as ``act(observation, agent, state=state)`` (:func:`agents.base.act_with_state`).
-    It keeps no memory between moves (the tree is rebuilt at each decision), so one instance may
-    serve several seats; its random stream is shared by them.
+    It keeps no memory between moves (the tree is rebuilt at each decision), but its random
+    stream advances with every search, so the arena and self-play still take one instance per
+    seat (:func:`training.arena.play_game` refuses the same object at two seats).
 
     Args:
         game: registered game name (for the heuristic rollout policy).
