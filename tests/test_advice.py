@@ -177,6 +177,20 @@ def _advised_policy(obs_dim, n_actions, net, advice_weight=5.0, seed=0):
                                     net_arch=net, advice_weight=advice_weight)
 
 
+def _assert_residual_matches(agent, logits, obs_dim, n, rng, draws, advised):
+    """``agent``'s numpy residual actor gives ``logits(x)`` (torch's, up to a constant) on
+    ``draws`` random inputs, each action advised with probability ``advised``."""
+    hidden, w_h, w_a, b = agent._residual
+    for _ in range(draws):
+        x = np.concatenate([rng.random(obs_dim), (rng.random(n) < advised)]).astype(np.float32)
+        x_h = x
+        for w, bb, act in hidden:
+            x_h = np.tanh(x_h @ w + bb) if act == "tanh" else x_h @ w + bb
+        mine = x_h @ w_h + x[-n:] @ w_a + b
+        ref = logits(x)
+        assert np.allclose(mine - mine.max(), ref - ref.max(), atol=1e-4)
+
+
 def test_advised_policy_adds_the_advice_to_its_logits_and_numpy_matches_torch():
     """The residual head: at initialisation each advised action's logit is raised by
     advice_weight over the same input without advice (the head's advice block is
@@ -215,15 +229,7 @@ def test_advised_policy_adds_the_advice_to_its_logits_and_numpy_matches_torch():
             p.add_(0.3 * torch.randn_like(p))
     agent = PolicyAgent(policy)
     assert agent._layers is None and agent._residual is not None
-    hidden, w_h, w_a, b = agent._residual
-    for _ in range(200):
-        x = np.concatenate([rng.random(obs_dim), (rng.random(n) < 0.3)]).astype(np.float32)
-        x_h = x
-        for w, bb, act in hidden:
-            x_h = np.tanh(x_h @ w + bb) if act == "tanh" else x_h @ w + bb
-        mine = x_h @ w_h + x[-n:] @ w_a + b
-        ref = logits(x)
-        assert np.allclose(mine - mine.max(), ref - ref.max(), atol=1e-4)
+    _assert_residual_matches(agent, logits, obs_dim, n, rng, draws=200, advised=0.3)
 
 
 def test_advised_policy_follows_the_advice_after_a_short_clone_and_survives_save_load(tmp_path):
@@ -534,15 +540,10 @@ def test_a_subclass_of_the_advice_extractor_takes_the_residual_numpy_path():
     policy.mlp_extractor.__class__ = RenamedExtractor
     agent = PolicyAgent(policy)
     assert agent._layers is None and agent._residual is not None
-    rng = np.random.default_rng(1)
-    hidden, w_h, w_a, b = agent._residual
-    for _ in range(50):
-        x = np.concatenate([rng.random(obs_dim), (rng.random(n) < 0.4)]).astype(np.float32)
-        x_h = x
-        for w, bb, act in hidden:
-            x_h = np.tanh(x_h @ w + bb) if act == "tanh" else x_h @ w + bb
-        mine = x_h @ w_h + x[-n:] @ w_a + b
+
+    def logits(x):
         with torch.no_grad():
-            ref = policy.get_distribution(torch.as_tensor(x[None])).distribution.logits
-        ref = ref.numpy()[0]
-        assert np.allclose(mine - mine.max(), ref - ref.max(), atol=1e-4)
+            return policy.get_distribution(torch.as_tensor(x[None])).distribution.logits.numpy()[0]
+
+    _assert_residual_matches(agent, logits, obs_dim, n, np.random.default_rng(1), draws=50,
+                             advised=0.4)
