@@ -14,6 +14,11 @@ fewer, repeated), runs every tracker for the observing seat on the same games
 * a markdown table: NLL / Brier / top-1 at 25, 50, 75 and 100% of game time per tracker, as
   ``mean ± 95% half-width`` over games (:mod:`training.belief_metrics` defines every term);
 * the trackers' cost: milliseconds per update (update and belief time over the decisions);
+* paired differences: for every two trackers ``a`` (later in ``--trackers``) and ``b``, the
+  per-game difference ``a - b`` of each metric at the checkpoints and over the 10 bins' mean, as
+  ``mean ± 95% half-width`` over games (:func:`paired`). The trackers score the same decisions of
+  the same games, so the difference's interval is far narrower than the two trackers' intervals
+  side by side: an interval that excludes 0 says which tracker is better on these games;
 
 and writes a PNG (matplotlib) of the three metrics over game time (10 bins), one line per
 tracker with its interval shaded. The ``policy`` tracker assumes the other seats play the game's
@@ -27,6 +32,7 @@ import argparse
 import json
 import sys
 import time
+import warnings
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -41,10 +47,12 @@ def run(game: str, config: dict[str, Any], players: Sequence[str], observer: int
         epsilon: float = 0.1, probe: str | None = None, policy_samples: int | None = None,
         policy_mix: float = 0.0, refresh: int = 1, max_decisions: int = 100_000,
         log=print) -> dict[str, Any]:
-    """Run the benchmark; returns per tracker the binned and checkpoint means/intervals and the
-    cost (``{"bins": (mean, half) (10, 3), "checkpoints": (mean, half) (4, 3), "ms_per_update",
-    "games"}``). With ``max_decisions`` the trackers follow only each game's first that many
-    decisions, and game time is measured over those.
+    """Run the benchmark; returns per tracker the binned and checkpoint means/intervals, the
+    per-game values and the cost (``{"bins": (mean, half) (10, 3), "checkpoints": (mean, half)
+    (4, 3), "per_game_bins": (games, 10, 3), "per_game_checkpoints": (games, 4, 3),
+    "ms_per_update", "games"}``; metrics in :data:`training.belief_metrics.METRICS` order).
+    With ``max_decisions`` the trackers follow only each game's first that many decisions, and
+    game time is measured over those.
 
     Raises:
         ValueError: ``max_decisions`` < 2.
@@ -79,8 +87,45 @@ def run(game: str, config: dict[str, Any], players: Sequence[str], observer: int
             f"({time.perf_counter() - t_start:.0f} s)")
     out = {}
     for t, d in per.items():
-        out[t] = {"bins": mean_ci(np.stack(d["bins"])), "checkpoints": mean_ci(np.stack(d["cp"])),
+        bins, cp = np.stack(d["bins"]), np.stack(d["cp"])
+        out[t] = {"bins": mean_ci(bins), "checkpoints": mean_ci(cp), "per_game_bins": bins,
+                  "per_game_checkpoints": cp,
                   "ms_per_update": 1000.0 * d["time"] / max(1, d["calls"]), "games": games}
+    return out
+
+
+def paired(results: dict[str, Any]) -> dict[tuple[str, str], tuple[np.ndarray, np.ndarray]]:
+    """Paired differences between trackers scored on the same games.
+
+    For every two trackers ``b`` before ``a`` in ``results``' order, the per-game difference
+    ``a - b`` of each metric at the 4 checkpoints and of the mean over the 10 bins (a game's bins
+    it did not reach are left out of its mean), averaged over games with a 95% normal interval
+    (:func:`training.belief_metrics.mean_ci`).
+
+    Returns:
+        ``{(a, b): (mean, half)}``, each float64 ``(5, 3)``: rows the checkpoints 25/50/75/100%
+        then the bin mean, columns NLL, Brier, top-1 (lower is better for the first two, higher
+        for top-1).
+
+    Raises:
+        ValueError: two trackers were scored on different numbers of games.
+    """
+    names = list(results)
+    per = {}
+    for t in names:
+        r = results[t]
+        with np.errstate(invalid="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)   # a bin no game reached
+            bin_mean = np.nanmean(np.asarray(r["per_game_bins"], dtype=np.float64), axis=1)
+        per[t] = np.concatenate([np.asarray(r["per_game_checkpoints"], dtype=np.float64),
+                                 bin_mean[:, None, :]], axis=1)
+    out = {}
+    for j, a in enumerate(names):
+        for b in names[:j]:
+            if per[a].shape != per[b].shape:
+                raise ValueError(f"trackers {a!r} and {b!r} were scored on different games: "
+                                 f"{per[a].shape[0]} and {per[b].shape[0]}")
+            out[(a, b)] = mean_ci(per[a] - per[b])
     return out
 
 
@@ -96,6 +141,20 @@ def markdown(results: dict[str, Any]) -> str:
         lines.append(f"| {t} | " + " | ".join(cells) + " |")
     lines += ["", "| tracker | ms per update |", "|---|---|"]
     lines += [f"| {t} | {r['ms_per_update']:.2f} |" for t, r in results.items()]
+    diffs = paired(results)
+    if diffs:
+        cols = [f"@{int(p * 100)}%" for p in CHECKPOINTS] + ["bin mean"]
+        for k, m in enumerate(METRICS):
+            better = "higher" if m == "top1" else "lower"
+            title = (f"Paired differences, {m} (a - b over the same games; {better} is "
+                     f"better for a; * the interval excludes 0)")
+            lines += ["", title, "",
+                      "| a - b | " + " | ".join(cols) + " |", "|---|" + "---|" * len(cols)]
+            for (a, b), (mean, half) in diffs.items():
+                cells = [f"{mean[i, k]:+.3f} ± {half[i, k]:.3f}"
+                         + ("*" if abs(mean[i, k]) > half[i, k] else "")
+                         for i in range(len(cols))]
+                lines.append(f"| {a} - {b} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
@@ -185,7 +244,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                                                 "bins_half": r["bins"][1].tolist(),
                                                 "cp_mean": r["checkpoints"][0].tolist(),
                                                 "cp_half": r["checkpoints"][1].tolist(),
-                                                "ms_per_update": r["ms_per_update"]}
+                                                "ms_per_update": r["ms_per_update"],
+                                                "per_game_bins": r["per_game_bins"].tolist(),
+                                                "per_game_checkpoints":
+                                                    r["per_game_checkpoints"].tolist()}
                                             for t, r in res.items()}))
     return 0
 

@@ -794,6 +794,57 @@ def test_deduction_benchmark_follows_the_first_decisions_only():
     assert exc.value.code == 2
 
 
+
+def test_deduction_benchmark_paired_differences_by_hand():
+    """``paired``: per-game differences a - b at each checkpoint and of the bin mean, with the
+    95% normal half-width over games; worked by hand on three games of two trackers."""
+    from benchmarks.deduction import markdown, paired
+    from training.belief_metrics import mean_ci
+
+    nan = np.nan
+    cp_b = np.zeros((3, 4, 3))
+    cp_a = np.zeros((3, 4, 3))
+    cp_a[:, 3, 0] = [-0.1, -0.2, -0.3]               # a's NLL at 100% lower in every game
+    bins_b = np.ones((3, 10, 3))
+    bins_a = np.ones((3, 10, 3))
+    bins_a[0, :, 0] = 2.0                            # game 0: a's NLL one nat higher in every bin
+    bins_a[1, 9, :] = nan                            # game 1 never reached the last bin
+    bins_a[1, :9, 0] = 0.5
+    res = {t: {"per_game_checkpoints": cp, "per_game_bins": bins, "ms_per_update": 1.0,
+               "checkpoints": mean_ci(cp), "games": 3}
+           for t, cp, bins in (("b", cp_b, bins_b), ("a", cp_a, bins_a))}
+    diffs = paired(res)
+    assert list(diffs) == [("a", "b")]
+    mean, half = diffs[("a", "b")]
+    assert mean.shape == half.shape == (5, 3)
+    assert mean[3, 0] == pytest.approx(-0.2)
+    assert half[3, 0] == pytest.approx(1.96 * 0.1 / math.sqrt(3))      # sd of -0.1, -0.2, -0.3
+    assert mean[4, 0] == pytest.approx((1.0 - 0.5 + 0.0) / 3)         # bin means: 2-1, .5-1, 0
+    assert mean[:3].tolist() == [[0.0] * 3] * 3 and half[0, 0] == 0.0
+    text = markdown(res)
+    assert "| a - b | +0.000 ± 0.000 | +0.000 ± 0.000 | +0.000 ± 0.000 | -0.200 ± 0.113* |" in text
+    bad = dict(res, a=dict(res["a"], per_game_checkpoints=cp_a[:2], per_game_bins=bins_a[:2]))
+    with pytest.raises(ValueError, match="different games"):
+        paired(bad)
+
+
+def test_deduction_benchmark_json_keeps_per_game_values(tmp_path):
+    """``--json`` writes each tracker's per-game checkpoint and bin values (games x 4 x 3 and
+    games x 10 x 3), so paired comparisons can be recomputed; uniform's Clans NLL is log 4 at
+    every checkpoint of every game."""
+    import json
+
+    from benchmarks.deduction import main
+
+    out = tmp_path / "d.json"
+    assert main(["--game", "clans", "--num-players", "3", "--players", "random", "--games", "2",
+                 "--trackers", "uniform", "policy-exact", "--max-decisions", "5", "--seed", "3",
+                 "--png", str(tmp_path / "d.png"), "--json", str(out)]) == 0
+    data = json.loads(out.read_text())
+    cp = np.array(data["uniform"]["per_game_checkpoints"])
+    assert cp.shape == (2, 4, 3) and np.array(data["policy-exact"]["per_game_bins"]).shape[:2] == (2, 10)
+    np.testing.assert_allclose(cp[:, :, 0], math.log(4))
+
 # ------------------------------------------------------------------ probe inputs (layout fields)
 @pytest.mark.parametrize("game,names", [
     ("clans", ["seat_colour_moved", "own_colour", "seat_colour_points"]),
