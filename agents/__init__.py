@@ -29,6 +29,8 @@ import importlib
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from .base import Agent, RandomAgent, act_with_state, legal_ids
 
 #: game -> "module:Class" of its scripted heuristic
@@ -113,9 +115,13 @@ def make_agent(spec: str, game: str, config: dict[str, Any], seed: int | None = 
             not a dict, a ``ppo:`` spec
             without a path, a shipped ``ppo:GAME`` policy asked to play another game, or a
             policy whose observation or action size differs from ``game``'s with ``config``
-            (the message gives both shapes);
+            (the message gives both shapes), a seed that is not None or a non-negative int
+            (``True`` included: a bool is not a seed);
             FileNotFoundError: a ``ppo:`` path is missing and names no shipped policy.
     """
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))
+                             or seed < 0):
+        raise ValueError(f"seed must be None or a non-negative int, got {seed!r}")
     if not isinstance(spec, str):
         raise ValueError(f"an agent spec is a string ('random', 'heuristic', "
                          f"'heuristic:belief', 'ppo:PATH', 'ppo:GAME' or 'ismcts:N'), got "

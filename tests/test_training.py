@@ -50,6 +50,24 @@ def test_evaluate_rejects_bad_lineups():
                                                                 "random#2"]
 
 
+@pytest.mark.parametrize("seed", [True, False, -1, 1.5, "3", [3]])
+def test_make_agent_refuses_a_seed_that_is_not_a_non_negative_int(seed):
+    """``seed=True`` was taken as seed 1, and a negative seed failed in numpy's own words."""
+    from agents import make_agent
+
+    for spec in ("random", "heuristic"):
+        with pytest.raises(ValueError, match=r"seed must be None or a non-negative int, got "):
+            make_agent(spec, "toy", {}, seed=seed)
+
+
+def test_make_agent_takes_numpy_integer_seeds():
+    from agents import make_agent
+
+    a, b = make_agent("random", "toy", {}, seed=np.int64(7)), make_agent("random", "toy", {}, 7)
+    obs = {"observation": np.zeros(1), "action_mask": np.ones(5, dtype=np.int8)}
+    assert [a.act(obs, "p0") for _ in range(20)] == [b.act(obs, "p0") for _ in range(20)]
+
+
 def test_evaluate_cli_writes_tables_chart_and_replayable_records(tmp_path):
     assert evaluate_cli.main(["--game", "toy", "--agents", "random", "random", "--games", "6",
                               "--out", str(tmp_path), "--records"]) == 0
