@@ -73,12 +73,17 @@ class ClansHeuristic(OwnCopy):
         self.seen_moves: dict[int, tuple[int, int]] = {}
 
     # ------------------------------------------------------------------------------------
-    def _decode(self, obs: np.ndarray) -> None:
+    def _check_shape(self, obs: np.ndarray) -> None:
+        """Raises ValueError when ``obs`` is not an observation of this agent's player count."""
         lay = self.layout
-        if obs.shape != (lay.size,):
-            raise ValueError(f"observation of shape {obs.shape}, expected ({lay.size},) "
+        if np.shape(obs) != (lay.size,):
+            raise ValueError(f"observation of shape {np.shape(obs)}, expected ({lay.size},) "
                              f"for {self.n} players (was the agent made for another player "
                              "count or configuration?)")
+
+    def _decode(self, obs: np.ndarray) -> None:
+        lay = self.layout
+        self._check_shape(obs)
         self.huts = np.rint(lay.view(obs, "huts") * B.HUTS_PER_COLOUR).astype(np.int64)
         self.tot = self.huts.sum(axis=1).tolist()
         self.hut_rows = self.huts.tolist()
@@ -378,6 +383,7 @@ class BeliefClansHeuristic(ClansHeuristic):
         beliefs."""
         seat = seat_of_state(state, agent, "BeliefClansHeuristic follows the game through its "
                              "state")
+        self._check_shape(observation["observation"])   # before the tracker reads the game
         self._sync(state, seat)
         b = self.tracker.belief()
         others = [q for q in range(self.n) if q != seat]

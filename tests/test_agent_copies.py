@@ -158,3 +158,22 @@ def test_a_heuristic_refuses_the_observation_of_another_player_count(game, built
     with pytest.raises(ValueError, match=rf"observation of shape \({view['observation'].size},\)"
                                          rf", expected \(\d+,\) for {built} players"):
         agent.act(view, f"player_{p}")
+
+
+@pytest.mark.parametrize("game,built,used", [
+    ("prowl", 4, 3), ("prowl", 4, 5), ("clans", 4, 2), ("clans", 3, 4), ("clans", 2, 3)])
+def test_a_belief_heuristic_refuses_the_observation_of_another_player_count(game, built, used):
+    """``heuristic:belief`` made for ``built`` players, asked with the live state of a
+    ``used``-player game, refuses it naming both shapes (the Clans one failed with an
+    IndexError from its tracker's belief rows)."""
+    cls = env_module(game).raw_env.state_class
+    agent = make_agent("heuristic:belief", game,
+                       dict(cls(seed=0, num_players=built).config), seed=0)
+    state = cls(seed=1, num_players=used)
+    while np.flatnonzero(state.legal_action_mask()).size < 2:
+        state.apply_action(int(np.flatnonzero(state.legal_action_mask())[0]))
+    p = state.current_player
+    view = {"observation": state.observation_tensor(p), "action_mask": state.legal_action_mask()}
+    with pytest.raises(ValueError, match=rf"observation of shape \({view['observation'].size},\)"
+                                         rf", expected \(\d+,\) for {built} players"):
+        act_with_state(agent, view, f"player_{p}", state)
