@@ -953,6 +953,37 @@ def test_probe_with_inputs_saves_them_and_tracks_a_clans_game(tmp_path):
         ProbeTracker("clans", str(tmp_path / "bad.pt")).reset(new_game("clans", 7), 0)
 
 
+def test_probe_on_selected_columns_read_shard_by_shard_trains_the_same_network(tmp_path):
+    """``load_selected`` keeps only the inputs' entries of each shard; training on it gives the
+    same weights and meta (the whole observation's ``obs_size`` included) as training on the
+    whole loaded dataset with the same inputs, and data selected with other columns is
+    refused."""
+    import torch
+
+    from training.dataset import generate, load_dataset
+    from training.probe import input_columns, load_selected, observation_layout_of, train
+
+    names = ["hand", "seat"]
+    index = generate("prowl", {"num_players": 3}, ["random"], 12, tmp_path / "d", seed=4,
+                     shard_size=50)
+    assert len(index["shards"]) > 2
+    cols = input_columns(observation_layout_of(new_game("prowl", 0, num_players=3)), names)
+    full = load_dataset(tmp_path / "d", ("obs", "truth", "game"))
+    sel = load_selected(tmp_path / "d", cols)
+    np.testing.assert_array_equal(sel["obs"], full["obs"][:, :, cols])
+    assert int(sel["obs_size"]) == full["obs"].shape[2]
+    quiet = lambda *_: None   # noqa: E731
+    net_a, meta_a = train(full, index, epochs=2, hidden=8, seed=1, log=quiet, inputs=names)
+    net_b, meta_b = train(sel, index, epochs=2, hidden=8, seed=1, log=quiet, inputs=names)
+    assert meta_a == meta_b and meta_b["obs_size"] == full["obs"].shape[2]
+    for (ka, va), (kb, vb) in zip(net_a.state_dict().items(), net_b.state_dict().items()):
+        assert ka == kb and torch.equal(va, vb)
+    with pytest.raises(ValueError, match="selected entries a seat"):
+        train(sel, index, epochs=1, hidden=8, log=quiet, inputs=["hand"])
+    with pytest.raises(ValueError, match="outside the"):
+        load_selected(tmp_path / "d", np.array([full["obs"].shape[2]]))
+
+
 def test_probe_saved_without_inputs_reads_the_whole_observation(tmp_path):
     """A probe whose meta has no ``inputs`` nor ``input_size`` (saved before the option) loads
     with the whole observation as input and gives the same beliefs as the same network saved

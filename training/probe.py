@@ -18,7 +18,9 @@ seat_colour_moved`` reads only the named fields of the game's observation layout
 :class:`envs.core.layout.Layout` every game state exposes as ``state.layout``: Prowl
 ``build_layout``, Clans, Badland Wolves and Clandestine ``observation_layout``), their entries
 concatenated in the order given (:func:`input_columns`); unknown or repeated names are refused
-with the layout's known fields listed. The whole 6,312-entry 3-player Clans observation is too
+with the layout's known fields listed. With ``--inputs`` the dataset is read shard by shard keeping only
+those entries (:func:`load_selected`), so memory grows with the selected width: 100 3-player
+Clandestine games (about 170,000 decisions) would take 14 GB with the whole observation. The whole 6,312-entry 3-player Clans observation is too
 wide for a few hundred games (300 games: calibrated back to the prior, 1.386 nats); its
 public-history summaries ``seat_colour_points,seat_colour_moved`` (30 entries) gave a held-out
 NLL of 0.148 on the same games (docs/deduction.md, Clans).
@@ -261,6 +263,32 @@ def calibrate(logits: np.ndarray, y: np.ndarray, ok: np.ndarray, ref: np.ndarray
     return best[0], best[1], best[2], raw, prior
 
 
+def load_selected(path: str | Path, cols: np.ndarray) -> dict[str, np.ndarray]:
+    """A dataset's ``obs`` restricted to the entries ``cols`` (int ``(D,)``,
+    :func:`input_columns`), with ``truth`` and ``game``, read shard by shard: memory grows with
+    the selected width, not the observation's (a 3-player Clandestine observation has 6,962
+    entries, 83 KB a decision for the three seats). ``obs`` is float32 ``(K, n, D)``;
+    ``obs_size`` (0-d int64) keeps the whole observation's width for the probe's meta.
+
+    Raises:
+        ValueError: a column outside the observation.
+    """
+    from training.dataset import iter_shards
+
+    parts: dict[str, list[np.ndarray]] = {"obs": [], "truth": [], "game": []}
+    size = None
+    for sh in iter_shards(path, ("obs", "truth", "game")):
+        size = int(sh["obs"].shape[2])
+        if len(cols) and (int(np.max(cols)) >= size or int(np.min(cols)) < 0):
+            raise ValueError(f"input columns outside the {size}-entry observation")
+        parts["obs"].append(np.ascontiguousarray(sh["obs"][:, :, cols]))
+        parts["truth"].append(sh["truth"])
+        parts["game"].append(sh["game"])
+    out = {k: np.concatenate(v) for k, v in parts.items()}
+    out["obs_size"] = np.asarray(size, dtype=np.int64)
+    return out
+
+
 def train(data: dict[str, np.ndarray], index: dict[str, Any], epochs: int = 8,
           hidden: int = 128, seed: int = 0, log=print, inputs: Sequence[str] | None = None
           ) -> tuple[Any, dict[str, Any]]:
@@ -269,11 +297,14 @@ def train(data: dict[str, np.ndarray], index: dict[str, Any], epochs: int = 8,
     the last epoch is kept, uncalibrated (``temperature`` 1, ``prior_weight`` 0).
 
     ``inputs``: observation field names the network reads (:func:`input_columns` on the layout
-    of a game built from ``index["config"]``), or None for the whole observation.
+    of a game built from ``index["config"]``), or None for the whole observation. ``data`` is
+    :func:`training.dataset.load_dataset`'s (the whole observation) or, with ``inputs``,
+    :func:`load_selected`'s (only those fields' entries, with ``obs_size``).
 
     Raises:
         ValueError: ``inputs`` names no field, repeats one or names one the game's layout does
-            not have, or the game has no observation layout.
+            not have, the game has no observation layout, or ``data`` was selected with other
+            columns than ``inputs`` give.
     """
     import torch
 
@@ -286,7 +317,13 @@ def train(data: dict[str, np.ndarray], index: dict[str, Any], epochs: int = 8,
         inputs = list(inputs)
         state = new_game(index["game"], 0, **index["config"])
         cols = input_columns(observation_layout_of(state), inputs, index["game"])
-    obs_size = int(data["obs"].shape[2])
+    if "obs_size" in data:     # already restricted to the inputs' entries (load_selected)
+        if cols is None or data["obs"].shape[2] != len(cols):
+            raise ValueError(f"data holds {data['obs'].shape[2]} selected entries a seat; the "
+                             f"inputs {inputs} give {None if cols is None else len(cols)}")
+        obs_size, cols = int(data["obs_size"]), None
+    else:
+        obs_size = int(data["obs"].shape[2])
     x, y, ok, g, own = examples(data, cols)
     n1, C = y.shape[1], y.shape[2]
     distinct = bool(getattr(adapter_for(index["game"]), "distinct_roles", False))
@@ -431,12 +468,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         except ValueError as exc:
             ap.error(f"--inputs: {exc}")
     t0 = time.perf_counter()
+
+    def load(path):   # with --inputs only the selected entries are kept, shard by shard
+        if inputs is None:
+            return load_dataset(path, ("obs", "truth", "game"))
+        return load_selected(path, input_columns(observation_layout_of(state), inputs))
+
     if a.data:
-        data = load_dataset(a.data, ("obs", "truth", "game"))
+        data = load(a.data)
     else:
         with tempfile.TemporaryDirectory() as tmp:
             index = generate(a.game, config, a.agents, a.games, tmp, seed=a.seed + 10_000)
-            data = load_dataset(tmp, ("obs", "truth", "game"))
+            data = load(tmp)
     print(f"{index['decisions']} decisions from {index['games']} games "
           f"({time.perf_counter() - t0:.1f} s)")
     net, meta = train(data, index, a.epochs, a.hidden, a.seed, inputs=inputs)
