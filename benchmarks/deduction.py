@@ -6,6 +6,7 @@ Usage::
         --games 20 [--num-players 4] [--trackers uniform consistent policy probe] \\
         [--probe probes/prowl4.pt] [--particles 100] [--samples 200] [--epsilon 0.1] \\
         [--policy-samples 1] [--refresh 1] [--max-decisions K] [--seed 0] [--png deduction_prowl.png] [--json out.json]
+    python -m benchmarks.deduction --game prowl --merge a.json b.json [--png P] [--json out.json]
 
 Plays ``--games`` games (engine seeds ``seed + g``; ``--players`` one agent spec per seat or
 fewer, repeated), runs every tracker for the observing seat on the same games
@@ -24,6 +25,10 @@ and writes a PNG (matplotlib) of the three metrics over game time (10 bins), one
 tracker with its interval shaded. The ``policy`` tracker assumes the other seats play the game's
 heuristic made stochastic (``--epsilon``, :class:`agents.belief.EpsilonAgentPolicy`); ``probe``
 needs a model from ``python -m training.probe`` (``--probe``; skipped with a note without one).
+
+``--merge`` prints and plots the results of several ``--json`` files as one run (:func:`merge`):
+run chunks of engine seeds in parallel processes (``--seed 50000 --games 20``, ``--seed 50020
+--games 20``, ...), then merge them.
 """
 
 from __future__ import annotations
@@ -90,7 +95,59 @@ def run(game: str, config: dict[str, Any], players: Sequence[str], observer: int
         bins, cp = np.stack(d["bins"]), np.stack(d["cp"])
         out[t] = {"bins": mean_ci(bins), "checkpoints": mean_ci(cp), "per_game_bins": bins,
                   "per_game_checkpoints": cp,
-                  "ms_per_update": 1000.0 * d["time"] / max(1, d["calls"]), "games": games}
+                  "ms_per_update": 1000.0 * d["time"] / max(1, d["calls"]), "games": games,
+                  "updates": d["calls"]}
+    return out
+
+
+def to_json(results: dict[str, Any]) -> dict[str, Any]:
+    """``results`` of :func:`run` as plain JSON values (what ``--json`` writes): per tracker
+    ``bins_mean``/``bins_half`` (10 x 3), ``cp_mean``/``cp_half`` (4 x 3), ``per_game_bins``
+    (games x 10 x 3), ``per_game_checkpoints`` (games x 4 x 3), ``ms_per_update``, ``games``,
+    ``updates``."""
+    return {t: {"bins_mean": r["bins"][0].tolist(), "bins_half": r["bins"][1].tolist(),
+                "cp_mean": r["checkpoints"][0].tolist(), "cp_half": r["checkpoints"][1].tolist(),
+                "ms_per_update": r["ms_per_update"], "games": r["games"],
+                "updates": r.get("updates"),
+                "per_game_bins": np.asarray(r["per_game_bins"]).tolist(),
+                "per_game_checkpoints": np.asarray(r["per_game_checkpoints"]).tolist()}
+            for t, r in results.items()}
+
+
+def merge(parts: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """One result from several ``--json`` files of runs on different games (e.g. chunks of
+    seeds run in parallel): per-game values concatenated in the order given, means and 95%
+    intervals recomputed over all games, cost per update weighted by each part's updates (by
+    its games where a file has no ``updates``).
+
+    Raises:
+        ValueError: no parts, parts with different trackers, or a part without per-game values
+            (written before ``--json`` kept them).
+    """
+    if not parts:
+        raise ValueError("nothing to merge")
+    names = list(parts[0])
+    for i, part in enumerate(parts):
+        if list(part) != names:
+            raise ValueError(f"part {i} has trackers {list(part)}, part 0 has {names}: only runs "
+                             "of the same trackers merge")
+        for t, r in part.items():
+            if "per_game_checkpoints" not in r:
+                raise ValueError(f"part {i}, tracker {t!r}: no per-game values (a --json "
+                                 "file written before they were kept)")
+    out = {}
+    for t in names:
+        bins = np.concatenate([np.asarray(p[t]["per_game_bins"], dtype=np.float64)
+                               for p in parts])
+        cp = np.concatenate([np.asarray(p[t]["per_game_checkpoints"], dtype=np.float64)
+                             for p in parts])
+        w = np.array([p[t].get("updates") or len(p[t]["per_game_checkpoints"])
+                      for p in parts], dtype=np.float64)
+        ms = float(np.dot(w, [p[t]["ms_per_update"] for p in parts]) / w.sum())
+        updates = [p[t].get("updates") for p in parts]
+        out[t] = {"bins": mean_ci(bins), "checkpoints": mean_ci(cp), "per_game_bins": bins,
+                  "per_game_checkpoints": cp, "ms_per_update": ms, "games": len(cp),
+                  "updates": None if None in updates else int(sum(updates))}
     return out
 
 
@@ -218,7 +275,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--png", default=None, help="output PNG (default deduction_<game>.png)")
     ap.add_argument("--json", default=None, help="also write the numbers as JSON")
+    ap.add_argument("--merge", nargs="+", default=None, metavar="JSON",
+                    help="print and plot the merged results of these --json files (runs of "
+                         "the same trackers on different games) instead of running")
     a = ap.parse_args(argv)
+    if a.merge:
+        try:
+            res = merge([json.loads(Path(f).read_text()) for f in a.merge])
+        except (OSError, ValueError) as exc:
+            ap.error(f"--merge: {exc}")
+        games = next(iter(res.values()))["games"]
+        print(f"## {a.game}, {games} games merged from {len(a.merge)} files\n")
+        print(markdown(res))
+        png = a.png or f"deduction_{a.game}.png"
+        plot(res, png, f"{a.game}, {games} games")
+        print(f"\nplot: {png}")
+        if a.json:
+            Path(a.json).write_text(json.dumps(to_json(res)))
+        return 0
     if a.max_decisions < 2:
         ap.error(f"--max-decisions must be at least 2, got {a.max_decisions}")
     config = json.loads(a.config)
@@ -240,15 +314,7 @@ def main(argv: Sequence[str] | None = None) -> int:
          f"{a.games} games")
     print(f"\nplot: {png}")
     if a.json:
-        Path(a.json).write_text(json.dumps({t: {"bins_mean": r["bins"][0].tolist(),
-                                                "bins_half": r["bins"][1].tolist(),
-                                                "cp_mean": r["checkpoints"][0].tolist(),
-                                                "cp_half": r["checkpoints"][1].tolist(),
-                                                "ms_per_update": r["ms_per_update"],
-                                                "per_game_bins": r["per_game_bins"].tolist(),
-                                                "per_game_checkpoints":
-                                                    r["per_game_checkpoints"].tolist()}
-                                            for t, r in res.items()}))
+        Path(a.json).write_text(json.dumps(to_json(res)))
     return 0
 
 

@@ -828,6 +828,50 @@ def test_deduction_benchmark_paired_differences_by_hand():
         paired(bad)
 
 
+def test_deduction_benchmark_merges_chunks_of_seeds_into_the_one_run(tmp_path):
+    """Two runs on engine seeds 3 and 4 written with ``--json`` and merged with ``--merge`` give
+    the per-game values, means and intervals of the one 2-game run from seed 3; merging runs of
+    other trackers, a file without per-game values or a missing file is refused."""
+    import json
+    from pathlib import Path
+
+    from benchmarks.deduction import main, merge, run
+
+    kw = dict(max_decisions=6, log=lambda *_: None)
+    whole = run("clans", {"num_players": 3}, ["random"], 0, 2, ["uniform", "policy-exact"],
+                seed=3, **kw)
+    files = []
+    for seed in (3, 4):
+        f = tmp_path / f"part{seed}.json"
+        assert main(["--game", "clans", "--num-players", "3", "--players", "random", "--games",
+                     "1", "--trackers", "uniform", "policy-exact", "--max-decisions", "6",
+                     "--seed", str(seed), "--png", str(tmp_path / "p.png"), "--json",
+                     str(f)]) == 0
+        files.append(str(f))
+    out = tmp_path / "merged.json"
+    assert main(["--game", "clans", "--merge", *files, "--png", str(tmp_path / "m.png"),
+                 "--json", str(out)]) == 0
+    merged = json.loads(out.read_text())
+    for t in ("uniform", "policy-exact"):
+        np.testing.assert_allclose(merged[t]["per_game_checkpoints"],
+                                   whole[t]["per_game_checkpoints"])
+        np.testing.assert_allclose(merged[t]["cp_mean"], whole[t]["checkpoints"][0])
+        np.testing.assert_allclose(merged[t]["cp_half"], whole[t]["checkpoints"][1])
+        assert merged[t]["games"] == 2
+        assert merged[t]["updates"] == sum(json.loads(Path(f).read_text())[t]["updates"]
+                                           for f in files)
+    parts = [json.loads(Path(f).read_text()) for f in files]
+    with pytest.raises(ValueError, match="same trackers"):
+        merge([parts[0], {"uniform": parts[1]["uniform"]}])
+    old = {t: {k: v for k, v in r.items() if not k.startswith("per_game")}
+           for t, r in parts[0].items()}
+    with pytest.raises(ValueError, match="no per-game values"):
+        merge([old])
+    with pytest.raises(SystemExit) as exc:
+        main(["--game", "clans", "--merge", str(tmp_path / "nope.json")])
+    assert exc.value.code == 2
+
+
 def test_deduction_benchmark_json_keeps_per_game_values(tmp_path):
     """``--json`` writes each tracker's per-game checkpoint and bin values (games x 4 x 3 and
     games x 10 x 3), so paired comparisons can be recomputed; uniform's Clans NLL is log 4 at
