@@ -695,13 +695,12 @@ class UniformTracker(Tracker):
         self._b = self.adapter.prior(state0, seat)
 
     def belief(self):
-        b = self._b.copy()
-        if self.adapter.kind == "counts":   # rescale to the current public hand sizes
-            tot = self.adapter.row_totals(self.state)
-            s = b.sum(axis=1, keepdims=True)
-            b = np.divide(b, s, out=np.zeros_like(b), where=s > 0) * tot[:, None]
-            b[self.seat] = self.adapter.truth(self.state)[self.seat]
-        return b
+        if self.adapter.kind == "counts":
+            # the components' composition times the current public hand sizes (a rescaled
+            # set-up row would stay zero for a hand that was empty at set-up: Clandestine
+            # Relic hands)
+            return self.adapter.prior(self.state, self.seat)
+        return self._b.copy()
 
 
 class ConsistentTracker(Tracker):

@@ -188,6 +188,24 @@ def test_uniform_prior_rows():
     np.testing.assert_allclose(b.sum(axis=1), ADAPTERS["badland_wolves"].row_totals(st))
 
 
+def test_uniform_counts_row_of_a_hand_empty_at_set_up():
+    """Clandestine, 2 players, random play (engine seed 11): seat 0 holds no Relic at set-up and
+    its first at decision 57; the uniform row is then the suit composition (a quarter of each
+    suit) times its one card, not the zero row rescaled from set-up."""
+    st = new_game("clandestine", 11, num_players=2)
+    ad = adapter_for("clandestine")
+    assert ad.row_totals(st).tolist() == [0.0, 1.0]
+    tr = UniformTracker("clandestine")
+    tr.reset(st, 1)
+    rng = np.random.default_rng(11)
+    for _ in range(58):
+        _apply_tracked(st, tr, int(rng.choice(st.legal_actions())))
+    assert ad.row_totals(st).tolist() == [1.0, 3.0]
+    b = tr.belief()
+    np.testing.assert_allclose(b[0], [0.25] * 4)
+    np.testing.assert_array_equal(b[1], ad.truth(st)[1])
+
+
 def test_tracker_refuses_bad_seat_and_game():
     st = new_game("clans", 0, num_players=2)
     with pytest.raises(ValueError, match="seat"):
