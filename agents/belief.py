@@ -628,6 +628,14 @@ class Tracker:
 
     name = "tracker"
 
+    def __copy__(self) -> "Tracker":
+        """``copy.copy`` is a deep copy: a shallow one would share the generator, the particles'
+        list and the action model's per-seat agents with the original, so the copy's draws
+        would move the original (CONVENTIONS.md: copies behave like the original)."""
+        import copy
+
+        return copy.deepcopy(self)
+
     def __init__(self, game: str, seed: int = 0) -> None:
         self.game = game
         self.adapter = adapter_for(game)
