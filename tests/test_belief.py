@@ -843,6 +843,120 @@ def test_deduction_benchmark_follows_the_first_decisions_only():
 
 
 
+def test_deduction_benchmark_refuses_a_tracker_given_twice():
+    """``--trackers uniform uniform`` merged both trackers' rows under one name: with
+    ``--max-decisions 5`` the one game was scored on 10 decisions. ``run`` and ``track_game``
+    now refuse it, and ``run`` refuses no games or more player specs than seats."""
+    from agents import make_agent
+    from benchmarks.deduction import run
+    from training.belief_metrics import track_game
+
+    with pytest.raises(ValueError, match="given twice: uniform"):
+        run("clans", {"num_players": 2}, ["random"], 0, 1, ["uniform", "uniform"],
+            max_decisions=5)
+    with pytest.raises(ValueError, match="games must be a positive integer, got 0"):
+        run("clans", {"num_players": 2}, ["random"], 0, 0, ["uniform"])
+    with pytest.raises(ValueError, match="1 to 2 player specs for 2 seats, got 3"):
+        run("clans", {"num_players": 2}, ["random"] * 3, 0, 1, ["uniform"])
+    st = new_game("clans", 0, num_players=2)
+    agents = [make_agent("random", "clans", st.config, seed=s) for s in range(2)]
+    with pytest.raises(ValueError, match="distinct names; given twice: uniform"):
+        track_game("clans", {"num_players": 2}, agents,
+                   [UniformTracker("clans"), UniformTracker("clans")], 0, 0, 5)
+
+
+@pytest.fixture(scope="module")
+def prowl2_probe(tmp_path_factory):
+    """A tiny 2-player Prowl probe (2 games, 1 epoch, 4 hidden units)."""
+    from training.probe import main as probe_main
+
+    path = tmp_path_factory.mktemp("probe") / "prowl2.pt"
+    assert probe_main(["--game", "prowl", "--num-players", "2", "--games", "2", "--epochs", "1",
+                       "--hidden", "4", "--out", str(path)]) == 0
+    return path
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--game", "chess"], "argument --game: invalid choice: 'chess'"),
+    (["--games", "0"], "--games must be at least 1, got 0"),
+    (["--observer-seat", "2"], "--observer-seat must be a seat in 0..1 of this 2-player game, "
+                               "got 2"),
+    (["--observer-seat", "-1"], "--observer-seat must be a seat in 0..1"),
+    (["--config", "{bad"], "--config '{bad' is not JSON"),
+    (["--config", "[1]"], "--config '[1]' is not a JSON object"),
+    (["--config", '{"zzz": 1}'], "--config: unknown prowl keyword(s) ['zzz']"),
+    (["--config", '{"num_players": 3}'], "--num-players 2 and --config num_players=3 disagree"),
+    (["--players", "bogus"], "--players: unknown agent spec 'bogus'"),
+    (["--players", "random", "random", "random"], "3 player specs for 2 seats"),
+    (["--trackers", "bogus"], "--trackers bogus: unknown tracker 'bogus'"),
+    (["--trackers", "uniform", "uniform"], "--trackers: uniform given twice"),
+    (["--trackers", "probe", "--probe", "/nonexistent/p.pt"],
+     "--trackers probe: no probe file at '/nonexistent/p.pt'"),
+    (["--particles", "0"], "--particles must be at least 1, got 0"),
+    (["--samples", "1"], "--samples must be at least 2, got 1"),
+    (["--refresh", "0"], "--refresh must be at least 1, got 0"),
+    (["--policy-samples", "0"], "--policy-samples must be at least 1, got 0"),
+    (["--epsilon", "0"], "--epsilon must be in (0, 1], got 0.0"),
+    (["--policy-mix", "1"], "--policy-mix must be in [0, 1), got 1.0"),
+    (["--seed", "-1"], "--seed must be at least 0, got -1"),
+    (["--max-decisions", "1"], "--max-decisions must be at least 2, got 1"),
+])
+def test_deduction_benchmark_command_line_mistakes(args, message, capsys):
+    """Each mistake is one line naming it (exit 2) before any game is played; they were
+    tracebacks (or, for a repeated tracker, merged rows)."""
+    from benchmarks.deduction import main
+
+    base = {"--game": "prowl", "--num-players": "2", "--games": "1", "--trackers": "uniform"}
+    argv = []
+    for k, v in base.items():
+        if k not in args:
+            argv += [k, v]
+    with pytest.raises(SystemExit) as exc:
+        main(argv + args)
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1, err
+
+
+def test_deduction_benchmark_refuses_a_probe_or_output_it_cannot_use(prowl2_probe, tmp_path,
+                                                                    capsys):
+    """A probe for another player count or another game, a file that is not a probe, and a
+    ``--png`` / ``--json`` that is a directory or under a file are refused before any game."""
+    from benchmarks.deduction import main
+
+    afile = tmp_path / "afile"
+    afile.write_text("not a probe")
+    cases = [
+        (["--game", "prowl", "--num-players", "4", "--probe", str(prowl2_probe)],
+         "--trackers probe: probe expects observations of size 779, the game has 1607"),
+        (["--game", "clans", "--num-players", "2", "--probe", str(prowl2_probe)],
+         f"--trackers probe: probe {str(prowl2_probe)!r} is for 'prowl', not 'clans'"),
+        (["--game", "prowl", "--num-players", "2", "--probe", str(afile)],
+         "--trackers probe: cannot read its model"),
+        (["--game", "prowl", "--num-players", "2", "--png", str(tmp_path)],
+         f"--png {tmp_path} is a directory: give a file name"),
+        (["--game", "prowl", "--num-players", "2", "--json", str(afile / "d.json")],
+         f"is not a folder"),
+    ]
+    for args, message in cases:
+        with pytest.raises(SystemExit) as exc:
+            main(["--games", "1", "--trackers", "uniform", "probe"] + args)
+        assert exc.value.code == 2
+        assert message in capsys.readouterr().err
+
+
+def test_deduction_benchmark_png_is_written_at_the_path_given(tmp_path):
+    """``--png out`` (no suffix) writes ``out``, the path it prints (matplotlib appended
+    ``.png`` and wrote another file)."""
+    from benchmarks.deduction import main
+
+    out = tmp_path / "plot"
+    assert main(["--game", "clans", "--num-players", "2", "--players", "random", "--games", "1",
+                 "--trackers", "uniform", "--max-decisions", "3", "--png", str(out)]) == 0
+    assert out.is_file() and out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert not (tmp_path / "plot.png").exists()
+
+
 def test_deduction_benchmark_paired_differences_by_hand():
     """``paired``: per-game differences a - b at each checkpoint and of the bin mean, with the
     95% normal half-width over games; worked by hand on three games of two trackers."""

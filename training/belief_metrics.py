@@ -138,8 +138,13 @@ def track_game(game: str, config: dict[str, Any], agents: Sequence[Any], tracker
     Returns:
         tracker name -> float64 ``(N, 3)``: nll, brier, top1 at each decision (module doc).
     Raises:
-        ValueError: the number of agents is not the number of seats.
+        ValueError: the number of agents is not the number of seats, or two trackers share a
+            name (their scores would be merged).
     """
+    names = [tr.name for tr in trackers]
+    repeated = sorted({x for x in names if names.count(x) > 1})
+    if repeated:
+        raise ValueError(f"trackers must have distinct names; given twice: {', '.join(repeated)}")
     from agents import act_with_state
     from agents.belief import adapter_for, new_game
 
