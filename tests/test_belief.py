@@ -957,6 +957,24 @@ def test_deduction_benchmark_png_is_written_at_the_path_given(tmp_path):
     assert not (tmp_path / "plot.png").exists()
 
 
+def test_dataset_and_probe_refuse_an_out_path_under_a_file(tmp_path, capsys):
+    """``--out`` under a file: ``training.probe`` trained the network and then failed with a
+    FileExistsError traceback when saving; ``training.dataset`` said only "[Errno 20] Not a
+    directory". Both now name the file in one line before any game is played."""
+    from training.dataset import main as dataset_main
+    from training.probe import main as probe_main
+
+    afile = tmp_path / "afile"
+    afile.write_text("")
+    for main, out in ((probe_main, afile / "p.pt"), (dataset_main, afile / "data")):
+        with pytest.raises(SystemExit) as exc:
+            main(["--game", "prowl", "--num-players", "2", "--games", "1", "--out", str(out)])
+        assert exc.value.code == 2
+        err = capsys.readouterr()
+        assert f"--out {out}: a parent of {out} ({afile}) is not a" in err.err
+        assert "decisions" not in err.out      # no game was played
+
+
 def test_deduction_benchmark_paired_differences_by_hand():
     """``paired``: per-game differences a - b at each checkpoint and of the bin mean, with the
     95% normal half-width over games; worked by hand on three games of two trackers."""

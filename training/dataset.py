@@ -49,7 +49,7 @@ from typing import Any, Iterator, Sequence
 
 import numpy as np
 
-from .cli import ArgumentParser
+from .cli import ArgumentParser, creatable_problem
 
 FORMAT = 1
 FIELDS = ("obs", "mask", "action", "actor", "truth", "game", "step")
@@ -283,6 +283,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         ap.error(f"--out {out} exists and is not a directory")
     if (out / "index.json").exists():
         ap.error(f"--out {out} already holds a dataset (index.json); choose another --out")
+    if not out.exists():
+        problem = creatable_problem("--out", out, folder_word="directory")
+        if problem:
+            ap.error(problem)
     config = check_cli_args(ap, a)
     t0 = time.perf_counter()
     try:

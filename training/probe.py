@@ -63,7 +63,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .cli import ArgumentParser
+from .cli import ArgumentParser, creatable_problem
 
 
 def observation_layout_of(state) -> Any:
@@ -448,6 +448,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             ap.error(f"--{name} must be a positive integer, got {getattr(a, name)}")
     if Path(a.out).is_dir():
         ap.error(f"--out {a.out} is a directory: give a file name")
+    if not Path(a.out).exists():
+        problem = creatable_problem("--out", Path(a.out))
+        if problem:     # found before the games are played and the network trained
+            ap.error(problem)
     if a.data:
         try:
             index = read_index(a.data)
