@@ -61,6 +61,20 @@ def test_metric_errors_are_clear():
         row_scores([[0.5, 0.5]], [[1, 0]], kind="other")
     with pytest.raises(ValueError, match="at least one decision"):
         progress(0)
+    # a NaN row was scored as the uniform row (NLL log 4), an infinite one raised
+    # ZeroDivisionError, an all-zero row was scored as uniform too
+    with pytest.raises(ValueError, match=r"belief row\(s\) \[1\] have non-finite entries"):
+        row_scores([[1, 0, 0, 0], [np.nan, 0.5, 0, 0]], [[1, 0, 0, 0], [1, 0, 0, 0]])
+    with pytest.raises(ValueError, match="non-finite"):
+        row_scores([[np.inf, 0, 0, 0]], [[1, 0, 0, 0]])
+    with pytest.raises(ValueError, match="belief row 0 has no mass"):
+        row_scores([[0.0, 0.0, 0.0]], [[1, 1, 0]], kind="counts")
+    # a zero row is fine where the truth is undefined (not scored)
+    assert np.isnan(row_scores([[0.0, 0.0]], [[0, 0]])).all()
+    with pytest.raises(ValueError, match="at least one decision, got 0"):
+        at_checkpoints(np.zeros((0, 3)))
+    with pytest.raises(ValueError, match=r"in \[0, 1\], got \[1.5\]"):
+        at_checkpoints(np.zeros((4, 3)), points=(0.5, 1.5))
 
 
 def test_game_time_bins_checkpoints_and_intervals():
