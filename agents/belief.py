@@ -1125,7 +1125,8 @@ class ProbeTracker(Tracker):
 
     Raises:
         ValueError: the file is for another game; at :meth:`reset`, the game's observation size
-            differs from the probe's (another player count), or its layout lacks one of the
+            differs from the probe's (another player count), its belief columns differ from
+            the probe's (Prowl's ``clans`` in another order), or its layout lacks one of the
             probe's input fields or gives them another width.
     """
 
@@ -1164,6 +1165,12 @@ class ProbeTracker(Tracker):
         if state0.observation_size != self.meta["obs_size"]:
             raise ValueError(f"probe expects observations of size {self.meta['obs_size']}, the "
                              f"game has {state0.observation_size} (another player count?)")
+        cols = self.adapter.categories(state0)
+        if "columns" in self.meta and list(self.meta["columns"]) != list(cols):
+            # the same observation size with the categories in another order (Prowl's
+            # ``clans`` config): the network's outputs would name the wrong roles
+            raise ValueError(f"probe predicts the columns {list(self.meta['columns'])}, this "
+                             f"game's belief has {list(cols)} (another config?)")
         if self.inputs is not None:
             from training.probe import input_columns, observation_layout_of
 

@@ -959,6 +959,23 @@ def test_deduction_benchmark_refuses_a_probe_or_output_it_cannot_use(prowl2_prob
         assert message in capsys.readouterr().err
 
 
+def test_probe_tracker_refuses_a_game_whose_columns_are_in_another_order(prowl2_probe):
+    """A Prowl probe trained with the default clan order, on a game with ``clans`` reordered:
+    the observation has the same size (779 entries), so it was accepted and its first column,
+    Spring, was reported as Winter's probability."""
+    from agents.belief import ProbeTracker
+
+    st = new_game("prowl", 0, num_players=2, clans=["Winter", "Summer", "Autumn", "Spring"])
+    tr = ProbeTracker("prowl", str(prowl2_probe))
+    assert st.observation_size == tr.meta["obs_size"] == 779
+    with pytest.raises(ValueError, match=r"probe predicts the columns \['Spring', 'Summer', "
+                                         r"'Autumn', 'Winter'\], this game's belief has "
+                                         r"\['Winter'"):
+        tr.reset(st, 0)
+    tr.reset(new_game("prowl", 0, num_players=2), 0)       # the default order is accepted
+    assert tr.belief().shape == (2, 4)
+
+
 def test_deduction_benchmark_png_is_written_at_the_path_given(tmp_path):
     """``--png out`` (no suffix) writes ``out``, the path it prints (matplotlib appended
     ``.png`` and wrote another file)."""
