@@ -1006,6 +1006,34 @@ def test_dataset_and_probe_refuse_an_out_path_under_a_file(tmp_path, capsys):
         assert "decisions" not in err.out      # no game was played
 
 
+def test_probe_with_data_refuses_the_options_of_generated_games(tmp_path, capsys):
+    """With ``--data`` (2 random 2-player Clans games) ``--num-players 3``, ``--games``,
+    ``--agents`` and ``--config`` were silently ignored (a 2-player probe was saved for
+    ``--num-players 3``); each is now refused in one line, before training, unless it agrees
+    with the dataset."""
+    from training.dataset import generate
+    from training.probe import main as probe_main
+
+    data = tmp_path / "d"
+    generate("clans", {"num_players": 2}, ["random"], 2, data, seed=1)
+    out = tmp_path / "p.pt"
+    base = ["--game", "clans", "--data", str(data), "--epochs", "1", "--hidden", "4",
+            "--out", str(out)]
+    for extra, message in ((["--num-players", "3"], "--num-players 3: --data "
+                            f"{data} holds 2-player games"),
+                           (["--games", "5"], f"--games 5: --data {data} holds 2 games"),
+                           (["--agents", "heuristic"], "--agents heuristic: --data "
+                            f"{data} was played by random random"),
+                           (["--config", "num_players=3"], "--config {'num_players': 3} "
+                            "disagrees with the config of --data")):
+        with pytest.raises(SystemExit) as exc:
+            probe_main(base + extra)
+        assert exc.value.code == 2 and message in capsys.readouterr().err
+    assert not out.exists()
+    assert probe_main(base + ["--num-players", "2", "--games", "2", "--agents", "random",
+                              "--config", "num_players=2"]) == 0 and out.is_file()
+
+
 def test_deduction_benchmark_paired_differences_by_hand():
     """``paired``: per-game differences a - b at each checkpoint and of the bin mean, with the
     95% normal half-width over games; worked by hand on three games of two trackers."""

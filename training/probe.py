@@ -424,17 +424,21 @@ def load_probe(path: str | Path):
 
 def main(argv: Sequence[str] | None = None) -> int:
     from agents.belief import ADAPTERS
-    from training.dataset import check_cli_args, generate, load_dataset, read_index
+    from training.dataset import check_cli_args, generate, load_dataset, \
+        parse_config_items, read_index
 
     ap = ArgumentParser(prog="python -m training.probe", description=__doc__,
                         formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--game", required=True, choices=sorted(ADAPTERS))
-    ap.add_argument("--games", type=int, default=400)
+    ap.add_argument("--games", type=int, default=None,
+                    help="games to generate (default 400; not with --data)")
     ap.add_argument("--out", required=True)
     ap.add_argument("--num-players", type=int, default=None)
     ap.add_argument("--config", nargs="*", default=[], metavar="KEY=VALUE",
                     help="extra game keywords: KEY=VALUE items (or one JSON object)")
-    ap.add_argument("--agents", nargs="+", default=["heuristic"])
+    ap.add_argument("--agents", nargs="+", default=None,
+                    help="agent specs of the generated games (default heuristic; not with "
+                         "--data)")
     ap.add_argument("--epochs", type=int, default=8)
     ap.add_argument("--hidden", type=int, default=128)
     ap.add_argument("--seed", type=int, default=0)
@@ -459,7 +463,34 @@ def main(argv: Sequence[str] | None = None) -> int:
             ap.error(f"--data: {exc}")
         if index["game"] != a.game:
             ap.error(f"--data {a.data} is a {index['game']!r} dataset, not {a.game!r}")
+        # the options that describe generated games may be given only where they agree
+        # with the dataset (they were silently ignored)
+        have = index["config"].get("num_players")
+        if a.num_players is not None and a.num_players != have:
+            ap.error(f"--num-players {a.num_players}: --data {a.data} holds {have}-player "
+                     f"games")
+        if a.games is not None and a.games != index["games"]:
+            ap.error(f"--games {a.games}: --data {a.data} holds {index['games']} games (the "
+                     f"dataset's games are used; drop --games)")
+        if a.agents is not None:
+            n = len(index["agents"])
+            if len(a.agents) > n or [a.agents[s % len(a.agents)]
+                                     for s in range(n)] != index["agents"]:
+                ap.error(f"--agents {' '.join(a.agents)}: --data {a.data} was played by "
+                         f"{' '.join(index['agents'])} (drop --agents)")
+        if a.config:
+            try:
+                given = parse_config_items(a.config)
+            except ValueError as exc:
+                ap.error(str(exc))
+            differ = {k: v for k, v in given.items() if index["config"].get(k, v) != v
+                      or k not in index["config"]}
+            if differ:
+                ap.error(f"--config {differ} disagrees with the config of --data {a.data} "
+                         f"({index['config']}); drop --config")
     else:
+        a.games = 400 if a.games is None else a.games
+        a.agents = ["heuristic"] if a.agents is None else a.agents
         config = check_cli_args(ap, a)
     inputs = None
     if a.inputs is not None:   # checked before any game is generated
