@@ -73,6 +73,18 @@ GAME_STATES: dict[str, str] = {
 }
 
 
+def _count(name: str, value: Any, low: int) -> int:
+    """``value`` as an int after checking it is an integer (not a bool) of at least ``low``.
+
+    Raises:
+        ValueError: naming ``name`` and the value (2.5 particles were taken as 2, True as 1).
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) \
+            or value < low:
+        raise ValueError(f"{name} must be an integer of at least {low}, got {value!r}")
+    return int(value)
+
+
 def state_class(game: str) -> type:
     """The engine state class of ``game``. Raises ValueError for an unknown game."""
     if game not in GAME_STATES:
@@ -502,9 +514,7 @@ class EpsilonAgentPolicy:
                  cache_size: int = 200_000, name: str = "eps-agent") -> None:
         if not 0.0 < epsilon <= 1.0:
             raise ValueError(f"epsilon must be in (0, 1], got {epsilon!r}")
-        if samples < 1:
-            raise ValueError(f"samples must be positive, got {samples!r}")
-        self.samples = int(samples)
+        self.samples = _count("samples", samples, 1)
         self.agent_factory = agent_factory
         self.epsilon = float(epsilon)
         self.cache_size = cache_size
@@ -738,13 +748,9 @@ class ConsistentTracker(Tracker):
     def __init__(self, game: str, samples: int = 200, exact: bool = True, seed: int = 0,
                  refresh: int = 1) -> None:
         super().__init__(game, seed)
-        if samples < 2:
-            raise ValueError(f"samples must be at least 2, got {samples!r}")
-        if not isinstance(refresh, (int, np.integer)) or refresh < 1:
-            raise ValueError(f"refresh must be a positive integer, got {refresh!r}")
-        self.samples = int(samples)
+        self.samples = _count("samples", samples, 2)
         self.exact = exact
-        self.refresh = int(refresh)
+        self.refresh = _count("refresh", refresh, 1)
         self.stderr: np.ndarray | None = None
         self.last_exact = False
 
@@ -842,8 +848,7 @@ class PolicyTracker(Tracker):
                  ess_fraction: float = 0.3, fresh_fraction: float = 0.25,
                  mix: float = 0.0, seed: int = 0) -> None:
         super().__init__(game, seed)
-        if particles < 1:
-            raise ValueError(f"particles must be positive, got {particles!r}")
+        particles = _count("particles", particles, 1)
         if not 0 < ess_fraction <= 1:
             raise ValueError(f"ess_fraction must be in (0, 1], got {ess_fraction!r}")
         self.model = model

@@ -250,6 +250,32 @@ def test_a_tracker_copied_mid_game_continues_like_the_original(how):
             np.testing.assert_array_equal(tr.belief(), b_twin)
 
 
+def test_tracker_counts_must_be_integers():
+    """Particles, samples and refresh intervals that are not integers were truncated (2.5
+    particles ran 2, ``True`` ran 1): now refused with the name and value."""
+    from agents.belief import EpsilonAgentPolicy
+
+    for make, message in (
+            (lambda: PolicyTracker("prowl", RandomPolicy(), particles=2.5),
+             "particles must be an integer of at least 1, got 2.5"),
+            (lambda: PolicyTracker("prowl", RandomPolicy(), particles=True),
+             "particles must be an integer of at least 1, got True"),
+            (lambda: PolicyTracker("prowl", RandomPolicy(), particles=0),
+             "particles must be an integer of at least 1, got 0"),
+            (lambda: ConsistentTracker("prowl", samples=3.7),
+             "samples must be an integer of at least 2, got 3.7"),
+            (lambda: ConsistentTracker("prowl", samples=1),
+             "samples must be an integer of at least 2, got 1"),
+            (lambda: ConsistentTracker("prowl", refresh=2.0),
+             "refresh must be an integer of at least 1, got 2.0"),
+            (lambda: EpsilonAgentPolicy(None, samples=1.5),
+             "samples must be an integer of at least 1, got 1.5")):
+        with pytest.raises(ValueError) as exc:
+            make()
+        assert str(exc.value) == message
+    assert PolicyTracker("prowl", RandomPolicy(), particles=np.int64(3)).M == 3
+
+
 def test_tracker_refuses_bad_seat_and_game():
     st = new_game("clans", 0, num_players=2)
     with pytest.raises(ValueError, match="seat"):
