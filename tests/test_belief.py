@@ -422,6 +422,23 @@ def test_dataset_round_trip_schema_and_reproducibility(tmp_path):
     assert exc.value.code == 2
 
 
+def test_dataset_fields_must_be_a_sequence_of_names(tmp_path):
+    """``load_dataset(path, "obs")`` was read letter by letter ("unknown dataset field(s) ['o',
+    'b', 's']") and ``fields=[]`` gave an empty dict; both are refused by name. A 2-game random
+    Clans dataset read back whole and shard by shard gives the same arrays."""
+    from training.dataset import generate, iter_shards, load_dataset
+
+    generate("clans", {"num_players": 2}, ["random"], 2, tmp_path, seed=1, shard_size=30)
+    with pytest.raises(ValueError, match=r"got the string 'obs'; give \('obs',\)"):
+        load_dataset(tmp_path, "obs")
+    with pytest.raises(ValueError, match="no dataset fields requested"):
+        load_dataset(tmp_path, [])
+    whole = load_dataset(tmp_path, ("action", "step"))
+    parts = list(iter_shards(tmp_path, ("action", "step")))
+    assert [len(p["step"]) for p in parts][:-1] == [30] * (len(parts) - 1)
+    np.testing.assert_array_equal(np.concatenate([p["action"] for p in parts]), whole["action"])
+
+
 def test_probe_trains_and_tracks(tmp_path):
     from agents.belief import ProbeTracker
     from training.probe import main

@@ -182,8 +182,14 @@ def iter_shards(path: str | Path, fields: Sequence[str] = FIELDS
     """Stream the dataset shard by shard: dicts of the requested ``fields`` (schema above).
 
     Raises:
-        ValueError: an unknown field name.
+        ValueError: an unknown field name, no fields, or one name given as a string (it was
+            read letter by letter: "unknown dataset field(s) ['o', 'b', 's']").
     """
+    if isinstance(fields, str):
+        raise ValueError(f"fields is a sequence of field names, got the string {fields!r}; "
+                         f"give ({fields!r},)")
+    if not list(fields):
+        raise ValueError(f"no dataset fields requested; fields are {list(FIELDS)}")
     bad = [f for f in fields if f not in FIELDS]
     if bad:
         raise ValueError(f"unknown dataset field(s) {bad}; fields are {list(FIELDS)}")
