@@ -167,6 +167,26 @@ def markdown(results: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _nan_to_none(a: np.ndarray) -> Any:
+    """``a`` as nested lists with NaN as None (JSON null)."""
+    a = np.asarray(a, dtype=np.float64)
+    return np.where(np.isnan(a), None, a.astype(object)).tolist()
+
+
+def json_results(results: dict[str, Any]) -> dict[str, Any]:
+    """What ``--json`` writes: per tracker the bins' and checkpoints' means and half-widths, the
+    cost and the per-game values; a value that is not defined (a bin no game reached, the
+    half-width over fewer than two games) is null, so the file is strict JSON (Python's NaN
+    token is not)."""
+    return {t: {"bins_mean": _nan_to_none(r["bins"][0]), "bins_half": _nan_to_none(r["bins"][1]),
+                "cp_mean": _nan_to_none(r["checkpoints"][0]),
+                "cp_half": _nan_to_none(r["checkpoints"][1]),
+                "ms_per_update": r["ms_per_update"],
+                "per_game_bins": _nan_to_none(r["per_game_bins"]),
+                "per_game_checkpoints": _nan_to_none(r["per_game_checkpoints"])}
+            for t, r in results.items()}
+
+
 def plot(results: dict[str, Any], path: str | Path, title: str = "") -> None:
     """PNG of the three metrics over game time (10 bins), one line per tracker."""
     import matplotlib
@@ -309,7 +329,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                          "then measured over them; for trackers too slow for whole games)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--png", default=None, help="output PNG (default deduction_<game>.png)")
-    ap.add_argument("--json", default=None, help="also write the numbers as JSON")
+    ap.add_argument("--json", default=None,
+                    help="also write the numbers as JSON (undefined values as null)")
     a = ap.parse_args(argv)
     config = check_cli_args(ap, a)
     trackers = list(a.trackers)
@@ -329,15 +350,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"\nplot: {png}")
     if a.json:
         Path(a.json).parent.mkdir(parents=True, exist_ok=True)
-        Path(a.json).write_text(json.dumps({t: {"bins_mean": r["bins"][0].tolist(),
-                                                "bins_half": r["bins"][1].tolist(),
-                                                "cp_mean": r["checkpoints"][0].tolist(),
-                                                "cp_half": r["checkpoints"][1].tolist(),
-                                                "ms_per_update": r["ms_per_update"],
-                                                "per_game_bins": r["per_game_bins"].tolist(),
-                                                "per_game_checkpoints":
-                                                    r["per_game_checkpoints"].tolist()}
-                                            for t, r in res.items()}))
+        Path(a.json).write_text(json.dumps(json_results(res), allow_nan=False))
     return 0
 
 

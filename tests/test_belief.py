@@ -1127,6 +1127,30 @@ def test_deduction_benchmark_json_keeps_per_game_values(tmp_path):
     assert cp.shape == (2, 4, 3) and np.array(data["policy-exact"]["per_game_bins"]).shape[:2] == (2, 10)
     np.testing.assert_allclose(cp[:, :, 0], math.log(4))
 
+def test_deduction_benchmark_json_is_strict_json_with_nulls(tmp_path):
+    """One 3-decision game: most bins are empty and every half-width is undefined. They were
+    written as Python's ``NaN`` token, which strict JSON readers refuse; they are null now,
+    and the defined values are kept (uniform's Clans NLL log 4 in bins 0, 5 and 9)."""
+    import json
+
+    from benchmarks.deduction import main
+
+    out = tmp_path / "d.json"
+    assert main(["--game", "clans", "--num-players", "2", "--players", "random", "--games", "1",
+                 "--trackers", "uniform", "--max-decisions", "3", "--png",
+                 str(tmp_path / "d.png"), "--json", str(out)]) == 0
+
+    def refuse(token):
+        raise ValueError(f"not strict JSON: {token}")
+
+    data = json.loads(out.read_text(), parse_constant=refuse)["uniform"]
+    assert [row[0] is None for row in data["bins_mean"]] == [
+        b not in (0, 5, 9) for b in range(10)]
+    assert data["bins_mean"][5][0] == pytest.approx(math.log(4))
+    assert data["cp_half"] == [[None] * 3] * 4
+    assert data["per_game_bins"][0][1] == [None] * 3
+
+
 # ------------------------------------------------------------------ probe inputs (layout fields)
 @pytest.mark.parametrize("game,names", [
     ("clans", ["seat_colour_moved", "own_colour", "seat_colour_points"]),
