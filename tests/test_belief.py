@@ -439,6 +439,32 @@ def test_dataset_fields_must_be_a_sequence_of_names(tmp_path):
     np.testing.assert_array_equal(np.concatenate([p["action"] for p in parts]), whole["action"])
 
 
+def test_dataset_with_agents_that_read_the_live_game(tmp_path):
+    """``--agents heuristic:belief`` (an agent declaring ``needs_state``) failed at the first
+    decision ("call act(observation, agent, state=<GameState>)"): the generator now gives it the
+    game. One 2-player Clans game against a random agent, each decision the belief agent's own
+    answer."""
+    from agents import act_with_state, make_agent
+    from training.dataset import generate, load_dataset
+
+    index = generate("clans", {"num_players": 2}, ["heuristic:belief", "random"], 1, tmp_path,
+                     seed=2)
+    d = load_dataset(tmp_path)
+    assert index["decisions"] == len(d["action"]) > 0
+    st = new_game("clans", 2, num_players=2)
+    again = [make_agent(spec, "clans", st.config, seed=2 * 64 + s)
+             for s, spec in enumerate(["heuristic:belief", "random"])]
+    for ag in again:
+        ag.reset()
+    for i in range(len(d["action"])):
+        p = st.current_player
+        a = act_with_state(again[p], {"observation": st.observation_tensor(p),
+                                      "action_mask": st.legal_action_mask()}, f"player_{p}", st)
+        assert a == d["action"][i]
+        st.apply_action(a)
+    assert st.is_over
+
+
 def test_probe_trains_and_tracks(tmp_path):
     from agents.belief import ProbeTracker
     from training.probe import main

@@ -113,7 +113,7 @@ def generate(game: str, config: dict[str, Any], agent_specs: Sequence[str], game
         ValueError: no agent spec, more specs than seats, ``games`` or ``shard_size`` < 1, or
             ``out`` already holds an index (never overwritten).
     """
-    from agents import make_agent
+    from agents import act_with_state, make_agent
     from agents.belief import adapter_for, new_game
 
     if games < 1 or shard_size < 1:
@@ -144,8 +144,10 @@ def generate(game: str, config: dict[str, Any], agent_specs: Sequence[str], game
             actor = state.current_player
             obs = np.stack([state.observation_tensor(s) for s in range(n)])
             mask = state.legal_action_mask()
-            a = int(agents[actor].act({"observation": obs[actor], "action_mask": mask},
-                                      f"player_{actor}"))
+            # agents that read the live game (heuristic:belief, ismcts:N) are given it
+            a = int(act_with_state(agents[actor], {"observation": obs[actor],
+                                                   "action_mask": mask},
+                                   f"player_{actor}", state))
             writer.add(obs, mask, a, actor, adapter.truth(state), g, t)
             state.apply_action(a)
             t += 1
