@@ -54,6 +54,7 @@ is the observer or the adapter declares the action kind public (visible to every
 
 from __future__ import annotations
 
+import functools
 import importlib
 import math
 import time
@@ -637,6 +638,22 @@ class Tracker:
     """
 
     name = "tracker"
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A subclass's ``belief`` first checks that :meth:`reset` was called (it failed with an
+        AttributeError on a missing attribute of the subclass)."""
+        super().__init_subclass__(**kwargs)
+        inner = cls.__dict__.get("belief")
+        if inner is None:
+            return
+
+        @functools.wraps(inner)
+        def belief(self: "Tracker") -> np.ndarray:
+            if self.seat is None:
+                raise RuntimeError("call reset(state0, seat) before belief")
+            return inner(self)
+
+        cls.belief = belief   # type: ignore[method-assign]
 
     def __copy__(self) -> "Tracker":
         """``copy.copy`` is a deep copy: a shallow one would share the generator, the particles'

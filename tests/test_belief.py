@@ -277,6 +277,15 @@ def test_tracker_counts_must_be_integers():
 
 
 def test_tracker_refuses_bad_seat_and_game():
+    # belief or update before reset: one clear error (belief failed on a missing attribute)
+    from agents.belief import ExactPolicyTracker
+
+    for tr in (UniformTracker("prowl"), ConsistentTracker("prowl"),
+               PolicyTracker("prowl", RandomPolicy()), ExactPolicyTracker("clans", RandomPolicy())):
+        with pytest.raises(RuntimeError, match=r"call reset\(state0, seat\) before belief"):
+            tr.belief()
+        with pytest.raises(RuntimeError, match=r"call reset\(state0, seat\) before update"):
+            tr.update(new_game("prowl", 0), 0, 0)
     st = new_game("clans", 0, num_players=2)
     with pytest.raises(ValueError, match="seat"):
         ConsistentTracker("clans").reset(st, 5)
