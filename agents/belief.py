@@ -689,9 +689,19 @@ class Tracker:
         self.time_s += time.perf_counter() - t0
 
     def update(self, state: GameState, action: int, actor: int) -> None:
-        """Take in one real action: ``state`` is the real game after ``actor`` took ``action``."""
+        """Take in one real action: ``state`` is the real game after ``actor`` took ``action``.
+
+        Raises:
+            RuntimeError: before :meth:`reset`.
+            ValueError: ``state`` is of another game or player count than the one reset on, or
+                ``actor`` is not a seat.
+        """
         if self.seat is None:
             raise RuntimeError("call reset(state0, seat) before update")
+        if state.game_name != self.game or state.num_players != self.state.num_players:
+            raise ValueError(f"tracker follows a {self.state.num_players}-player {self.game} "
+                             f"game, got a {state.num_players}-player {state.game_name} state")
+        actor = state.check_seat(actor)
         self.state = state
         t0 = time.perf_counter()
         self._update(state, int(action), int(actor))

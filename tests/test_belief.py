@@ -287,6 +287,14 @@ def test_tracker_refuses_bad_seat_and_game():
         with pytest.raises(RuntimeError, match=r"call reset\(state0, seat\) before update"):
             tr.update(new_game("prowl", 0), 0, 0)
     st = new_game("clans", 0, num_players=2)
+    tr = ConsistentTracker("clans")
+    tr.reset(st, 0)
+    with pytest.raises(ValueError, match="follows a 2-player clans game, got a 4-player prowl"):
+        tr.update(new_game("prowl", 0, num_players=4), 0, 0)
+    with pytest.raises(ValueError, match="follows a 2-player clans game, got a 3-player clans"):
+        tr.update(new_game("clans", 0, num_players=3), 0, 0)
+    with pytest.raises(ValueError, match=r"seat must be an integer in 0..1, got 2"):
+        tr.update(st, 0, 2)
     with pytest.raises(ValueError, match="seat"):
         ConsistentTracker("clans").reset(st, 5)
     with pytest.raises(ValueError, match="tracker is for"):
