@@ -276,6 +276,35 @@ def test_tracker_counts_must_be_integers():
     assert PolicyTracker("prowl", RandomPolicy(), particles=np.int64(3)).M == 3
 
 
+@pytest.mark.parametrize("game", ["prowl", "clans"])
+def test_trackers_read_nothing_the_seat_cannot_see(game):
+    """3 players, 30 random actions, seat 1: the game's record and the record of a world
+    resampled from seat 1's information set are replayed step by step to two trackers with the
+    same seed (sampled consistent, 4 worlds; policy, 4 particles, random model): they give the
+    same belief at every step, though the worlds' hidden roles differ."""
+    st = new_game(game, 3, num_players=3)
+    rng = np.random.default_rng(3)
+    for _ in range(30):
+        st.apply_action(int(rng.choice(st.legal_actions())))
+    world = st.resample_from_infostate(1, np.random.default_rng(100))
+    assert world.hidden_truth() != st.hidden_truth()
+    cls = type(st)
+    runs = []
+    for g in (st, world):
+        rec = g.to_record()
+        runs.append(([s.clone() for s in cls.replay_steps(rec)], rec["actions"]))
+    for make in (lambda: ConsistentTracker(game, samples=4, exact=False, seed=7),
+                 lambda: PolicyTracker(game, RandomPolicy(), particles=4, seed=7)):
+        trs = [make(), make()]
+        for tr, (states, _) in zip(trs, runs):
+            tr.reset(states[0], 1)
+        for i in range(len(runs[0][0])):
+            if i:
+                for tr, (states, actions) in zip(trs, runs):
+                    tr.update(states[i], actions[i - 1], states[i - 1].current_player)
+            np.testing.assert_array_equal(trs[0].belief(), trs[1].belief())
+
+
 def test_tracker_refuses_bad_seat_and_game():
     # belief or update before reset: one clear error (belief failed on a missing attribute)
     from agents.belief import ExactPolicyTracker
