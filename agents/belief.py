@@ -1109,8 +1109,8 @@ class ExactPolicyTracker(PolicyTracker):
 
     name = "policy-exact"
 
-    def __init__(self, game: str, model: ActionModel, seed: int = 0) -> None:
-        super().__init__(game, model, particles=1, seed=seed)
+    def __init__(self, game: str, model: ActionModel, seed: int = 0, mix: float = 0.0) -> None:
+        super().__init__(game, model, particles=1, mix=mix, seed=seed)
 
     def _reset(self, state0, seat):
         worlds = self.adapter.enumerate_worlds(state0, seat, self.rng)
@@ -1254,7 +1254,9 @@ def make_tracker(spec: str, game: str, config: dict[str, Any], seed: int = 0,
     ``epsilon`` and ``policy_samples`` calls per observation, default HEURISTIC_SAMPLES),
     ``policy-exact`` (the same model, by enumeration where the adapter enumerates worlds),
     ``policy-random``, ``policy-ppo:PATH`` or ``probe`` (needs ``probe_path``); ``refresh``:
-    :class:`ConsistentTracker`'s resampling interval.
+    :class:`ConsistentTracker`'s resampling interval; ``policy_mix``: the defensive mixture of
+    every ``policy*`` tracker (it was dropped for ``policy-exact``, ``policy-random`` and
+    ``policy-ppo``).
 
     Raises:
         ValueError: an unknown spec, or ``probe`` without a path.
@@ -1268,9 +1270,10 @@ def make_tracker(spec: str, game: str, config: dict[str, Any], seed: int = 0,
                              particles=particles, mix=policy_mix, seed=seed)
     if spec == "policy-exact":
         return ExactPolicyTracker(game, heuristic_policy(game, config, epsilon, seed,
-                                                         policy_samples), seed=seed)
+                                                         policy_samples), seed=seed,
+                                  mix=policy_mix)
     if spec == "policy-random":
-        t = PolicyTracker(game, RandomPolicy(), particles=particles, seed=seed)
+        t = PolicyTracker(game, RandomPolicy(), particles=particles, mix=policy_mix, seed=seed)
         t.name = "policy-random"
         return t
     if spec.startswith("policy-ppo:"):
@@ -1278,7 +1281,7 @@ def make_tracker(spec: str, game: str, config: dict[str, Any], seed: int = 0,
 
         t = PolicyTracker(game, SoftmaxPolicyAgent(PolicyAgent.load(spec[11:], game=game,
                                                              config=config)),
-                          particles=particles, seed=seed)
+                          particles=particles, mix=policy_mix, seed=seed)
         t.name = spec
         return t
     if spec == "probe":

@@ -305,6 +305,35 @@ def test_trackers_read_nothing_the_seat_cannot_see(game):
             np.testing.assert_array_equal(trs[0].belief(), trs[1].belief())
 
 
+def test_make_tracker_gives_the_policy_mix_to_every_policy_tracker():
+    """``--policy-mix`` was silently dropped for ``policy-exact`` and ``policy-random``. With
+    mix 0.2 the Clans ``policy-exact`` belief after the heuristic opponent's first move (0.998
+    on black without the mixture) is 0.8 times the plain one plus 0.2 times the consistent
+    posterior (uniform over the four other colours)."""
+    from agents import make_agent
+    from agents.belief import make_tracker
+
+    st = new_game("clans", 4, num_players=2)
+    cfg = st.config
+    assert make_tracker("policy-random", "clans", cfg, policy_mix=0.2).mix == 0.2
+    plain = make_tracker("policy-exact", "clans", cfg, seed=1)
+    mixed = make_tracker("policy-exact", "clans", cfg, seed=1, policy_mix=0.2)
+    for tr in (plain, mixed):
+        tr.reset(st, 0)
+    ags = [make_agent("heuristic", "clans", cfg, seed=s) for s in range(2)]
+    for _ in range(2):
+        actor = st.current_player
+        a = int(ags[actor].act({"observation": st.observation_tensor(actor),
+                                "action_mask": st.legal_action_mask()}, f"player_{actor}"))
+        st.apply_action(a)
+        plain.update(st, a, actor)
+        mixed.update(st, a, actor)
+    b0 = plain.belief()
+    c = adapter_for("clans").exact_consistent(st, 0)
+    assert not np.allclose(b0[1], c[1])
+    np.testing.assert_allclose(mixed.belief()[1], 0.8 * b0[1] + 0.2 * c[1])
+
+
 def test_tracker_refuses_bad_seat_and_game():
     # belief or update before reset: one clear error (belief failed on a missing attribute)
     from agents.belief import ExactPolicyTracker
