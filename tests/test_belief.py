@@ -1090,7 +1090,8 @@ def test_deduction_benchmark_refuses_a_probe_or_output_it_cannot_use(prowl2_prob
         (["--game", "clans", "--num-players", "2", "--probe", str(prowl2_probe)],
          f"--trackers probe: probe {str(prowl2_probe)!r} is for 'prowl', not 'clans'"),
         (["--game", "prowl", "--num-players", "2", "--probe", str(afile)],
-         "--trackers probe: cannot read its model"),
+         f"--trackers probe: {str(afile)!r} is not a probe saved by training.probe (not "
+         "readable as tensors and plain values: UnpicklingError)"),
         (["--game", "prowl", "--num-players", "2", "--png", str(tmp_path)],
          f"--png {tmp_path} is a directory: give a file name"),
         (["--game", "prowl", "--num-players", "2", "--json", str(afile / "d.json")],
@@ -1118,6 +1119,35 @@ def test_probe_tracker_refuses_a_game_whose_columns_are_in_another_order(prowl2_
         tr.reset(st, 0)
     tr.reset(new_game("prowl", 0, num_players=2), 0)       # the default order is accepted
     assert tr.belief().shape == (2, 4)
+
+
+def test_probe_files_cannot_run_code_when_loaded(prowl2_probe, tmp_path):
+    """``load_probe`` read files with ``weights_only=False``: a crafted ``--probe`` file ran
+    its pickle's code (here: writing a file). It now reads tensors and plain values only, and
+    refuses anything else by name; real probes load as before."""
+    import pickle
+
+    from training.probe import load_probe
+
+    marker = tmp_path / "ran"
+
+    class Payload:
+        def __reduce__(self):
+            return (open, (str(marker), "w"))
+
+    bad = tmp_path / "bad.pt"
+    bad.write_bytes(pickle.dumps({"meta": Payload(), "state_dict": {}}, protocol=2))
+    with pytest.raises(ValueError, match=r"is not a probe saved by training.probe"):
+        load_probe(bad)
+    assert not marker.exists()
+    other = tmp_path / "other.pt"
+    import torch
+
+    torch.save({"weights": torch.zeros(2)}, other)
+    with pytest.raises(ValueError, match="no meta and state_dict"):
+        load_probe(other)
+    net, meta = load_probe(prowl2_probe)
+    assert meta["game"] == "prowl" and meta["num_players"] == 2
 
 
 def test_deduction_benchmark_png_is_written_at_the_path_given(tmp_path):

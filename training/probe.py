@@ -404,15 +404,31 @@ def save_probe(net, meta: dict[str, Any], path: str | Path) -> None:
 def load_probe(path: str | Path):
     """``(net, meta)`` from a file written by :func:`save_probe` (net in eval mode, CPU).
 
+    The file is read with ``weights_only=True``: tensors and plain Python values only, as
+    :func:`save_probe` writes them, so a file that is not a probe cannot run code when loaded
+    (a pickle can).
+
     Raises:
         FileNotFoundError: no file at ``path``.
+        ValueError: the file is not a probe written by :func:`save_probe` (unreadable, holding
+            other objects than tensors and plain values, or without ``meta`` and
+            ``state_dict``).
     """
+    import pickle
+
     import torch
 
     p = Path(path)
     if not p.is_file():
         raise FileNotFoundError(f"no probe file at {str(p)!r}")
-    blob = torch.load(p, map_location="cpu", weights_only=False)
+    try:
+        blob = torch.load(p, map_location="cpu", weights_only=True)
+    except (pickle.UnpicklingError, RuntimeError, EOFError, ValueError, AttributeError) as exc:
+        raise ValueError(f"{str(p)!r} is not a probe saved by training.probe (not readable "
+                         f"as tensors and plain values: {type(exc).__name__})") from None
+    if not isinstance(blob, dict) or not {"meta", "state_dict"} <= set(blob):
+        raise ValueError(f"{str(p)!r} is not a probe saved by training.probe (no meta and "
+                         f"state_dict)")
     meta = blob["meta"]
     # input_size: the selected fields' width (absent before --inputs: the whole observation)
     net = build_net(int(meta.get("input_size", meta["obs_size"])),
