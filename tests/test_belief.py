@@ -514,6 +514,26 @@ def test_dataset_fields_must_be_a_sequence_of_names(tmp_path):
     np.testing.assert_array_equal(np.concatenate([p["action"] for p in parts]), whole["action"])
 
 
+def test_read_index_refuses_a_broken_index(tmp_path):
+    """An index that is not JSON said only "Expecting property name ..."; one without ``game``
+    ended ``training.probe --data`` in a KeyError traceback. Both name the file now."""
+    from training.dataset import read_index
+    from training.probe import main as probe_main
+
+    p = tmp_path / "index.json"
+    p.write_text("{oops")
+    with pytest.raises(ValueError, match=f"{p} is not a dataset index: not JSON"):
+        read_index(tmp_path)
+    p.write_text('{"format": 1}')
+    with pytest.raises(ValueError, match=f"{p} is not a dataset index: no game, config, "
+                                         "games, decisions, shards, agents"):
+        read_index(tmp_path)
+    with pytest.raises(SystemExit) as exc:
+        probe_main(["--game", "prowl", "--data", str(tmp_path), "--out",
+                    str(tmp_path / "p.pt")])
+    assert exc.value.code == 2
+
+
 def test_dataset_with_agents_that_read_the_live_game(tmp_path):
     """``--agents heuristic:belief`` (an agent declaring ``needs_state``) failed at the first
     decision ("call act(observation, agent, state=<GameState>)"): the generator now gives it the

@@ -168,14 +168,24 @@ def read_index(path: str | Path) -> dict[str, Any]:
     """The ``index.json`` of dataset directory ``path``.
 
     Raises:
-        FileNotFoundError: no index there; ValueError: an unsupported format.
+        FileNotFoundError: no index there; ValueError: an unsupported format, or an index that
+            is not JSON or lacks one of the keys the readers use.
     """
     p = Path(path) / "index.json"
     if not p.is_file():
         raise FileNotFoundError(f"no dataset index at {p}")
-    index = json.loads(p.read_text())
+    try:
+        index = json.loads(p.read_text())
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{p} is not a dataset index: not JSON ({exc.msg})") from None
+    if not isinstance(index, dict):
+        raise ValueError(f"{p} is not a dataset index: not a JSON object")
     if index.get("format") != FORMAT:
         raise ValueError(f"dataset format {index.get('format')!r} is not {FORMAT}")
+    missing = [k for k in ("game", "config", "games", "decisions", "shards", "agents")
+               if k not in index]
+    if missing:
+        raise ValueError(f"{p} is not a dataset index: no {', '.join(missing)}")
     return index
 
 
