@@ -54,6 +54,7 @@ is the observer or the adapter declares the action kind public (visible to every
 
 from __future__ import annotations
 
+import functools
 import importlib
 import math
 import time
@@ -71,6 +72,18 @@ GAME_STATES: dict[str, str] = {
     "clans": "envs.clans.engine:ClansState",
     "clandestine": "envs.clandestine.engine:ClandestineState",
 }
+
+
+def _count(name: str, value: Any, low: int) -> int:
+    """``value`` as an int after checking it is an integer (not a bool) of at least ``low``.
+
+    Raises:
+        ValueError: naming ``name`` and the value (2.5 particles were taken as 2, True as 1).
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) \
+            or value < low:
+        raise ValueError(f"{name} must be an integer of at least {low}, got {value!r}")
+    return int(value)
 
 
 def state_class(game: str) -> type:
@@ -502,9 +515,7 @@ class EpsilonAgentPolicy:
                  cache_size: int = 200_000, name: str = "eps-agent") -> None:
         if not 0.0 < epsilon <= 1.0:
             raise ValueError(f"epsilon must be in (0, 1], got {epsilon!r}")
-        if samples < 1:
-            raise ValueError(f"samples must be positive, got {samples!r}")
-        self.samples = int(samples)
+        self.samples = _count("samples", samples, 1)
         self.agent_factory = agent_factory
         self.epsilon = float(epsilon)
         self.cache_size = cache_size
@@ -628,6 +639,30 @@ class Tracker:
 
     name = "tracker"
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A subclass's ``belief`` first checks that :meth:`reset` was called (it failed with an
+        AttributeError on a missing attribute of the subclass)."""
+        super().__init_subclass__(**kwargs)
+        inner = cls.__dict__.get("belief")
+        if inner is None:
+            return
+
+        @functools.wraps(inner)
+        def belief(self: "Tracker") -> np.ndarray:
+            if self.seat is None:
+                raise RuntimeError("call reset(state0, seat) before belief")
+            return inner(self)
+
+        cls.belief = belief   # type: ignore[method-assign]
+
+    def __copy__(self) -> "Tracker":
+        """``copy.copy`` is a deep copy: a shallow one would share the generator, the particles'
+        list and the action model's per-seat agents with the original, so the copy's draws
+        would move the original (CONVENTIONS.md: copies behave like the original)."""
+        import copy
+
+        return copy.deepcopy(self)
+
     def __init__(self, game: str, seed: int = 0) -> None:
         self.game = game
         self.adapter = adapter_for(game)
@@ -654,9 +689,19 @@ class Tracker:
         self.time_s += time.perf_counter() - t0
 
     def update(self, state: GameState, action: int, actor: int) -> None:
-        """Take in one real action: ``state`` is the real game after ``actor`` took ``action``."""
+        """Take in one real action: ``state`` is the real game after ``actor`` took ``action``.
+
+        Raises:
+            RuntimeError: before :meth:`reset`.
+            ValueError: ``state`` is of another game or player count than the one reset on, or
+                ``actor`` is not a seat.
+        """
         if self.seat is None:
             raise RuntimeError("call reset(state0, seat) before update")
+        if state.game_name != self.game or state.num_players != self.state.num_players:
+            raise ValueError(f"tracker follows a {self.state.num_players}-player {self.game} "
+                             f"game, got a {state.num_players}-player {state.game_name} state")
+        actor = state.check_seat(actor)
         self.state = state
         t0 = time.perf_counter()
         self._update(state, int(action), int(actor))
@@ -695,13 +740,12 @@ class UniformTracker(Tracker):
         self._b = self.adapter.prior(state0, seat)
 
     def belief(self):
-        b = self._b.copy()
-        if self.adapter.kind == "counts":   # rescale to the current public hand sizes
-            tot = self.adapter.row_totals(self.state)
-            s = b.sum(axis=1, keepdims=True)
-            b = np.divide(b, s, out=np.zeros_like(b), where=s > 0) * tot[:, None]
-            b[self.seat] = self.adapter.truth(self.state)[self.seat]
-        return b
+        if self.adapter.kind == "counts":
+            # the components' composition times the current public hand sizes (a rescaled
+            # set-up row would stay zero for a hand that was empty at set-up: Clandestine
+            # Relic hands)
+            return self.adapter.prior(self.state, self.seat)
+        return self._b.copy()
 
 
 class ConsistentTracker(Tracker):
@@ -731,13 +775,9 @@ class ConsistentTracker(Tracker):
     def __init__(self, game: str, samples: int = 200, exact: bool = True, seed: int = 0,
                  refresh: int = 1) -> None:
         super().__init__(game, seed)
-        if samples < 2:
-            raise ValueError(f"samples must be at least 2, got {samples!r}")
-        if not isinstance(refresh, (int, np.integer)) or refresh < 1:
-            raise ValueError(f"refresh must be a positive integer, got {refresh!r}")
-        self.samples = int(samples)
+        self.samples = _count("samples", samples, 2)
         self.exact = exact
-        self.refresh = int(refresh)
+        self.refresh = _count("refresh", refresh, 1)
         self.stderr: np.ndarray | None = None
         self.last_exact = False
 
@@ -835,8 +875,7 @@ class PolicyTracker(Tracker):
                  ess_fraction: float = 0.3, fresh_fraction: float = 0.25,
                  mix: float = 0.0, seed: int = 0) -> None:
         super().__init__(game, seed)
-        if particles < 1:
-            raise ValueError(f"particles must be positive, got {particles!r}")
+        particles = _count("particles", particles, 1)
         if not 0 < ess_fraction <= 1:
             raise ValueError(f"ess_fraction must be in (0, 1], got {ess_fraction!r}")
         self.model = model
@@ -1070,8 +1109,8 @@ class ExactPolicyTracker(PolicyTracker):
 
     name = "policy-exact"
 
-    def __init__(self, game: str, model: ActionModel, seed: int = 0) -> None:
-        super().__init__(game, model, particles=1, seed=seed)
+    def __init__(self, game: str, model: ActionModel, seed: int = 0, mix: float = 0.0) -> None:
+        super().__init__(game, model, particles=1, mix=mix, seed=seed)
 
     def _reset(self, state0, seat):
         worlds = self.adapter.enumerate_worlds(state0, seat, self.rng)
@@ -1118,7 +1157,8 @@ class ProbeTracker(Tracker):
 
     Raises:
         ValueError: the file is for another game; at :meth:`reset`, the game's observation size
-            differs from the probe's (another player count), or its layout lacks one of the
+            differs from the probe's (another player count), its belief columns differ from
+            the probe's (Prowl's ``clans`` in another order), or its layout lacks one of the
             probe's input fields or gives them another width.
     """
 
@@ -1157,6 +1197,12 @@ class ProbeTracker(Tracker):
         if state0.observation_size != self.meta["obs_size"]:
             raise ValueError(f"probe expects observations of size {self.meta['obs_size']}, the "
                              f"game has {state0.observation_size} (another player count?)")
+        cols = self.adapter.categories(state0)
+        if "columns" in self.meta and list(self.meta["columns"]) != list(cols):
+            # the same observation size with the categories in another order (Prowl's
+            # ``clans`` config): the network's outputs would name the wrong roles
+            raise ValueError(f"probe predicts the columns {list(self.meta['columns'])}, this "
+                             f"game's belief has {list(cols)} (another config?)")
         if self.inputs is not None:
             from training.probe import input_columns, observation_layout_of
 
@@ -1208,7 +1254,9 @@ def make_tracker(spec: str, game: str, config: dict[str, Any], seed: int = 0,
     ``epsilon`` and ``policy_samples`` calls per observation, default HEURISTIC_SAMPLES),
     ``policy-exact`` (the same model, by enumeration where the adapter enumerates worlds),
     ``policy-random``, ``policy-ppo:PATH`` or ``probe`` (needs ``probe_path``); ``refresh``:
-    :class:`ConsistentTracker`'s resampling interval.
+    :class:`ConsistentTracker`'s resampling interval; ``policy_mix``: the defensive mixture of
+    every ``policy*`` tracker (it was dropped for ``policy-exact``, ``policy-random`` and
+    ``policy-ppo``).
 
     Raises:
         ValueError: an unknown spec, or ``probe`` without a path.
@@ -1222,9 +1270,10 @@ def make_tracker(spec: str, game: str, config: dict[str, Any], seed: int = 0,
                              particles=particles, mix=policy_mix, seed=seed)
     if spec == "policy-exact":
         return ExactPolicyTracker(game, heuristic_policy(game, config, epsilon, seed,
-                                                         policy_samples), seed=seed)
+                                                         policy_samples), seed=seed,
+                                  mix=policy_mix)
     if spec == "policy-random":
-        t = PolicyTracker(game, RandomPolicy(), particles=particles, seed=seed)
+        t = PolicyTracker(game, RandomPolicy(), particles=particles, mix=policy_mix, seed=seed)
         t.name = "policy-random"
         return t
     if spec.startswith("policy-ppo:"):
@@ -1232,7 +1281,7 @@ def make_tracker(spec: str, game: str, config: dict[str, Any], seed: int = 0,
 
         t = PolicyTracker(game, SoftmaxPolicyAgent(PolicyAgent.load(spec[11:], game=game,
                                                              config=config)),
-                          particles=particles, seed=seed)
+                          particles=particles, mix=policy_mix, seed=seed)
         t.name = spec
         return t
     if spec == "probe":

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import pickle
 import sys
 import time
 import warnings
@@ -60,14 +61,22 @@ def run(game: str, config: dict[str, Any], players: Sequence[str], observer: int
     game time is measured over those.
 
     Raises:
-        ValueError: ``max_decisions`` < 2.
+        ValueError: ``max_decisions`` < 2, ``games`` < 1, no player spec or more specs than
+            seats, or a tracker given twice (their scores would be merged under one name).
     """
     if max_decisions < 2:
         raise ValueError(f"max_decisions must be at least 2, got {max_decisions!r}")
+    if games < 1:
+        raise ValueError(f"games must be a positive integer, got {games!r}")
+    repeated = sorted({t for t in trackers if list(trackers).count(t) > 1})
+    if repeated:
+        raise ValueError(f"tracker(s) given twice: {', '.join(repeated)}")
     from agents import make_agent
     from agents.belief import make_tracker, new_game
 
     n = new_game(game, seed, **config).num_players
+    if not players or len(players) > n:
+        raise ValueError(f"give 1 to {n} player specs for {n} seats, got {len(players)}")
     specs = [players[s % len(players)] for s in range(n)]
     per: dict[str, dict[str, list]] = {t: {"bins": [], "cp": [], "time": 0.0, "calls": 0}
                                        for t in trackers}
@@ -98,20 +107,6 @@ def run(game: str, config: dict[str, Any], players: Sequence[str], observer: int
                   "ms_per_update": 1000.0 * d["time"] / max(1, d["calls"]), "games": games,
                   "updates": d["calls"]}
     return out
-
-
-def to_json(results: dict[str, Any]) -> dict[str, Any]:
-    """``results`` of :func:`run` as plain JSON values (what ``--json`` writes): per tracker
-    ``bins_mean``/``bins_half`` (10 x 3), ``cp_mean``/``cp_half`` (4 x 3), ``per_game_bins``
-    (games x 10 x 3), ``per_game_checkpoints`` (games x 4 x 3), ``ms_per_update``, ``games``,
-    ``updates``."""
-    return {t: {"bins_mean": r["bins"][0].tolist(), "bins_half": r["bins"][1].tolist(),
-                "cp_mean": r["checkpoints"][0].tolist(), "cp_half": r["checkpoints"][1].tolist(),
-                "ms_per_update": r["ms_per_update"], "games": r["games"],
-                "updates": r.get("updates"),
-                "per_game_bins": np.asarray(r["per_game_bins"]).tolist(),
-                "per_game_checkpoints": np.asarray(r["per_game_checkpoints"]).tolist()}
-            for t, r in results.items()}
 
 
 def merge(parts: Sequence[dict[str, Any]]) -> dict[str, Any]:
@@ -215,6 +210,27 @@ def markdown(results: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _nan_to_none(a: np.ndarray) -> Any:
+    """``a`` as nested lists with NaN as None (JSON null)."""
+    a = np.asarray(a, dtype=np.float64)
+    return np.where(np.isnan(a), None, a.astype(object)).tolist()
+
+
+def json_results(results: dict[str, Any]) -> dict[str, Any]:
+    """What ``--json`` writes: per tracker the bins' and checkpoints' means and half-widths, the
+    cost and the per-game values; a value that is not defined (a bin no game reached, the
+    half-width over fewer than two games) is null, so the file is strict JSON (Python's NaN
+    token is not). :func:`merge` reads these files back (null as NaN)."""
+    return {t: {"bins_mean": _nan_to_none(r["bins"][0]), "bins_half": _nan_to_none(r["bins"][1]),
+                "cp_mean": _nan_to_none(r["checkpoints"][0]),
+                "cp_half": _nan_to_none(r["checkpoints"][1]),
+                "ms_per_update": r["ms_per_update"], "games": r["games"],
+                "updates": r.get("updates"),
+                "per_game_bins": _nan_to_none(r["per_game_bins"]),
+                "per_game_checkpoints": _nan_to_none(r["per_game_checkpoints"])}
+            for t, r in results.items()}
+
+
 def plot(results: dict[str, Any], path: str | Path, title: str = "") -> None:
     """PNG of the three metrics over game time (10 bins), one line per tracker."""
     import matplotlib
@@ -242,14 +258,97 @@ def plot(results: dict[str, Any], path: str | Path, title: str = "") -> None:
         fig.suptitle(title)
     fig.tight_layout()
     Path(path).parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=110)
+    fig.savefig(path, dpi=110, format="png")   # at ``path`` as given (no suffix appended)
     plt.close(fig)
 
 
+def check_cli_args(ap: argparse.ArgumentParser, a: argparse.Namespace) -> dict[str, Any]:
+    """Check the command line before any game is played; returns the game config.
+
+    Every mistake ends in ``ap.error`` (one line, exit 2): a count out of range (``--games``,
+    ``--particles``, ``--policy-samples``, ``--refresh`` below 1, ``--samples`` below 2,
+    ``--max-decisions`` below 2), ``--epsilon`` outside (0, 1], ``--policy-mix`` outside
+    [0, 1), a negative ``--seed``, a ``--config`` that is not a JSON object or that the game
+    refuses, ``--num-players`` and ``--config`` that disagree, an ``--observer-seat`` that is not
+    a seat, an unknown or surplus player spec, an unknown or repeated tracker, a tracker that
+    cannot follow this game (a ``--probe`` file that is missing, for another game or another
+    player count), and a ``--png`` or ``--json`` that is a directory or cannot be created.
+    """
+    from agents import make_agent
+    from agents.belief import make_tracker, new_game
+    from training.cli import creatable_problem
+
+    for name, low in (("games", 1), ("particles", 1), ("samples", 2), ("refresh", 1),
+                      ("max_decisions", 2), ("policy_samples", 1), ("seed", 0)):
+        value = getattr(a, name)
+        if value is not None and value < low:
+            ap.error(f"--{name.replace('_', '-')} must be at least {low}, got {value}")
+    if not 0.0 < a.epsilon <= 1.0:
+        ap.error(f"--epsilon must be in (0, 1], got {a.epsilon}")
+    if not 0.0 <= a.policy_mix < 1.0:
+        ap.error(f"--policy-mix must be in [0, 1), got {a.policy_mix}")
+    try:
+        config = json.loads(a.config)
+    except json.JSONDecodeError as exc:
+        ap.error(f"--config {a.config!r} is not JSON ({exc.msg}); give a JSON object such as "
+                 "'{\"beginner\": true}'")
+    if not isinstance(config, dict):
+        ap.error(f"--config {a.config!r} is not a JSON object")
+    if a.num_players is not None:
+        if config.get("num_players", a.num_players) != a.num_players:
+            ap.error(f"--num-players {a.num_players} and --config num_players="
+                     f"{config['num_players']!r} disagree: give one")
+        config["num_players"] = a.num_players
+    try:
+        state = new_game(a.game, a.seed, **config)
+    except (ValueError, TypeError) as exc:
+        ap.error(f"--config: {exc}")
+    n = state.num_players
+    if not 0 <= a.observer_seat < n:
+        ap.error(f"--observer-seat must be a seat in 0..{n - 1} of this {n}-player game, "
+                 f"got {a.observer_seat}")
+    if len(a.players) > n:
+        ap.error(f"{len(a.players)} player specs for {n} seats")
+    for spec in a.players:
+        try:
+            make_agent(spec, a.game, state.config, seed=0)
+        except (ValueError, OSError) as exc:
+            ap.error(f"--players: {exc}")
+    repeated = sorted({t for t in a.trackers if a.trackers.count(t) > 1})
+    if repeated:
+        ap.error(f"--trackers: {', '.join(repeated)} given twice")
+    for spec in a.trackers:
+        if spec == "probe" and a.probe is None:
+            continue                # skipped with a note
+        try:
+            make_tracker(spec, a.game, state.config, particles=a.particles, samples=a.samples,
+                         epsilon=a.epsilon, probe_path=a.probe, policy_samples=a.policy_samples,
+                         policy_mix=a.policy_mix, refresh=a.refresh
+                         ).reset(state, a.observer_seat)
+        except (ValueError, OSError) as exc:
+            ap.error(f"--trackers {spec}: {exc}")
+        except (EOFError, RuntimeError, KeyError, pickle.UnpicklingError) as exc:
+            # a model file torch cannot read (not a saved probe or policy)
+            ap.error(f"--trackers {spec}: cannot read its model ({type(exc).__name__}: {exc})")
+    for option, path in (("--png", a.png), ("--json", a.json)):
+        if path is None:
+            continue
+        p = Path(path)
+        if p.is_dir():
+            ap.error(f"{option} {path} is a directory: give a file name")
+        problem = None if p.exists() else creatable_problem(option, p)
+        if problem:
+            ap.error(problem)
+    return config
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m benchmarks.deduction", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--game", required=True)
+    from agents.belief import ADAPTERS
+    from training.cli import ArgumentParser
+
+    ap = ArgumentParser(prog="python -m benchmarks.deduction", description=__doc__,
+                        formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--game", required=True, choices=sorted(ADAPTERS))
     ap.add_argument("--players", nargs="+", default=["heuristic"])
     ap.add_argument("--observer-seat", type=int, default=0)
     ap.add_argument("--games", type=int, default=20)
@@ -274,7 +373,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                          "then measured over them; for trackers too slow for whole games)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--png", default=None, help="output PNG (default deduction_<game>.png)")
-    ap.add_argument("--json", default=None, help="also write the numbers as JSON")
+    ap.add_argument("--json", default=None,
+                    help="also write the numbers as JSON (undefined values as null)")
     ap.add_argument("--merge", nargs="+", default=None, metavar="JSON",
                     help="print and plot the merged results of these --json files (runs of "
                          "the same trackers on different games) instead of running")
@@ -291,13 +391,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         plot(res, png, f"{a.game}, {games} games")
         print(f"\nplot: {png}")
         if a.json:
-            Path(a.json).write_text(json.dumps(to_json(res)))
+            Path(a.json).parent.mkdir(parents=True, exist_ok=True)
+            Path(a.json).write_text(json.dumps(json_results(res), allow_nan=False))
         return 0
-    if a.max_decisions < 2:
-        ap.error(f"--max-decisions must be at least 2, got {a.max_decisions}")
-    config = json.loads(a.config)
-    if a.num_players is not None:
-        config["num_players"] = a.num_players
+    config = check_cli_args(ap, a)
     trackers = list(a.trackers)
     if "probe" in trackers and a.probe is None:
         print("note: no --probe model given; the probe tracker is skipped")
@@ -314,7 +411,8 @@ def main(argv: Sequence[str] | None = None) -> int:
          f"{a.games} games")
     print(f"\nplot: {png}")
     if a.json:
-        Path(a.json).write_text(json.dumps(to_json(res)))
+        Path(a.json).parent.mkdir(parents=True, exist_ok=True)
+        Path(a.json).write_text(json.dumps(json_results(res), allow_nan=False))
     return 0
 
 

@@ -61,6 +61,20 @@ def test_metric_errors_are_clear():
         row_scores([[0.5, 0.5]], [[1, 0]], kind="other")
     with pytest.raises(ValueError, match="at least one decision"):
         progress(0)
+    # a NaN row was scored as the uniform row (NLL log 4), an infinite one raised
+    # ZeroDivisionError, an all-zero row was scored as uniform too
+    with pytest.raises(ValueError, match=r"belief row\(s\) \[1\] have non-finite entries"):
+        row_scores([[1, 0, 0, 0], [np.nan, 0.5, 0, 0]], [[1, 0, 0, 0], [1, 0, 0, 0]])
+    with pytest.raises(ValueError, match="non-finite"):
+        row_scores([[np.inf, 0, 0, 0]], [[1, 0, 0, 0]])
+    with pytest.raises(ValueError, match="belief row 0 has no mass"):
+        row_scores([[0.0, 0.0, 0.0]], [[1, 1, 0]], kind="counts")
+    # a zero row is fine where the truth is undefined (not scored)
+    assert np.isnan(row_scores([[0.0, 0.0]], [[0, 0]])).all()
+    with pytest.raises(ValueError, match="at least one decision, got 0"):
+        at_checkpoints(np.zeros((0, 3)))
+    with pytest.raises(ValueError, match=r"in \[0, 1\], got \[1.5\]"):
+        at_checkpoints(np.zeros((4, 3)), points=(0.5, 1.5))
 
 
 def test_game_time_bins_checkpoints_and_intervals():
@@ -188,8 +202,157 @@ def test_uniform_prior_rows():
     np.testing.assert_allclose(b.sum(axis=1), ADAPTERS["badland_wolves"].row_totals(st))
 
 
+def test_uniform_counts_row_of_a_hand_empty_at_set_up():
+    """Clandestine, 2 players, random play (engine seed 11): seat 0 holds no Relic at set-up and
+    its first at decision 57; the uniform row is then the suit composition (a quarter of each
+    suit) times its one card, not the zero row rescaled from set-up."""
+    st = new_game("clandestine", 11, num_players=2)
+    ad = adapter_for("clandestine")
+    assert ad.row_totals(st).tolist() == [0.0, 1.0]
+    tr = UniformTracker("clandestine")
+    tr.reset(st, 1)
+    rng = np.random.default_rng(11)
+    for _ in range(58):
+        _apply_tracked(st, tr, int(rng.choice(st.legal_actions())))
+    assert ad.row_totals(st).tolist() == [1.0, 3.0]
+    b = tr.belief()
+    np.testing.assert_allclose(b[0], [0.25] * 4)
+    np.testing.assert_array_equal(b[1], ad.truth(st)[1])
+
+
+@pytest.mark.parametrize("how", ["copy", "deepcopy", "pickle"])
+def test_a_tracker_copied_mid_game_continues_like_the_original(how):
+    """3-player Prowl, the consistent tracker sampling worlds (4 per belief) and the policy
+    tracker (4 particles, random model), copied after 6 random actions: the copy, asked first at
+    each of the next 10 actions, gives the original's beliefs (a shallow ``copy.copy`` shared the
+    generator: the original's first belief then differed by 0.25)."""
+    import copy
+    import pickle
+
+    copier = {"copy": copy.copy, "deepcopy": copy.deepcopy,
+              "pickle": lambda t: pickle.loads(pickle.dumps(t))}[how]
+    for make in (lambda: ConsistentTracker("prowl", samples=4, exact=False, seed=5),
+                 lambda: PolicyTracker("prowl", RandomPolicy(), particles=4, seed=5)):
+        st = new_game("prowl", 11, num_players=3)
+        tr = make()
+        tr.reset(st, 1)
+        rng = np.random.default_rng(11)
+        for _ in range(6):
+            _apply_tracked(st, tr, int(rng.choice(st.legal_actions())))
+        tr.belief()
+        twin = copier(tr)
+        for _ in range(10):
+            a, actor = int(rng.choice(st.legal_actions())), st.current_player
+            st.apply_action(a)
+            twin.update(st, a, actor)
+            b_twin = twin.belief()
+            tr.update(st, a, actor)
+            np.testing.assert_array_equal(tr.belief(), b_twin)
+
+
+def test_tracker_counts_must_be_integers():
+    """Particles, samples and refresh intervals that are not integers were truncated (2.5
+    particles ran 2, ``True`` ran 1): now refused with the name and value."""
+    from agents.belief import EpsilonAgentPolicy
+
+    for make, message in (
+            (lambda: PolicyTracker("prowl", RandomPolicy(), particles=2.5),
+             "particles must be an integer of at least 1, got 2.5"),
+            (lambda: PolicyTracker("prowl", RandomPolicy(), particles=True),
+             "particles must be an integer of at least 1, got True"),
+            (lambda: PolicyTracker("prowl", RandomPolicy(), particles=0),
+             "particles must be an integer of at least 1, got 0"),
+            (lambda: ConsistentTracker("prowl", samples=3.7),
+             "samples must be an integer of at least 2, got 3.7"),
+            (lambda: ConsistentTracker("prowl", samples=1),
+             "samples must be an integer of at least 2, got 1"),
+            (lambda: ConsistentTracker("prowl", refresh=2.0),
+             "refresh must be an integer of at least 1, got 2.0"),
+            (lambda: EpsilonAgentPolicy(None, samples=1.5),
+             "samples must be an integer of at least 1, got 1.5")):
+        with pytest.raises(ValueError) as exc:
+            make()
+        assert str(exc.value) == message
+    assert PolicyTracker("prowl", RandomPolicy(), particles=np.int64(3)).M == 3
+
+
+@pytest.mark.parametrize("game", ["prowl", "clans"])
+def test_trackers_read_nothing_the_seat_cannot_see(game):
+    """3 players, 30 random actions, seat 1: the game's record and the record of a world
+    resampled from seat 1's information set are replayed step by step to two trackers with the
+    same seed (sampled consistent, 4 worlds; policy, 4 particles, random model): they give the
+    same belief at every step, though the worlds' hidden roles differ."""
+    st = new_game(game, 3, num_players=3)
+    rng = np.random.default_rng(3)
+    for _ in range(30):
+        st.apply_action(int(rng.choice(st.legal_actions())))
+    world = st.resample_from_infostate(1, np.random.default_rng(100))
+    assert world.hidden_truth() != st.hidden_truth()
+    cls = type(st)
+    runs = []
+    for g in (st, world):
+        rec = g.to_record()
+        runs.append(([s.clone() for s in cls.replay_steps(rec)], rec["actions"]))
+    for make in (lambda: ConsistentTracker(game, samples=4, exact=False, seed=7),
+                 lambda: PolicyTracker(game, RandomPolicy(), particles=4, seed=7)):
+        trs = [make(), make()]
+        for tr, (states, _) in zip(trs, runs):
+            tr.reset(states[0], 1)
+        for i in range(len(runs[0][0])):
+            if i:
+                for tr, (states, actions) in zip(trs, runs):
+                    tr.update(states[i], actions[i - 1], states[i - 1].current_player)
+            np.testing.assert_array_equal(trs[0].belief(), trs[1].belief())
+
+
+def test_make_tracker_gives_the_policy_mix_to_every_policy_tracker():
+    """``--policy-mix`` was silently dropped for ``policy-exact`` and ``policy-random``. With
+    mix 0.2 the Clans ``policy-exact`` belief after the heuristic opponent's first move (0.998
+    on black without the mixture) is 0.8 times the plain one plus 0.2 times the consistent
+    posterior (uniform over the four other colours)."""
+    from agents import make_agent
+    from agents.belief import make_tracker
+
+    st = new_game("clans", 4, num_players=2)
+    cfg = st.config
+    assert make_tracker("policy-random", "clans", cfg, policy_mix=0.2).mix == 0.2
+    plain = make_tracker("policy-exact", "clans", cfg, seed=1)
+    mixed = make_tracker("policy-exact", "clans", cfg, seed=1, policy_mix=0.2)
+    for tr in (plain, mixed):
+        tr.reset(st, 0)
+    ags = [make_agent("heuristic", "clans", cfg, seed=s) for s in range(2)]
+    for _ in range(2):
+        actor = st.current_player
+        a = int(ags[actor].act({"observation": st.observation_tensor(actor),
+                                "action_mask": st.legal_action_mask()}, f"player_{actor}"))
+        st.apply_action(a)
+        plain.update(st, a, actor)
+        mixed.update(st, a, actor)
+    b0 = plain.belief()
+    c = adapter_for("clans").exact_consistent(st, 0)
+    assert not np.allclose(b0[1], c[1])
+    np.testing.assert_allclose(mixed.belief()[1], 0.8 * b0[1] + 0.2 * c[1])
+
+
 def test_tracker_refuses_bad_seat_and_game():
+    # belief or update before reset: one clear error (belief failed on a missing attribute)
+    from agents.belief import ExactPolicyTracker
+
+    for tr in (UniformTracker("prowl"), ConsistentTracker("prowl"),
+               PolicyTracker("prowl", RandomPolicy()), ExactPolicyTracker("clans", RandomPolicy())):
+        with pytest.raises(RuntimeError, match=r"call reset\(state0, seat\) before belief"):
+            tr.belief()
+        with pytest.raises(RuntimeError, match=r"call reset\(state0, seat\) before update"):
+            tr.update(new_game("prowl", 0), 0, 0)
     st = new_game("clans", 0, num_players=2)
+    tr = ConsistentTracker("clans")
+    tr.reset(st, 0)
+    with pytest.raises(ValueError, match="follows a 2-player clans game, got a 4-player prowl"):
+        tr.update(new_game("prowl", 0, num_players=4), 0, 0)
+    with pytest.raises(ValueError, match="follows a 2-player clans game, got a 3-player clans"):
+        tr.update(new_game("clans", 0, num_players=3), 0, 0)
+    with pytest.raises(ValueError, match=r"seat must be an integer in 0..1, got 2"):
+        tr.update(st, 0, 2)
     with pytest.raises(ValueError, match="seat"):
         ConsistentTracker("clans").reset(st, 5)
     with pytest.raises(ValueError, match="tracker is for"):
@@ -332,6 +495,69 @@ def test_dataset_round_trip_schema_and_reproducibility(tmp_path):
     with pytest.raises(SystemExit) as exc:   # the command: a one-line error, exit 2
         main(["--game", "prowl", "--agents", "random", "--games", "1", "--out", str(out)])
     assert exc.value.code == 2
+
+
+def test_dataset_fields_must_be_a_sequence_of_names(tmp_path):
+    """``load_dataset(path, "obs")`` was read letter by letter ("unknown dataset field(s) ['o',
+    'b', 's']") and ``fields=[]`` gave an empty dict; both are refused by name. A 2-game random
+    Clans dataset read back whole and shard by shard gives the same arrays."""
+    from training.dataset import generate, iter_shards, load_dataset
+
+    generate("clans", {"num_players": 2}, ["random"], 2, tmp_path, seed=1, shard_size=30)
+    with pytest.raises(ValueError, match=r"got the string 'obs'; give \('obs',\)"):
+        load_dataset(tmp_path, "obs")
+    with pytest.raises(ValueError, match="no dataset fields requested"):
+        load_dataset(tmp_path, [])
+    whole = load_dataset(tmp_path, ("action", "step"))
+    parts = list(iter_shards(tmp_path, ("action", "step")))
+    assert [len(p["step"]) for p in parts][:-1] == [30] * (len(parts) - 1)
+    np.testing.assert_array_equal(np.concatenate([p["action"] for p in parts]), whole["action"])
+
+
+def test_read_index_refuses_a_broken_index(tmp_path):
+    """An index that is not JSON said only "Expecting property name ..."; one without ``game``
+    ended ``training.probe --data`` in a KeyError traceback. Both name the file now."""
+    from training.dataset import read_index
+    from training.probe import main as probe_main
+
+    p = tmp_path / "index.json"
+    p.write_text("{oops")
+    with pytest.raises(ValueError, match=f"{p} is not a dataset index: not JSON"):
+        read_index(tmp_path)
+    p.write_text('{"format": 1}')
+    with pytest.raises(ValueError, match=f"{p} is not a dataset index: no game, config, "
+                                         "games, decisions, shards, agents"):
+        read_index(tmp_path)
+    with pytest.raises(SystemExit) as exc:
+        probe_main(["--game", "prowl", "--data", str(tmp_path), "--out",
+                    str(tmp_path / "p.pt")])
+    assert exc.value.code == 2
+
+
+def test_dataset_with_agents_that_read_the_live_game(tmp_path):
+    """``--agents heuristic:belief`` (an agent declaring ``needs_state``) failed at the first
+    decision ("call act(observation, agent, state=<GameState>)"): the generator now gives it the
+    game. One 2-player Clans game against a random agent, each decision the belief agent's own
+    answer."""
+    from agents import act_with_state, make_agent
+    from training.dataset import generate, load_dataset
+
+    index = generate("clans", {"num_players": 2}, ["heuristic:belief", "random"], 1, tmp_path,
+                     seed=2)
+    d = load_dataset(tmp_path)
+    assert index["decisions"] == len(d["action"]) > 0
+    st = new_game("clans", 2, num_players=2)
+    again = [make_agent(spec, "clans", st.config, seed=2 * 64 + s)
+             for s, spec in enumerate(["heuristic:belief", "random"])]
+    for ag in again:
+        ag.reset()
+    for i in range(len(d["action"])):
+        p = st.current_player
+        a = act_with_state(again[p], {"observation": st.observation_tensor(p),
+                                      "action_mask": st.legal_action_mask()}, f"player_{p}", st)
+        assert a == d["action"][i]
+        st.apply_action(a)
+    assert st.is_over
 
 
 def test_probe_trains_and_tracks(tmp_path):
@@ -795,6 +1021,213 @@ def test_deduction_benchmark_follows_the_first_decisions_only():
 
 
 
+def test_deduction_benchmark_refuses_a_tracker_given_twice():
+    """``--trackers uniform uniform`` merged both trackers' rows under one name: with
+    ``--max-decisions 5`` the one game was scored on 10 decisions. ``run`` and ``track_game``
+    now refuse it, and ``run`` refuses no games or more player specs than seats."""
+    from agents import make_agent
+    from benchmarks.deduction import run
+    from training.belief_metrics import track_game
+
+    with pytest.raises(ValueError, match="given twice: uniform"):
+        run("clans", {"num_players": 2}, ["random"], 0, 1, ["uniform", "uniform"],
+            max_decisions=5)
+    with pytest.raises(ValueError, match="games must be a positive integer, got 0"):
+        run("clans", {"num_players": 2}, ["random"], 0, 0, ["uniform"])
+    with pytest.raises(ValueError, match="1 to 2 player specs for 2 seats, got 3"):
+        run("clans", {"num_players": 2}, ["random"] * 3, 0, 1, ["uniform"])
+    st = new_game("clans", 0, num_players=2)
+    agents = [make_agent("random", "clans", st.config, seed=s) for s in range(2)]
+    with pytest.raises(ValueError, match="distinct names; given twice: uniform"):
+        track_game("clans", {"num_players": 2}, agents,
+                   [UniformTracker("clans"), UniformTracker("clans")], 0, 0, 5)
+
+
+@pytest.fixture(scope="module")
+def prowl2_probe(tmp_path_factory):
+    """A tiny 2-player Prowl probe (2 games, 1 epoch, 4 hidden units)."""
+    from training.probe import main as probe_main
+
+    path = tmp_path_factory.mktemp("probe") / "prowl2.pt"
+    assert probe_main(["--game", "prowl", "--num-players", "2", "--games", "2", "--epochs", "1",
+                       "--hidden", "4", "--out", str(path)]) == 0
+    return path
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--game", "chess"], "argument --game: invalid choice: 'chess'"),
+    (["--games", "0"], "--games must be at least 1, got 0"),
+    (["--observer-seat", "2"], "--observer-seat must be a seat in 0..1 of this 2-player game, "
+                               "got 2"),
+    (["--observer-seat", "-1"], "--observer-seat must be a seat in 0..1"),
+    (["--config", "{bad"], "--config '{bad' is not JSON"),
+    (["--config", "[1]"], "--config '[1]' is not a JSON object"),
+    (["--config", '{"zzz": 1}'], "--config: unknown prowl keyword(s) ['zzz']"),
+    (["--config", '{"num_players": 3}'], "--num-players 2 and --config num_players=3 disagree"),
+    (["--players", "bogus"], "--players: unknown agent spec 'bogus'"),
+    (["--players", "random", "random", "random"], "3 player specs for 2 seats"),
+    (["--trackers", "bogus"], "--trackers bogus: unknown tracker 'bogus'"),
+    (["--trackers", "uniform", "uniform"], "--trackers: uniform given twice"),
+    (["--trackers", "probe", "--probe", "/nonexistent/p.pt"],
+     "--trackers probe: no probe file at '/nonexistent/p.pt'"),
+    (["--particles", "0"], "--particles must be at least 1, got 0"),
+    (["--samples", "1"], "--samples must be at least 2, got 1"),
+    (["--refresh", "0"], "--refresh must be at least 1, got 0"),
+    (["--policy-samples", "0"], "--policy-samples must be at least 1, got 0"),
+    (["--epsilon", "0"], "--epsilon must be in (0, 1], got 0.0"),
+    (["--policy-mix", "1"], "--policy-mix must be in [0, 1), got 1.0"),
+    (["--seed", "-1"], "--seed must be at least 0, got -1"),
+    (["--max-decisions", "1"], "--max-decisions must be at least 2, got 1"),
+])
+def test_deduction_benchmark_command_line_mistakes(args, message, capsys):
+    """Each mistake is one line naming it (exit 2) before any game is played; they were
+    tracebacks (or, for a repeated tracker, merged rows)."""
+    from benchmarks.deduction import main
+
+    base = {"--game": "prowl", "--num-players": "2", "--games": "1", "--trackers": "uniform"}
+    argv = []
+    for k, v in base.items():
+        if k not in args:
+            argv += [k, v]
+    with pytest.raises(SystemExit) as exc:
+        main(argv + args)
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1, err
+
+
+def test_deduction_benchmark_refuses_a_probe_or_output_it_cannot_use(prowl2_probe, tmp_path,
+                                                                    capsys):
+    """A probe for another player count or another game, a file that is not a probe, and a
+    ``--png`` / ``--json`` that is a directory or under a file are refused before any game."""
+    from benchmarks.deduction import main
+
+    afile = tmp_path / "afile"
+    afile.write_text("not a probe")
+    cases = [
+        (["--game", "prowl", "--num-players", "4", "--probe", str(prowl2_probe)],
+         "--trackers probe: probe expects observations of size 779, the game has 1607"),
+        (["--game", "clans", "--num-players", "2", "--probe", str(prowl2_probe)],
+         f"--trackers probe: probe {str(prowl2_probe)!r} is for 'prowl', not 'clans'"),
+        (["--game", "prowl", "--num-players", "2", "--probe", str(afile)],
+         f"--trackers probe: {str(afile)!r} is not a probe saved by training.probe (not "
+         "readable as tensors and plain values: UnpicklingError)"),
+        (["--game", "prowl", "--num-players", "2", "--png", str(tmp_path)],
+         f"--png {tmp_path} is a directory: give a file name"),
+        (["--game", "prowl", "--num-players", "2", "--json", str(afile / "d.json")],
+         f"is not a folder"),
+    ]
+    for args, message in cases:
+        with pytest.raises(SystemExit) as exc:
+            main(["--games", "1", "--trackers", "uniform", "probe"] + args)
+        assert exc.value.code == 2
+        assert message in capsys.readouterr().err
+
+
+def test_probe_tracker_refuses_a_game_whose_columns_are_in_another_order(prowl2_probe):
+    """A Prowl probe trained with the default clan order, on a game with ``clans`` reordered:
+    the observation has the same size (779 entries), so it was accepted and its first column,
+    Spring, was reported as Winter's probability."""
+    from agents.belief import ProbeTracker
+
+    st = new_game("prowl", 0, num_players=2, clans=["Winter", "Summer", "Autumn", "Spring"])
+    tr = ProbeTracker("prowl", str(prowl2_probe))
+    assert st.observation_size == tr.meta["obs_size"] == 779
+    with pytest.raises(ValueError, match=r"probe predicts the columns \['Spring', 'Summer', "
+                                         r"'Autumn', 'Winter'\], this game's belief has "
+                                         r"\['Winter'"):
+        tr.reset(st, 0)
+    tr.reset(new_game("prowl", 0, num_players=2), 0)       # the default order is accepted
+    assert tr.belief().shape == (2, 4)
+
+
+def test_probe_files_cannot_run_code_when_loaded(prowl2_probe, tmp_path):
+    """``load_probe`` read files with ``weights_only=False``: a crafted ``--probe`` file ran
+    its pickle's code (here: writing a file). It now reads tensors and plain values only, and
+    refuses anything else by name; real probes load as before."""
+    import pickle
+
+    from training.probe import load_probe
+
+    marker = tmp_path / "ran"
+
+    class Payload:
+        def __reduce__(self):
+            return (open, (str(marker), "w"))
+
+    bad = tmp_path / "bad.pt"
+    bad.write_bytes(pickle.dumps({"meta": Payload(), "state_dict": {}}, protocol=2))
+    with pytest.raises(ValueError, match=r"is not a probe saved by training.probe"):
+        load_probe(bad)
+    assert not marker.exists()
+    other = tmp_path / "other.pt"
+    import torch
+
+    torch.save({"weights": torch.zeros(2)}, other)
+    with pytest.raises(ValueError, match="no meta and state_dict"):
+        load_probe(other)
+    net, meta = load_probe(prowl2_probe)
+    assert meta["game"] == "prowl" and meta["num_players"] == 2
+
+
+def test_deduction_benchmark_png_is_written_at_the_path_given(tmp_path):
+    """``--png out`` (no suffix) writes ``out``, the path it prints (matplotlib appended
+    ``.png`` and wrote another file)."""
+    from benchmarks.deduction import main
+
+    out = tmp_path / "plot"
+    assert main(["--game", "clans", "--num-players", "2", "--players", "random", "--games", "1",
+                 "--trackers", "uniform", "--max-decisions", "3", "--png", str(out)]) == 0
+    assert out.is_file() and out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert not (tmp_path / "plot.png").exists()
+
+
+def test_dataset_and_probe_refuse_an_out_path_under_a_file(tmp_path, capsys):
+    """``--out`` under a file: ``training.probe`` trained the network and then failed with a
+    FileExistsError traceback when saving; ``training.dataset`` said only "[Errno 20] Not a
+    directory". Both now name the file in one line before any game is played."""
+    from training.dataset import main as dataset_main
+    from training.probe import main as probe_main
+
+    afile = tmp_path / "afile"
+    afile.write_text("")
+    for main, out in ((probe_main, afile / "p.pt"), (dataset_main, afile / "data")):
+        with pytest.raises(SystemExit) as exc:
+            main(["--game", "prowl", "--num-players", "2", "--games", "1", "--out", str(out)])
+        assert exc.value.code == 2
+        err = capsys.readouterr()
+        assert f"--out {out}: a parent of {out} ({afile}) is not a" in err.err
+        assert "decisions" not in err.out      # no game was played
+
+
+def test_probe_with_data_refuses_the_options_of_generated_games(tmp_path, capsys):
+    """With ``--data`` (2 random 2-player Clans games) ``--num-players 3``, ``--games``,
+    ``--agents`` and ``--config`` were silently ignored (a 2-player probe was saved for
+    ``--num-players 3``); each is now refused in one line, before training, unless it agrees
+    with the dataset."""
+    from training.dataset import generate
+    from training.probe import main as probe_main
+
+    data = tmp_path / "d"
+    generate("clans", {"num_players": 2}, ["random"], 2, data, seed=1)
+    out = tmp_path / "p.pt"
+    base = ["--game", "clans", "--data", str(data), "--epochs", "1", "--hidden", "4",
+            "--out", str(out)]
+    for extra, message in ((["--num-players", "3"], "--num-players 3: --data "
+                            f"{data} holds 2-player games"),
+                           (["--games", "5"], f"--games 5: --data {data} holds 2 games"),
+                           (["--agents", "heuristic"], "--agents heuristic: --data "
+                            f"{data} was played by random random"),
+                           (["--config", "num_players=3"], "--config {'num_players': 3} "
+                            "disagrees with the config of --data")):
+        with pytest.raises(SystemExit) as exc:
+            probe_main(base + extra)
+        assert exc.value.code == 2 and message in capsys.readouterr().err
+    assert not out.exists()
+    assert probe_main(base + ["--num-players", "2", "--games", "2", "--agents", "random",
+                              "--config", "num_players=2"]) == 0 and out.is_file()
+
+
 def test_deduction_benchmark_paired_differences_by_hand():
     """``paired``: per-game differences a - b at each checkpoint and of the bin mean, with the
     95% normal half-width over games; worked by hand on three games of two trackers."""
@@ -888,6 +1321,30 @@ def test_deduction_benchmark_json_keeps_per_game_values(tmp_path):
     cp = np.array(data["uniform"]["per_game_checkpoints"])
     assert cp.shape == (2, 4, 3) and np.array(data["policy-exact"]["per_game_bins"]).shape[:2] == (2, 10)
     np.testing.assert_allclose(cp[:, :, 0], math.log(4))
+
+def test_deduction_benchmark_json_is_strict_json_with_nulls(tmp_path):
+    """One 3-decision game: most bins are empty and every half-width is undefined. They were
+    written as Python's ``NaN`` token, which strict JSON readers refuse; they are null now,
+    and the defined values are kept (uniform's Clans NLL log 4 in bins 0, 5 and 9)."""
+    import json
+
+    from benchmarks.deduction import main
+
+    out = tmp_path / "d.json"
+    assert main(["--game", "clans", "--num-players", "2", "--players", "random", "--games", "1",
+                 "--trackers", "uniform", "--max-decisions", "3", "--png",
+                 str(tmp_path / "d.png"), "--json", str(out)]) == 0
+
+    def refuse(token):
+        raise ValueError(f"not strict JSON: {token}")
+
+    data = json.loads(out.read_text(), parse_constant=refuse)["uniform"]
+    assert [row[0] is None for row in data["bins_mean"]] == [
+        b not in (0, 5, 9) for b in range(10)]
+    assert data["bins_mean"][5][0] == pytest.approx(math.log(4))
+    assert data["cp_half"] == [[None] * 3] * 4
+    assert data["per_game_bins"][0][1] == [None] * 3
+
 
 # ------------------------------------------------------------------ probe inputs (layout fields)
 @pytest.mark.parametrize("game,names", [

@@ -43,7 +43,9 @@ def row_scores(p: np.ndarray, y: np.ndarray, kind: str = "categorical") -> np.nd
         float64 ``(R, 3)``: nll, brier, top1 per row (see module doc); rows whose truth is all
         zeros get NaN.
     Raises:
-        ValueError: shapes differ, ``kind`` is unknown, or a belief row has negative entries.
+        ValueError: shapes differ, ``kind`` is unknown, a belief row has negative or
+            non-finite entries, or a row whose truth is defined has no mass (a NaN row was
+            scored as the uniform row, an infinite one failed with a ZeroDivisionError).
     """
     p = np.atleast_2d(np.asarray(p, dtype=np.float64))
     y = np.atleast_2d(np.asarray(y, dtype=np.float64))
@@ -51,6 +53,9 @@ def row_scores(p: np.ndarray, y: np.ndarray, kind: str = "categorical") -> np.nd
         raise ValueError(f"belief shape {p.shape} differs from truth shape {y.shape}")
     if kind not in ("categorical", "counts"):
         raise ValueError(f"kind must be 'categorical' or 'counts', got {kind!r}")
+    bad = np.flatnonzero(~np.isfinite(p).all(axis=1))
+    if bad.size:
+        raise ValueError(f"belief row(s) {bad.tolist()} have non-finite entries (NaN or inf)")
     if (p < -1e-12).any():
         raise ValueError("belief rows must be non-negative")
     out = np.full((p.shape[0], 3), np.nan)
@@ -60,7 +65,10 @@ def row_scores(p: np.ndarray, y: np.ndarray, kind: str = "categorical") -> np.nd
             continue
         yr = y[r] / ys
         ps = p[r].sum()
-        pr = p[r] / ps if ps > 0 else np.full_like(p[r], 1.0 / p.shape[1])
+        if not ps > 0:
+            raise ValueError(f"belief row {r} has no mass (all zeros) while its truth is "
+                             "defined: not a distribution")
+        pr = p[r] / ps
         out[r, 0] = -float(np.sum(yr * np.log(np.maximum(pr, NLL_FLOOR))))
         out[r, 1] = float(np.sum((pr - yr) ** 2))
         best = y[r] == y[r].max()
@@ -108,9 +116,18 @@ def binned(values: np.ndarray, bins: int = 10) -> np.ndarray:
 
 
 def at_checkpoints(values: np.ndarray, points: Sequence[float] = CHECKPOINTS) -> np.ndarray:
-    """Per-decision ``values`` (``(N, ...)``) at decisions ``round(p (N - 1))`` for each point."""
+    """Per-decision ``values`` (``(N, ...)``) at decisions ``round(p (N - 1))`` for each point.
+
+    Raises:
+        ValueError: no decisions, or a point outside [0, 1].
+    """
     values = np.asarray(values, dtype=np.float64)
-    n = values.shape[0]
+    n = values.shape[0] if values.ndim else 0
+    if n < 1:
+        raise ValueError(f"a game has at least one decision, got {n}")
+    outside = [p for p in points if not 0.0 <= p <= 1.0]
+    if outside:
+        raise ValueError(f"checkpoints are fractions of game time in [0, 1], got {outside}")
     return np.stack([values[int(round(p * (n - 1)))] for p in points])
 
 
@@ -138,8 +155,13 @@ def track_game(game: str, config: dict[str, Any], agents: Sequence[Any], tracker
     Returns:
         tracker name -> float64 ``(N, 3)``: nll, brier, top1 at each decision (module doc).
     Raises:
-        ValueError: the number of agents is not the number of seats.
+        ValueError: the number of agents is not the number of seats, or two trackers share a
+            name (their scores would be merged).
     """
+    names = [tr.name for tr in trackers]
+    repeated = sorted({x for x in names if names.count(x) > 1})
+    if repeated:
+        raise ValueError(f"trackers must have distinct names; given twice: {', '.join(repeated)}")
     from agents import act_with_state
     from agents.belief import adapter_for, new_game
 

@@ -49,7 +49,7 @@ from typing import Any, Iterator, Sequence
 
 import numpy as np
 
-from .cli import ArgumentParser
+from .cli import ArgumentParser, creatable_problem
 
 FORMAT = 1
 FIELDS = ("obs", "mask", "action", "actor", "truth", "game", "step")
@@ -113,7 +113,7 @@ def generate(game: str, config: dict[str, Any], agent_specs: Sequence[str], game
         ValueError: no agent spec, more specs than seats, ``games`` or ``shard_size`` < 1, or
             ``out`` already holds an index (never overwritten).
     """
-    from agents import make_agent
+    from agents import act_with_state, make_agent
     from agents.belief import adapter_for, new_game
 
     if games < 1 or shard_size < 1:
@@ -144,8 +144,10 @@ def generate(game: str, config: dict[str, Any], agent_specs: Sequence[str], game
             actor = state.current_player
             obs = np.stack([state.observation_tensor(s) for s in range(n)])
             mask = state.legal_action_mask()
-            a = int(agents[actor].act({"observation": obs[actor], "action_mask": mask},
-                                      f"player_{actor}"))
+            # agents that read the live game (heuristic:belief, ismcts:N) are given it
+            a = int(act_with_state(agents[actor], {"observation": obs[actor],
+                                                   "action_mask": mask},
+                                   f"player_{actor}", state))
             writer.add(obs, mask, a, actor, adapter.truth(state), g, t)
             state.apply_action(a)
             t += 1
@@ -166,14 +168,24 @@ def read_index(path: str | Path) -> dict[str, Any]:
     """The ``index.json`` of dataset directory ``path``.
 
     Raises:
-        FileNotFoundError: no index there; ValueError: an unsupported format.
+        FileNotFoundError: no index there; ValueError: an unsupported format, or an index that
+            is not JSON or lacks one of the keys the readers use.
     """
     p = Path(path) / "index.json"
     if not p.is_file():
         raise FileNotFoundError(f"no dataset index at {p}")
-    index = json.loads(p.read_text())
+    try:
+        index = json.loads(p.read_text())
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{p} is not a dataset index: not JSON ({exc.msg})") from None
+    if not isinstance(index, dict):
+        raise ValueError(f"{p} is not a dataset index: not a JSON object")
     if index.get("format") != FORMAT:
         raise ValueError(f"dataset format {index.get('format')!r} is not {FORMAT}")
+    missing = [k for k in ("game", "config", "games", "decisions", "shards", "agents")
+               if k not in index]
+    if missing:
+        raise ValueError(f"{p} is not a dataset index: no {', '.join(missing)}")
     return index
 
 
@@ -182,8 +194,14 @@ def iter_shards(path: str | Path, fields: Sequence[str] = FIELDS
     """Stream the dataset shard by shard: dicts of the requested ``fields`` (schema above).
 
     Raises:
-        ValueError: an unknown field name.
+        ValueError: an unknown field name, no fields, or one name given as a string (it was
+            read letter by letter: "unknown dataset field(s) ['o', 'b', 's']").
     """
+    if isinstance(fields, str):
+        raise ValueError(f"fields is a sequence of field names, got the string {fields!r}; "
+                         f"give ({fields!r},)")
+    if not list(fields):
+        raise ValueError(f"no dataset fields requested; fields are {list(FIELDS)}")
     bad = [f for f in fields if f not in FIELDS]
     if bad:
         raise ValueError(f"unknown dataset field(s) {bad}; fields are {list(FIELDS)}")
@@ -283,6 +301,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         ap.error(f"--out {out} exists and is not a directory")
     if (out / "index.json").exists():
         ap.error(f"--out {out} already holds a dataset (index.json); choose another --out")
+    if not out.exists():
+        problem = creatable_problem("--out", out, folder_word="directory")
+        if problem:
+            ap.error(problem)
     config = check_cli_args(ap, a)
     t0 = time.perf_counter()
     try:

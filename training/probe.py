@@ -63,7 +63,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .cli import ArgumentParser
+from .cli import ArgumentParser, creatable_problem
 
 
 def observation_layout_of(state) -> Any:
@@ -404,15 +404,31 @@ def save_probe(net, meta: dict[str, Any], path: str | Path) -> None:
 def load_probe(path: str | Path):
     """``(net, meta)`` from a file written by :func:`save_probe` (net in eval mode, CPU).
 
+    The file is read with ``weights_only=True``: tensors and plain Python values only, as
+    :func:`save_probe` writes them, so a file that is not a probe cannot run code when loaded
+    (a pickle can).
+
     Raises:
         FileNotFoundError: no file at ``path``.
+        ValueError: the file is not a probe written by :func:`save_probe` (unreadable, holding
+            other objects than tensors and plain values, or without ``meta`` and
+            ``state_dict``).
     """
+    import pickle
+
     import torch
 
     p = Path(path)
     if not p.is_file():
         raise FileNotFoundError(f"no probe file at {str(p)!r}")
-    blob = torch.load(p, map_location="cpu", weights_only=False)
+    try:
+        blob = torch.load(p, map_location="cpu", weights_only=True)
+    except (pickle.UnpicklingError, RuntimeError, EOFError, ValueError, AttributeError) as exc:
+        raise ValueError(f"{str(p)!r} is not a probe saved by training.probe (not readable "
+                         f"as tensors and plain values: {type(exc).__name__})") from None
+    if not isinstance(blob, dict) or not {"meta", "state_dict"} <= set(blob):
+        raise ValueError(f"{str(p)!r} is not a probe saved by training.probe (no meta and "
+                         f"state_dict)")
     meta = blob["meta"]
     # input_size: the selected fields' width (absent before --inputs: the whole observation)
     net = build_net(int(meta.get("input_size", meta["obs_size"])),
@@ -424,17 +440,21 @@ def load_probe(path: str | Path):
 
 def main(argv: Sequence[str] | None = None) -> int:
     from agents.belief import ADAPTERS
-    from training.dataset import check_cli_args, generate, load_dataset, read_index
+    from training.dataset import check_cli_args, generate, load_dataset, \
+        parse_config_items, read_index
 
     ap = ArgumentParser(prog="python -m training.probe", description=__doc__,
                         formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--game", required=True, choices=sorted(ADAPTERS))
-    ap.add_argument("--games", type=int, default=400)
+    ap.add_argument("--games", type=int, default=None,
+                    help="games to generate (default 400; not with --data)")
     ap.add_argument("--out", required=True)
     ap.add_argument("--num-players", type=int, default=None)
     ap.add_argument("--config", nargs="*", default=[], metavar="KEY=VALUE",
                     help="extra game keywords: KEY=VALUE items (or one JSON object)")
-    ap.add_argument("--agents", nargs="+", default=["heuristic"])
+    ap.add_argument("--agents", nargs="+", default=None,
+                    help="agent specs of the generated games (default heuristic; not with "
+                         "--data)")
     ap.add_argument("--epochs", type=int, default=8)
     ap.add_argument("--hidden", type=int, default=128)
     ap.add_argument("--seed", type=int, default=0)
@@ -448,6 +468,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             ap.error(f"--{name} must be a positive integer, got {getattr(a, name)}")
     if Path(a.out).is_dir():
         ap.error(f"--out {a.out} is a directory: give a file name")
+    if not Path(a.out).exists():
+        problem = creatable_problem("--out", Path(a.out))
+        if problem:     # found before the games are played and the network trained
+            ap.error(problem)
     if a.data:
         try:
             index = read_index(a.data)
@@ -455,7 +479,34 @@ def main(argv: Sequence[str] | None = None) -> int:
             ap.error(f"--data: {exc}")
         if index["game"] != a.game:
             ap.error(f"--data {a.data} is a {index['game']!r} dataset, not {a.game!r}")
+        # the options that describe generated games may be given only where they agree
+        # with the dataset (they were silently ignored)
+        have = index["config"].get("num_players")
+        if a.num_players is not None and a.num_players != have:
+            ap.error(f"--num-players {a.num_players}: --data {a.data} holds {have}-player "
+                     f"games")
+        if a.games is not None and a.games != index["games"]:
+            ap.error(f"--games {a.games}: --data {a.data} holds {index['games']} games (the "
+                     f"dataset's games are used; drop --games)")
+        if a.agents is not None:
+            n = len(index["agents"])
+            if len(a.agents) > n or [a.agents[s % len(a.agents)]
+                                     for s in range(n)] != index["agents"]:
+                ap.error(f"--agents {' '.join(a.agents)}: --data {a.data} was played by "
+                         f"{' '.join(index['agents'])} (drop --agents)")
+        if a.config:
+            try:
+                given = parse_config_items(a.config)
+            except ValueError as exc:
+                ap.error(str(exc))
+            differ = {k: v for k, v in given.items() if index["config"].get(k, v) != v
+                      or k not in index["config"]}
+            if differ:
+                ap.error(f"--config {differ} disagrees with the config of --data {a.data} "
+                         f"({index['config']}); drop --config")
     else:
+        a.games = 400 if a.games is None else a.games
+        a.agents = ["heuristic"] if a.agents is None else a.agents
         config = check_cli_args(ap, a)
     inputs = None
     if a.inputs is not None:   # checked before any game is generated
