@@ -276,15 +276,18 @@ def test_tracker_counts_must_be_integers():
     assert PolicyTracker("prowl", RandomPolicy(), particles=np.int64(3)).M == 3
 
 
-@pytest.mark.parametrize("game", ["prowl", "clans"])
-def test_trackers_read_nothing_the_seat_cannot_see(game):
-    """3 players, 30 random actions, seat 1: the game's record and the record of a world
+@pytest.mark.parametrize("game,steps", [("prowl", 30), ("clans", 30), ("badland_wolves", 30),
+                                        ("badland_wolves", 60)])
+def test_trackers_read_nothing_the_seat_cannot_see(game, steps):
+    """3 players, ``steps`` random actions, seat 1: the game's record and the record of a world
     resampled from seat 1's information set are replayed step by step to two trackers with the
     same seed (sampled consistent, 4 worlds; policy, 4 particles, random model): they give the
     same belief at every step, though the worlds' hidden roles differ."""
     st = new_game(game, 3, num_players=3)
     rng = np.random.default_rng(3)
-    for _ in range(30):
+    for _ in range(steps):
+        if st.is_over:
+            break
         st.apply_action(int(rng.choice(st.legal_actions())))
     world = st.resample_from_infostate(1, np.random.default_rng(100))
     assert world.hidden_truth() != st.hidden_truth()

@@ -331,7 +331,8 @@ def _perm_for(comp: np.ndarray, draw_types: list[int]) -> list[int]:
 def _hunt_outcomes(state: BadlandWolvesState, perms: list[list[int]],
                    deck: list[tuple[Any, int]], inserts: list[tuple[int, int, int]],
                    draws_now: int, rng: np.random.Generator) -> tuple[list[int], dict[int, int]]:
-    """The current Hunt deck's permutation with its undrawn cards reordered uniformly, and new
+    """The current Hunt deck's permutation with its undrawn cards reordered uniformly (drawn from
+    their sorted order, so the result depends on what the seat knows and the generator only), and new
     insert positions for the Jackalopes still in the deck (uniform among those from which they
     would not have been drawn yet; the real ones if 20 tries fail)."""
     epoch = len(perms) - 1
@@ -340,7 +341,9 @@ def _hunt_outcomes(state: BadlandWolvesState, perms: list[list[int]],
     m = len(undrawn)
     # undrawn cards of the current deck are the bottom m of its shuffled pile (draws take the top)
     assert undrawn == list(range(m)), "Hunt deck bookkeeping"
-    head = perm[:m]
+    # sorted first: the undrawn cards' real order is hidden, and a draw that started from it
+    # would make the same seed give different worlds from two states the seat cannot tell apart
+    head = sorted(perm[:m])
     rng.shuffle(head)
     perm[:m] = head
     jpos: dict[int, int] = {}
