@@ -53,6 +53,35 @@ def play_through(client, payload, rng, check=None):
     return payload
 
 
+@pytest.mark.parametrize("game", ["prowl", "clans"])
+def test_search_and_belief_opponents_play_a_full_game(game):
+    """``ismcts:N`` and ``heuristic:belief`` declare ``needs_state``: the server gives them the
+    live game (they failed at their first move, asking for ``state=``). Each opponent's moves
+    are the ones the same agent, seeded alike, chooses on the same positions."""
+    from agents import act_with_state
+
+    server, client = client_for(game, seat=2, opponents=["ismcts:4", "heuristic:belief"])
+    first = client.post("/api/games", json={"seed": 5}).json()
+    last = play_through(client, first, np.random.default_rng(0))
+    state = server.sessions[last["game_id"]].state
+    assert state.is_over and {m["seat"] for m in last["log"]} == {0, 1, 2}
+    # the same specs, seeded as the server seeds them, choose the recorded moves
+    replay = env_module(game).raw_env.state_class.from_config(state.seed, **server.config)
+    mine = server.make_agents(5)
+    for a in mine.values():
+        a.reset()
+    moves = 0
+    for action in state.history:
+        p = replay.current_player
+        if p in mine:
+            obs = {"observation": replay.observation_tensor(p),
+                   "action_mask": replay.legal_action_mask()}
+            assert act_with_state(mine[p], obs, f"player_{p}", replay) == action
+            moves += 1
+        replay.apply_action(action)
+    assert moves > 4
+
+
 @pytest.mark.parametrize("game", sorted(LINEUPS))
 @pytest.mark.parametrize("seat", [0, 1])
 def test_full_game_through_the_api(game, seat, tmp_path):

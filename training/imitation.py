@@ -18,7 +18,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from agents import make_agent
+from agents import act_with_state, make_agent
 from agents.advice import Advisor, check_advice
 from envs.core import GameState
 
@@ -82,7 +82,7 @@ def collect_demonstrations(game: str, state_class: type[GameState], config: dict
                 row = np.zeros(m.shape, dtype=bool)
                 row[agents[p].best_moves(view, f"player_{p}")] = True
                 best.append(row)
-            a = agents[p].act(view, f"player_{p}")
+            a = act_with_state(agents[p], view, f"player_{p}", state)
             if advisors is not None:
                 o = advisors[p].policy_input(view, f"player_{p}")
             obs.append(o)

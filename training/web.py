@@ -43,7 +43,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from agents import make_agent
+from agents import act_with_state, make_agent
 from envs import GAMES, env_module
 from envs.core import ConfigError, GameState
 from envs.core.aec import agent_name
@@ -122,7 +122,8 @@ class Session:
         while not s.is_over and s.current_player != self.seat:
             p = s.current_player
             obs = {"observation": s.observation_tensor(p), "action_mask": s.legal_action_mask()}
-            self._record(int(self.agents[p].act(obs, agent_name(p))))
+            # search and belief agents are given the live game (agents.act_with_state)
+            self._record(int(act_with_state(self.agents[p], obs, agent_name(p), s)))
 
     def play(self, seat: Any, step: Any, action: Any) -> None:
         """Apply the person's ``action`` at ``step``, then :meth:`advance`.
