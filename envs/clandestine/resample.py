@@ -113,6 +113,11 @@ def resample_once(st: ClandestineState, seat: int, rng: np.random.Generator) -> 
     freely. With a Nemesis, the Intent cards never seen face up are relabelled within their
     type (``nemesis.resample_intents``). Future chance comes from a
     generator seeded from ``rng``.
+
+    The relabellings take each group's cards in the order of their public slot in the chance
+    log (:func:`_slots`), never in an order of the real hidden cards, so the world drawn depends
+    only on what ``seat`` knows and on ``rng``: one seed gives one world from every state the
+    seat cannot tell from ``st`` (contract law, tests/test_contract_laws.py).
     """
     n = st.num_players
     h = st.spec.humans  # seats with Secrets (a Nemesis has none)
