@@ -1550,6 +1550,37 @@ def test_resample_keeps_the_observation_and_replays():
                     assert again.hidden_truth() == r.hidden_truth()
 
 
+def test_resample_from_look_alike_states_with_one_seed_gives_one_world():
+    """The resampler depends only on what the seat knows (tests/test_contract_laws.py): from
+    the real state and from a world drawn from it for seat 0 (every variant on), which has
+    another Relic deck order, other blind Relics and hidden Secrets in seats 1-2 and another
+    order of seat 0's own Secret deck, generators of one seed draw the same world. The
+    relabelling used to take the hidden cards in card order, so its draw followed the real
+    order and identities (the Relic deck started [7, 77, 89, ...] from one state and
+    [64, 77, 89, ...] from the other)."""
+    st = ClandestineState(seed=9, num_players=3)
+    rng = np.random.default_rng(9)
+    for _ in range(700):
+        st.apply_action(int(rng.choice(st.legal_actions())))
+    assert set(st.relic_hand[1]) - set(st.relic_known[1]) == {25, 81, 102}  # blind Relics
+    assert st.secret_hand == [[6], [6], [0]]
+    other = st.resample_from_infostate(0, np.random.default_rng(50))
+    assert np.array_equal(other.observation_tensor(0), st.observation_tensor(0))
+    assert other.relic_deck != st.relic_deck
+    assert other.relic_hand[1] != st.relic_hand[1]
+    assert other.secret_hand[1:] != st.secret_hand[1:]
+    assert other.secret_deck[0] != st.secret_deck[0]
+    for k in range(4):
+        a = st.resample_from_infostate(0, np.random.default_rng(k))
+        b = other.resample_from_infostate(0, np.random.default_rng(k))
+        assert a.hidden_truth() == b.hidden_truth()
+        assert a.chance_log == b.chance_log
+        assert a.history == b.history
+        for p in range(3):
+            assert np.array_equal(a.observation_tensor(p), b.observation_tensor(p))
+        assert a.hidden_truth() != st.hidden_truth()  # a new world, not the real one
+
+
 def check_history_consistency(n, seed, steps):
     st = new(seed, num_players=n)
     rng = np.random.default_rng(seed)

@@ -685,6 +685,28 @@ def test_laws_with_the_nemesis_seated():
     assert other > 0
 
 
+def test_resample_from_look_alike_states_with_one_seed_gives_one_intent_deck():
+    """The resampler depends only on what the seats know (tests/test_contract_laws.py): from a
+    position with a Nemesis and from a world drawn from it for a human seat (other never-seen
+    Intent cards face down in some of them), generators of one seed draw the same world,
+    Intent deck and chance log included. The Intent relabelling used to take the unseen cards
+    in card order, so its draw followed which of them were really in the deck."""
+    rng = np.random.default_rng(81)
+    other_deck = 0
+    for i, s in enumerate(positions(12, seed=80)):
+        for seat in s.agent_seats:
+            other = s.resample_from_infostate(seat, rng)
+            other_deck += sorted(other.nem.deck) != sorted(s.nem.deck)
+            a = s.resample_from_infostate(seat, np.random.default_rng(i))
+            b = other.resample_from_infostate(seat, np.random.default_rng(i))
+            assert a.nem.deck == b.nem.deck
+            assert a.hidden_truth() == b.hidden_truth()
+            assert a.chance_log == b.chance_log
+            for p in s.agent_seats:
+                assert np.array_equal(a.observation_tensor(p), b.observation_tensor(p))
+    assert other_deck >= 3
+
+
 def test_the_intent_deck_is_hidden():
     """Leak law for the Intent deck (rulebook Solo Play step 3: shuffled face down): exchanging
     a face-down card never seen with a never-seen card of its type left in the box changes no

@@ -661,10 +661,22 @@ def resample_intents(st: ClandestineState, log: list, rng: np.random.Generator) 
     The ``intent_<type>`` permutations are relabelled; each ``intent_flip`` index is recomputed
     from the relabelled deck at that moment (replayed here)."""
     nem = st.nem
+    # each card's place in its type's setup permutation: a public slot (which card fills a
+    # never-seen slot is what differs between states the seats cannot tell apart)
+    where: dict[int, int] = {}
+    for e in log:
+        if e[0] in ("intent_sun", "intent_moon", "intent_star"):
+            cards = TYPE_CARDS[e[0][len("intent_"):]]
+            for pos, p in enumerate(e[1]):
+                where.setdefault(cards[p], pos)
     sigma: dict[int, int] = {}
     for t in INTENT_TYPES:
         unseen = [c for c in TYPE_CARDS[t] if not nem.seen[c]]
-        for a, j in zip(unseen, rng.permutation(len(unseen))):
+        # the k-th unseen card in slot order (not card order) goes to the perm[k]-th unseen
+        # card: the world then depends only on what the seats know (a look-alike state differs
+        # by a relabelling tau keeping the slots, and sigma_other(tau(c)) = sigma_real(c)); the
+        # map is a uniform permutation composed with a fixed one, uniform as before
+        for a, j in zip(sorted(unseen, key=where.__getitem__), rng.permutation(len(unseen))):
             sigma[a] = unseen[int(j)]
     diff = DIFFICULTY[nem.difficulty]
     deck: list[int] = []  # the real face-down deck (sorted) while replaying the events

@@ -11,14 +11,61 @@ from .actions import OFFSET
 from .engine import _C, CONJ_SECRET, RELIC_DARK, RELIC_INDEX, ClandestineState
 
 
-def _relabel(hidden_groups: list[list[int]], rng: np.random.Generator) -> dict[int, int]:
-    """A random bijection of card indices permuting each group uniformly within itself."""
+def _relabel(hidden_groups: list[list[int]], rng: np.random.Generator,
+             where: dict[int, tuple[int, int]]) -> dict[int, int]:
+    """A random bijection of card indices permuting each group uniformly within itself.
+
+    The ``k``-th card of a group *in the order of* ``where`` (a public slot per card: where it
+    first appears in the chance log) goes to the ``perm[k]``-th smallest card index of the group.
+    Sorting by the slot, not by the card, makes the drawn world depend only on what the seat
+    knows: two states it cannot tell apart differ by a relabelling ``tau`` of these groups with
+    the same slots, and ``sigma_other(tau(c)) = sigma_real(c)`` for every card ``c``, so one seed
+    gives the same world from both. The distribution is unchanged: this bijection is ``sigma o
+    rho`` with ``sigma`` the uniform permutation of the sorted group that the card-sorted
+    version drew and ``rho`` a fixed bijection of the group onto itself (slot order onto index
+    order), so it is uniform over the group's permutations just the same.
+
+    Raises:
+        RuntimeError: a hidden card has no slot (it never appeared in a chance event).
+    """
     sigma: dict[int, int] = {}
     for group in hidden_groups:
-        group = sorted(group)
-        for a, j in zip(group, rng.permutation(len(group))):
-            sigma[a] = group[int(j)]
+        missing = [a for a in group if a not in where]
+        if missing:
+            raise RuntimeError(f"resample: hidden cards {sorted(missing)} appear in no chance "
+                               f"event of the record (no public slot to order them by)")
+        targets = sorted(group)
+        for a, j in zip(sorted(group, key=where.__getitem__), rng.permutation(len(group))):
+            sigma[a] = targets[int(j)]
     return sigma
+
+
+def _slots(st: ClandestineState, log: list[list]) -> tuple[dict, list[dict]]:
+    """Where each card first appears in the chance log, ``(event number, position)``: for the
+    Relics in the ``relic_deck`` permutation; for each human seat's Secrets in its
+    ``secret_deck`` permutation and the decks its ``secret_shuffle`` events leave. The slots are
+    public (every look-alike state has the same events; only which card fills a hidden slot
+    differs)."""
+    h = st.spec.humans
+    relics: dict[int, tuple[int, int]] = {}
+    secrets: list[dict[int, tuple[int, int]]] = [{} for _ in range(h)]
+    deck_seats = iter(reversed(range(h)))  # initial Secret decks: reverse turn order
+    shuffles = iter(st.shuffle_inputs)
+    for k, e in enumerate(log):
+        if e[0] == "relic_deck":
+            cards, into = e[1], relics
+        elif e[0] == "secret_deck":
+            j = next(deck_seats)
+            level1 = [i for i, c in enumerate(_C["secrets"][st.societies[j]]) if c["level"] == 1]
+            cards, into = [level1[p] for p in e[1]], secrets[j]
+        elif e[0] == "secret_shuffle":
+            j, before, _start = next(shuffles)
+            cards, into = [before[p] for p in e[1]], secrets[j]
+        else:
+            continue
+        for pos, c in enumerate(cards):
+            into.setdefault(c, (k, pos))
+    return relics, secrets
 
 
 #: relabellings drawn before :func:`resample` gives up on a position
@@ -66,6 +113,11 @@ def resample_once(st: ClandestineState, seat: int, rng: np.random.Generator) -> 
     freely. With a Nemesis, the Intent cards never seen face up are relabelled within their
     type (``nemesis.resample_intents``). Future chance comes from a
     generator seeded from ``rng``.
+
+    The relabellings take each group's cards in the order of their public slot in the chance
+    log (:func:`_slots`), never in an order of the real hidden cards, so the world drawn depends
+    only on what ``seat`` knows and on ``rng``: one seed gives one world from every state the
+    seat cannot tell from ``st`` (contract law, tests/test_contract_laws.py).
     """
     n = st.num_players
     h = st.spec.humans  # seats with Secrets (a Nemesis has none)
@@ -85,8 +137,10 @@ def resample_once(st: ClandestineState, seat: int, rng: np.random.Generator) -> 
         hidden_relics.discard(RELIC_INDEX[st.effect_pick])
     # Bright and Dark kept apart: which slots an assign may use depends on the tone, and the
     # effect language answers a single-option assign by itself (ops.OpState.ask)
+    log = [list(e) for e in st.chance_log]
+    relic_slots, secret_slots = _slots(st, log)
     sig_r = _relabel([[r for r in hidden_relics if RELIC_DARK[r] == dark]
-                      for dark in (False, True)], rng)
+                      for dark in (False, True)], rng, relic_slots)
     sig_s = []
     for j in range(h):
         soc = _C["secrets"][st.societies[j]]
@@ -99,8 +153,7 @@ def resample_once(st: ClandestineState, seat: int, rng: np.random.Generator) -> 
             hidden.discard(st.playing)  # shown by the SECRET action, option not yet chosen
         hidden -= {i for b, i, jj in picked if b == "SECRET" and jj == j}
         sig_s.append(_relabel([[c for c in hidden if soc[c]["level"] == lv]
-                               for lv in (1, 2, 3, 4)], rng))
-    log = [list(e) for e in st.chance_log]
+                               for lv in (1, 2, 3, 4)], rng, secret_slots[j]))
     deck_seats = iter(reversed(range(h)))  # initial Secret decks: reverse turn order
     shuffles = iter(st.shuffle_inputs)
     for e in log:
