@@ -38,6 +38,7 @@ future), counted in :data:`STATS`.
 
 from __future__ import annotations
 
+import itertools
 from collections import deque
 from typing import TYPE_CHECKING, Any
 
@@ -52,6 +53,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: attempts before the real chance outcomes are kept (see the module docstring)
 TRIES = 20
+#: random joint Jackalope insert positions tried before all valid ones are enumerated
+JACKALOPE_TRIES = 200
 #: counters: ``draws`` (worlds returned), ``retries`` (contradictions redone), ``fallbacks``
 STATS = {"draws": 0, "retries": 0, "fallbacks": 0, "steal_hints": 0}
 
@@ -333,8 +336,9 @@ def _hunt_outcomes(state: BadlandWolvesState, perms: list[list[int]],
                    draws_now: int, rng: np.random.Generator) -> tuple[list[int], dict[int, int]]:
     """The current Hunt deck's permutation with its undrawn cards reordered uniformly (drawn from
     their sorted order, so the result depends on what the seat knows and the generator only), and new
-    insert positions for the Jackalopes still in the deck (uniform among those from which they
-    would not have been drawn yet; the real ones if 20 tries fail)."""
+    insert positions for the Jackalopes still in the deck (uniform among the joint positions
+    from which they would not have been drawn yet: by rejection, then, if
+    :data:`JACKALOPE_TRIES` tries fail, exactly among all of them)."""
     epoch = len(perms) - 1
     perm = list(perms[epoch])
     undrawn = sorted(pos for tag, pos in deck if tag == epoch)
@@ -347,17 +351,34 @@ def _hunt_outcomes(state: BadlandWolvesState, perms: list[list[int]],
     rng.shuffle(head)
     perm[:m] = head
     jpos: dict[int, int] = {}
-    waiting = [j for tag, j in deck if tag == "j"]
+    # by insert number, not by the order the Jackalopes lie in the deck (their real order is
+    # hidden: iterating in it would make one seed give different worlds from two states the
+    # seat cannot tell apart)
+    waiting = sorted(j for tag, j in deck if tag == "j")
     if waiting:
         real = _hunt_tokens_drawn(state, perms, {})
-        for _ in range(20):
-            trial = {}
-            for j in waiting:
-                _, before, draws_then = inserts[j]
-                trial[j] = int(rng.integers(max(before - (draws_now - draws_then), 0) + 1))
+        # insert j had before - pos cards above it; each draw since took one of them and each
+        # later insert may have put one more above it, so pos <= before - draws since + later
+        # inserts holds in every valid world (a superset of the valid positions); the joint
+        # positions must also leave every draw as it was
+        highs = []
+        for j in waiting:
+            _, before, draws_then = inserts[j]
+            later = len(inserts) - 1 - j
+            highs.append(min(before, max(before - (draws_now - draws_then) + later, 0)))
+        for _ in range(JACKALOPE_TRIES):
+            trial = {j: int(rng.integers(h + 1)) for j, h in zip(waiting, highs)}
             if _hunt_tokens_drawn(state, perms, trial) == real:
-                jpos = trial
-                break
+                return perm, trial
+        # rejection found none: draw uniformly among all valid joint positions (the same
+        # distribution as rejection, uniform over the valid ones; at most two Jackalopes, so
+        # at most 56 * 56 candidates), never falling back to the real, hidden positions
+        valid = [trial for trial in (dict(zip(waiting, c)) for c in
+                                     itertools.product(*(range(h + 1) for h in highs)))
+                 if _hunt_tokens_drawn(state, perms, trial) == real]
+        if not valid:  # pragma: no cover - the real positions are valid
+            raise AssertionError("no valid Jackalope insert positions")
+        jpos = valid[int(rng.integers(len(valid)))]
     return perm, jpos
 
 
