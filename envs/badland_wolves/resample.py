@@ -216,7 +216,10 @@ def _counterfactual_log(state: BadlandWolvesState, seat: int, rng: np.random.Gen
                 return
         raise _Contradiction
 
-    for ev in state.card_log:
+    later_plays = _later_plays(state.card_log, {"play": C_PLAY, "steal": C_STEAL, "draw": C_DRAW,
+                                                "give": C_GIVE, "keep": C_KEEP}) \
+        if hint_steals else {}
+    for i, ev in enumerate(state.card_log):
         code = ev[0]
         if code == C_DRAW:
             c = new_card()
@@ -238,10 +241,13 @@ def _counterfactual_log(state: BadlandWolvesState, seat: int, rng: np.random.Gen
             h = hands[victim]
             if seat == thief or seat == victim:
                 c = pick(h, k)
-            elif hint_steals and any(typ[x] == k or (typ[x] < 0 and pools[ep[x]][k] > 0)
-                                     for x in h):
+            elif hint_steals:
+                # guided by public facts only (the later face-up plays of both wolves), never
+                # by the real stolen type k: that one is hidden from seat, and a world drawn
+                # with it would lean towards the truth and differ between two states seat
+                # cannot tell apart
                 STATS["steal_hints"] += 1
-                c = pick(h, k)
+                c = _steal_hint(later_plays[i], h, typ, ep, pools, rng, pick)
             else:
                 c = h[int(rng.integers(len(h)))]
             steals.append((list(h), c))
@@ -312,6 +318,58 @@ def _counterfactual_log(state: BadlandWolvesState, seat: int, rng: np.random.Gen
             outcome = jpos.get(ins, outcome)
         out.append([name, outcome])
     return out
+
+
+def _later_plays(card_log: list[tuple[int, ...]], codes: dict[str, int]
+                 ) -> dict[int, tuple[list[int], list[int]]]:
+    """For each steal (by its index in ``card_log``): the types its thief plays face up later,
+    and those its victim plays face up before it next gets a card (public facts)."""
+    out: dict[int, tuple[list[int], list[int]]] = {}
+    play, steal = codes["play"], codes["steal"]
+    gets = (codes["draw"], codes["give"], codes["keep"])
+    for i, ev in enumerate(card_log):
+        if ev[0] != steal:
+            continue
+        thief, victim = ev[1], ev[2]
+        t_plays, v_plays = [], []
+        v_open = True
+        for e in card_log[i + 1:]:
+            if e[0] == play:
+                if e[1] == thief:
+                    t_plays.append(e[2])
+                elif e[1] == victim and v_open:
+                    v_plays.append(e[2])
+            elif (e[0] in gets and e[1] == victim) or (e[0] == steal and e[1] == victim):
+                v_open = False
+        out[i] = (t_plays, v_plays)
+    return out
+
+
+def _steal_hint(plays: tuple[list[int], list[int]], hand: list[int], typ: list[int],
+                ep: list[int], pools: list[np.ndarray], rng: np.random.Generator,
+                pick: Any) -> int:
+    """The card stolen from the victim's world ``hand`` in the hinted attempts, from public
+    facts only (the later face-up plays of thief and victim, :func:`_later_plays`): a known
+    card the victim holds more of than it plays before it next gets a card (one whose type the
+    thief plays later first); else a card of the first type the thief plays later that the
+    victim can spare; else an open card; else any card (each uniformly)."""
+    thief_plays, victim_plays = plays
+    need = np.bincount(victim_plays, minlength=NUM_SCRAP_TYPES) if victim_plays else \
+        np.zeros(NUM_SCRAP_TYPES, dtype=np.int64)
+    held = np.bincount([typ[x] for x in hand if typ[x] >= 0], minlength=NUM_SCRAP_TYPES)
+    # a known card the victim does not need is a dead weight in its hand, and an open card
+    # can still become whatever the victim plays later: the known idle cards go first
+    idle = [x for x in hand if typ[x] >= 0 and held[typ[x]] > need[typ[x]]]
+    wanted = set(thief_plays)
+    ids = [x for x in idle if typ[x] in wanted] or idle
+    if ids:
+        return ids[int(rng.integers(len(ids)))]
+    for k in dict.fromkeys(thief_plays):
+        have = sum(1 for x in hand if typ[x] == k or (typ[x] < 0 and pools[ep[x]][k] > 0))
+        if have > need[k]:
+            return pick(hand, k)
+    ids = [x for x in hand if typ[x] < 0] or hand
+    return ids[int(rng.integers(len(ids)))]
 
 
 def _hunt_perms(state: BadlandWolvesState) -> list[list[int]]:
