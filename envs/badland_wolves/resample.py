@@ -31,9 +31,12 @@ The result is uniform over consistent worlds when each play is the only constrai
 player's hidden cards; with several interacting constraints (plays of a type the wolf does not
 hold in the world, looks, several decks) it is close to, not exactly, the uniform posterior (the
 chi-square tests in ``tests/test_badland_wolves_recall.py`` measure it on small positions). A
-draw that runs into a contradiction (a greedy choice leaves a later play impossible) is redone;
+draw that runs into a contradiction (a greedy choice leaves a later play impossible) is redone
+(the second half of the attempts steer steals between two other wolves by public facts);
 after :data:`TRIES` failures the real chance outcomes are kept (the true world with a fresh
-future), counted in :data:`STATS`.
+future), counted in :data:`STATS`. That fallback is the one place where the world depends on
+the real hidden cards rather than only on what ``seat`` knows and the generator (a few in a
+hundred draws in long five-wolf games).
 """
 
 from __future__ import annotations
@@ -123,8 +126,10 @@ def _counterfactual_log(state: BadlandWolvesState, seat: int, rng: np.random.Gen
                         hint_steals: bool = False) -> list[list[Any]]:
     """The chance outcomes of one world (raises :class:`_Contradiction` on a dead end).
 
-    ``hint_steals``: a steal between two other wolves takes a card of the real stolen type
-    (when the victim can hold one) instead of a uniformly random card (later attempts only).
+    ``hint_steals``: a steal between two other wolves takes a card chosen from public facts
+    (:func:`_steal_hint`: the thief's later plays, what the victim plays before it next gets a
+    card) instead of a uniformly random card (later attempts only). Every draw here depends on
+    what ``seat`` knows and on ``rng`` only, never on a hidden type or order of the real game.
     """
     from .engine import (
         C_DRAW,
