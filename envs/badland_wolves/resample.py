@@ -32,7 +32,8 @@ player's hidden cards; with several interacting constraints (plays of a type the
 hold in the world, looks, several decks) it is close to, not exactly, the uniform posterior (the
 chi-square tests in ``tests/test_badland_wolves_recall.py`` measure it on small positions). A
 draw that runs into a contradiction (a greedy choice leaves a later play impossible) is redone
-(the second half of the attempts steer steals between two other wolves by public facts);
+(from attempt :data:`HINT_FROM` on, some steals between two other wolves are steered by public
+facts);
 after :data:`TRIES` failures the real chance outcomes are kept (the true world with a fresh
 future), counted in :data:`STATS`. That fallback is the one place where the world depends on
 the real hidden cards rather than only on what ``seat`` knows and the generator (a few in a
@@ -55,7 +56,12 @@ if TYPE_CHECKING:  # pragma: no cover
     from .engine import BadlandWolvesState
 
 #: attempts before the real chance outcomes are kept (see the module docstring)
-TRIES = 20
+TRIES = 100
+#: attempts from which steals between two other wolves are hinted, and the share of those
+#: steals that follow the hint (:func:`_steal_hint`); the rest stay uniformly random, so the
+#: hinted attempts do not all repeat one dead end
+HINT_FROM = 10
+HINT_SHARE = 0.25
 #: random joint Jackalope insert positions tried before all valid ones are enumerated
 JACKALOPE_TRIES = 200
 #: counters: ``draws`` (worlds returned), ``retries`` (contradictions redone), ``fallbacks``
@@ -85,7 +91,7 @@ def resample_from_infostate(state: BadlandWolvesState, seat: int,
     STATS["draws"] += 1
     for attempt in range(TRIES):
         try:
-            log = _counterfactual_log(state, seat, rng, hint_steals=attempt >= TRIES // 2)
+            log = _counterfactual_log(state, seat, rng, hint_steals=attempt >= HINT_FROM)
         except _Contradiction:
             STATS["retries"] += 1
             continue
@@ -126,9 +132,10 @@ def _counterfactual_log(state: BadlandWolvesState, seat: int, rng: np.random.Gen
                         hint_steals: bool = False) -> list[list[Any]]:
     """The chance outcomes of one world (raises :class:`_Contradiction` on a dead end).
 
-    ``hint_steals``: a steal between two other wolves takes a card chosen from public facts
-    (:func:`_steal_hint`: the thief's later plays, what the victim plays before it next gets a
-    card) instead of a uniformly random card (later attempts only). Every draw here depends on
+    ``hint_steals``: a steal between two other wolves takes, with probability
+    :data:`HINT_SHARE`, a card chosen from public facts (:func:`_steal_hint`: the thief's later
+    plays, what the victim plays before it next gets a card) instead of a uniformly random card
+    (later attempts only). Every draw here depends on
     what ``seat`` knows and on ``rng`` only, never on a hidden type or order of the real game.
     """
     from .engine import (
@@ -246,7 +253,7 @@ def _counterfactual_log(state: BadlandWolvesState, seat: int, rng: np.random.Gen
             h = hands[victim]
             if seat == thief or seat == victim:
                 c = pick(h, k)
-            elif hint_steals:
+            elif hint_steals and rng.random() < HINT_SHARE:
                 # guided by public facts only (the later face-up plays of both wolves), never
                 # by the real stolen type k: that one is hidden from seat, and a world drawn
                 # with it would lean towards the truth and differ between two states seat
