@@ -36,8 +36,9 @@ draw that runs into a contradiction (a greedy choice leaves a later play impossi
 facts);
 after :data:`TRIES` failures the real chance outcomes are kept (the true world with a fresh
 future), counted in :data:`STATS`. That fallback is the one place where the world depends on
-the real hidden cards rather than only on what ``seat`` knows and the generator (a few in a
-hundred draws in long five-wolf games).
+the real hidden cards rather than only on what ``seat`` knows and the generator (measured over
+random positions: none of 374 draws with three or four wolves, 9 of 265 with five, 9 of the 75
+in five-wolf games past 400 actions).
 """
 
 from __future__ import annotations
