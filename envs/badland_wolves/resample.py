@@ -33,13 +33,12 @@ hold in the world, looks, several decks) it is close to, not exactly, the unifor
 chi-square tests in ``tests/test_badland_wolves_recall.py`` measure it on small positions). A
 draw that runs into a contradiction (a greedy choice leaves a later play impossible) is redone
 (from attempt :data:`HINT_FROM` on, some steals between two other wolves are steered by public
-facts);
-after :data:`TRIES` failures the real chance outcomes are kept (the true world with a fresh
-future), counted in :data:`STATS`. That fallback makes the world depend on the real hidden
-cards rather than only on what ``seat`` knows and the generator (measured over
-random positions: none of 374 draws with three or four wolves, 9 of 265 with five, 9 of the 75
-in five-wolf games past 400 actions). Also kept from the real game: the actions themselves
-(a share deal's card type, hidden from third wolves, is in its action id), the positions of
+facts); after :data:`TRIES` failures the real chance outcomes are kept (the true world with a
+fresh future), counted in :data:`STATS`. That fallback makes the world depend on the real
+hidden cards rather than only on what ``seat`` knows and the generator (measured over random
+positions: none of 374 draws with three or four wolves, 9 of 265 with five, 9 of the 75 in
+five-wolf games past 400 actions). Also kept from the real game: the actions themselves (a
+share deal's card type, hidden from third wolves, is in its action id), the positions of
 Jackalopes shuffled back and drawn again in the current Hunt deck, and which copy of a Hunt
 card type each drawn Hunt card was.
 """
