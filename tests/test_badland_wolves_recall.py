@@ -492,6 +492,85 @@ def test_jackalope_is_not_redrawn_hunt_after_hunt_in_random_games():
 
 # ------------------------------------------------------------------------------------------
 # laws over random positions
+def _waiting_jackalopes(s: BadlandWolvesState) -> list[int]:
+    """Insert numbers of the Jackalopes shuffled back and still in the Hunt deck, bottom first
+    (their order is hidden: it follows the real insert positions)."""
+    lengths = [len(o) for name, o in s.chance_log if name in ("hunt_deck", "hunt_reshuffle")]
+    epoch, ins = 0, -1
+    deck: list = [None] * lengths[0]
+    for ev in s.card_log:
+        if ev[0] == E.C_HDRAW:
+            deck.pop()
+        elif ev[0] == E.C_HRESH:
+            epoch += 1
+            deck = [None] * lengths[epoch]
+        elif ev[0] == E.C_JINS:
+            ins += 1
+            deck.insert(ev[1], ins)
+    return [t for t in deck if t is not None]
+
+
+def _same_world(a: BadlandWolvesState, b: BadlandWolvesState) -> bool:
+    return (a.chance_log == b.chance_log and a.hidden_truth() == b.hidden_truth()
+            and all(np.array_equal(a.observation_tensor(p), b.observation_tensor(p))
+                    for p in range(a.num_players)))
+
+
+def test_resampled_jackalopes_do_not_follow_their_real_order_in_the_hunt_deck():
+    """Two Jackalopes shuffled back lie in the Hunt deck in an order no wolf sees. A world in
+    which they lie the other way round is a state every seat cannot tell from the real one, so
+    with one seed both give the same world (the redraw once went through them in their real
+    deck order, and swapped their new positions)."""
+    s = random_state(4, 1, max_actions=800)
+    real = _waiting_jackalopes(s)
+    assert len(real) == 2
+    rng = np.random.default_rng(5)
+    for seat in range(4):
+        for _ in range(200):
+            other = s.resample_from_infostate(seat, rng)
+            if _waiting_jackalopes(other) != real:
+                break
+        assert _waiting_jackalopes(other) == real[::-1], f"seat {seat}: no world swaps them"
+        for k in range(8):
+            a = s.resample_from_infostate(seat, np.random.default_rng(k))
+            b = other.resample_from_infostate(seat, np.random.default_rng(k))
+            assert _same_world(a, b), f"seat {seat}, seed {k}: the Jackalope order leaked"
+
+
+def test_hinted_steals_between_other_wolves_do_not_follow_the_real_stolen_type():
+    """A steal between two other wolves takes a card whose type the seat does not see. The
+    later, hinted draws of a world (after ``TRIES // 2`` contradictions) once took a card of the
+    real stolen type: a world with another stolen type then gave, with one seed, another world
+    (and leaned towards the truth). They now follow public plays only."""
+    from envs.badland_wolves.resample import _Contradiction, _counterfactual_log
+    s = random_state(4, 0, max_actions=800)
+    seat = 0
+
+    def third_party_steals(x):
+        return [ev[3] for ev in x.card_log if ev[0] == E.C_STEAL and seat not in ev[1:3]]
+
+    assert third_party_steals(s)
+    rng = np.random.default_rng(6)
+    for _ in range(200):
+        other = s.resample_from_infostate(seat, rng)
+        if third_party_steals(other) != third_party_steals(s):
+            break
+    assert third_party_steals(other) != third_party_steals(s), "no world steals another type"
+
+    def hinted(x, k):
+        try:
+            return _counterfactual_log(x, seat, np.random.default_rng(k), hint_steals=True)
+        except _Contradiction:
+            return None
+
+    done = 0
+    for k in range(20):
+        a, b = hinted(s, k), hinted(other, k)
+        assert a == b, f"seed {k}: the hinted draw followed the real stolen type"
+        done += a is not None
+    assert done >= 5, f"only {done} of 20 hinted draws went through"
+
+
 def _timing_run(games: int, seed: int) -> collections.Counter:
     rng = np.random.default_rng(seed)
     covered: collections.Counter = collections.Counter()
