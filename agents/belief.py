@@ -142,12 +142,15 @@ class BeliefAdapter:
         """The exact consistent posterior ``(n, K)`` or None when not available here."""
         return None
 
-    def resampled_choice_prob(self, state: GameState, action: int) -> float | None:
+    def resampled_choice_prob(self, state: GameState, action: int,
+                              seat: int | None = None) -> float | None:
         """For a hidden choice that ``resample_from_infostate`` redraws in its worlds' histories
-        (Prowl: the card placed face-down), the probability with which it draws ``action`` in
-        ``state`` (before the action); None when the resampler keeps the real action. The
-        policy tracker divides a fresh world's policy likelihood by it (importance weight of the
-        resampler's proposal)."""
+        (Prowl: the card placed face-down; Badland Wolves: the card type of a share deal
+        between two wolves other than ``seat``), the probability with which it draws ``action``
+        in ``state`` (before the action) for worlds of ``seat`` (None: any seat that does not
+        see the choice); None when the resampler keeps the real action. The policy tracker
+        divides a fresh world's policy likelihood by it (importance weight of the resampler's
+        proposal)."""
         return None
 
     def enumerate_worlds(self, state: GameState, seat: int, rng: np.random.Generator
@@ -203,7 +206,7 @@ class ProwlAdapter(BeliefAdapter):
         return (off["play"] <= action < off["change"] or off["accuse"] <= action < off["setup"]
                 or off["opp"] <= action < off["yesno"])
 
-    def resampled_choice_prob(self, state, action):
+    def resampled_choice_prob(self, state, action, seat=None):
         # the resampler's worlds place a uniformly drawn physical card of the hand at set-up
         # and at a Change (envs/prowl/resample.py)
         off = state.off
@@ -355,6 +358,18 @@ class BadlandWolvesAdapter(BeliefAdapter):
         b = self.row_totals(state)[:, None] * comp[None, :]
         b[seat] = self.truth(state)[seat]
         return b
+
+    def resampled_choice_prob(self, state, action, seat=None):
+        # a share deal seat neither makes nor receives deals a uniformly drawn card of the Lead
+        # Wolf's drawn cards in the resampler's worlds (envs/badland_wolves/resample.py)
+        from envs.badland_wolves.cards import NUM_SCRAP_TYPES
+        I = state.ids
+        if not I.GIVE <= action < I.GIVE + NUM_SCRAP_TYPES * state.num_players:
+            return None
+        t, k = divmod(action - I.GIVE, NUM_SCRAP_TYPES)
+        if seat is not None and seat in (state.lead, t):
+            return None
+        return float(state.drawn[k] / state.drawn.sum())
 
     def public_action(self, state, action):
         I = state.ids
@@ -992,7 +1007,7 @@ class PolicyTracker(Tracker):
                     a = rec["actions"][i - 1]
                     actor = prev.current_player
                     if actor != seat:
-                        h = self.adapter.resampled_choice_prob(prev, a)
+                        h = self.adapter.resampled_choice_prob(prev, a, seat)
                         if h is not None:   # a hidden choice drawn by the resampler
                             like = self.model.probs(prev.observation_tensor(actor),
                                                     prev.legal_action_mask(), actor)[a] / h

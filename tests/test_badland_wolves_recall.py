@@ -721,3 +721,56 @@ def test_chi_square_after_a_steal_between_two_other_wolves():
     seen = collections.Counter(tuple(s.resample_from_infostate(0, rng).hands[1].tolist())
                                for _ in range(k))
     assert _chi2(seen, dict(thief), k) > 1e-3
+
+
+def _after_first_share_deal(n: int, seed: int) -> BadlandWolvesState:
+    """A random game (policy as :func:`random_state`) stopped once its first shares are dealt."""
+    s = BadlandWolvesState(seed=seed, num_players=n)
+    pol = np.random.default_rng(seed + 7919)
+    while not s.is_over:
+        s.apply_action(int(pol.choice(np.flatnonzero(s.legal_action_mask()))))
+        if any(ev[0] == E.C_GIVE for ev in s.card_log) and s.phase != E.DEAL:
+            return s
+    raise AssertionError(f"seed {seed}: no share deal")  # pragma: no cover
+
+
+def _dealt(s: BadlandWolvesState) -> list[tuple[int, int]]:
+    """(hunter, card type) of every share deal, read from the action ids."""
+    I = s.ids
+    return [divmod(a - I.GIVE, NUM_SCRAP_TYPES) for a in s.history
+            if I.GIVE <= a < I.GIVE + NUM_SCRAP_TYPES * s.num_players]
+
+
+def test_share_deal_type_is_redrawn_for_a_third_wolf():
+    """Seed 0, four wolves: Lead Wolf 2 deals one drawn card (a Feather) into hunter 1's share.
+    Only those two see its type (rulings 6 and 12: only the receiver learns a share's cards),
+    so for wolves 0 and 2 the worlds deal other types too, each with a record that replays to
+    what the seat saw; for the dealer and the receiver the type stays the real one. With one
+    seed, a world resampled from the real state and one from a look-alike world that dealt
+    another type are the same world (the real type is not read)."""
+    s = _after_first_share_deal(4, 0)
+    real = _dealt(s)
+    assert real == [(1, 8)]
+    assert [ev[1] for ev in s.card_log if ev[0] == E.C_SDRAW] == [2, 2]   # Lead Wolf 2 drew two
+    rng = np.random.default_rng(11)
+    for seat in range(4):
+        seen = collections.Counter()
+        other = None
+        for _ in range(200):
+            world = s.resample_from_infostate(seat, rng)
+            assert_history_consistent(s, seat, world)
+            d = _dealt(world)
+            assert [t for t, _ in d] == [1]
+            seen[d[0][1]] += 1
+            if d != real:
+                other = world
+        if seat in (1, 2):
+            assert seen == {8: 200}, f"seat {seat} saw the deal: {seen}"
+            continue
+        assert len(seen) >= 4 and seen[8] < 100, f"seat {seat}: dealt types {seen}"
+        assert other is not None
+        for k in range(8):
+            a = s.resample_from_infostate(seat, np.random.default_rng(k))
+            b = other.resample_from_infostate(seat, np.random.default_rng(k))
+            assert _same_world(a, b) and a.history == b.history, \
+                f"seat {seat}, seed {k}: the real dealt type leaked"

@@ -1514,3 +1514,35 @@ def test_probe_saved_without_inputs_reads_the_whole_observation(tmp_path):
         beliefs.append(tr.belief())
     np.testing.assert_array_equal(beliefs[0], beliefs[1])
     np.testing.assert_allclose(beliefs[1][1].sum(), 1.0)
+
+
+def test_policy_tracker_divides_out_the_redrawn_badland_wolves_share_deal():
+    """Seed 0, four wolves: Lead Wolf 2 deals one of its two drawn cards (a Feather and a
+    Thorn Tied) into hunter 1's share. The resampler's worlds for wolves 0 and 3 deal a
+    uniformly drawn one of the Lead Wolf's two drawn cards (of the world), so here the adapter
+    gives the tracker probability 1/2 for either type (the dealer and the receiver see the real
+    deal: None); the worlds deal several types, and their history likelihoods are finite."""
+    from envs.badland_wolves import BadlandWolvesState
+    from envs.badland_wolves.cards import NUM_SCRAP_TYPES
+    from tests.test_badland_wolves_recall import _after_first_share_deal, _dealt
+
+    real = _after_first_share_deal(4, 0)
+    st = BadlandWolvesState(seed=0, num_players=4)
+    while not st.legal_action_mask()[st.ids.GIVE:st.ids.GIVE + 4 * NUM_SCRAP_TYPES].any():
+        st.apply_action(real.history[len(st.history)])
+    assert st.lead == 2 and st.drawn.tolist() == [0, 0, 0, 0, 0, 1, 0, 0, 1]
+    ad = adapter_for("badland_wolves")
+    give = st.ids.GIVE + NUM_SCRAP_TYPES
+    assert [ad.resampled_choice_prob(st, give + 8, s) for s in range(4)] == [0.5, None, None, 0.5]
+    assert ad.resampled_choice_prob(st, give + 5, 3) == 0.5
+    assert ad.resampled_choice_prob(st, st.ids.HUNT, 0) is None
+    tr = PolicyTracker("badland_wolves", RandomPolicy(), particles=1, seed=1)
+    st = BadlandWolvesState(seed=0, num_players=4)
+    tr.reset(st, 0)
+    for a in real.history:
+        _apply_tracked(st, tr, a)
+    rng = np.random.default_rng(3)
+    worlds = [real.resample_from_infostate(0, rng) for _ in range(20)]
+    assert len({tuple(_dealt(w)) for w in worlds}) > 1
+    lls = [tr.history_loglik(w) for w in worlds]
+    assert all(ll is not None and math.isfinite(ll) for ll in lls), lls

@@ -1236,9 +1236,11 @@ class BadlandWolvesState(GameState):
 
         The real actions replayed under redrawn chance outcomes (deck orders, reshuffles,
         steals, Jackalope insert positions; :mod:`envs.badland_wolves.resample`): every card
-        ``seat`` saw keeps its type, every face-up play, share deal and public fact is kept,
-        each Scrap deck holds only the cards it was shuffled from, and the rest is redrawn
-        (close to uniform over consistent worlds; see that module). ``to_record()`` of the
+        ``seat`` saw keeps its type, every face-up play, share deal (who to whom) and public
+        fact is kept, a share deal ``seat`` neither made nor received deals one of the world's
+        drawn cards (its action id carries that card's type), each Scrap deck holds only the
+        cards it was shuffled from, and the rest is redrawn (close to uniform over consistent
+        worlds; see that module). ``to_record()`` of the
         result replays to it step by step with the same observations for ``seat``. The state
         must have been reached by play (not edited by hand).
         """

@@ -1,9 +1,10 @@
 """History-consistent resampling for Badland Wolves (CONVENTIONS.md "Engine", issue 7).
 
 :func:`resample_from_infostate` draws a world ``seat`` cannot tell from the real game and returns
-it *with its history*: the real actions and counterfactual chance outcomes (deck permutations,
-reshuffles, steals, Jackalope insert positions), set with :meth:`GameState.set_chance_log`. The
-world is the replay of that record, so ``world.to_record()`` replays to it exactly, and every
+it *with its history*: the real actions (share deals ``seat`` did not see dealing the world's
+cards, below) and counterfactual chance outcomes (deck permutations, reshuffles, steals,
+Jackalope insert positions), set with :meth:`GameState.set_chance_log`. The world is the replay
+of that record, so ``world.to_record()`` replays to it exactly, and every
 step shows ``seat`` the same observation, ``current_player`` and (where ``seat`` decides) mask
 as the real game.
 
@@ -15,7 +16,12 @@ Ally looks) as an *identity* whose type is left open until the history forces it
   from it, a hand it looks at) get their real type;
 * a card played face up by another wolf is one of its open cards turned into the played type (a
   card of that type it already holds in the world is used first: the exact choice when the play
-  is the only constraint), a card dealt by another Lead Wolf likewise;
+  is the only constraint);
+* a share deal between two other wolves (its card type is private to the Lead Wolf and the
+  hunter: rulebook "Deer, Bighorn Ram, & Bison", rulings 6 and 12) deals a uniformly random one
+  of the Lead Wolf's drawn cards in the world, its type left open like any hidden card; the
+  world's action ``GIVE[t, k]`` then carries that card's type in the world, so the world's
+  actions differ from the real ones there (and only there);
 * a random steal between two other wolves takes a uniformly random card of the victim's world
   hand (the chance outcome itself).
 
@@ -28,18 +34,20 @@ position of a Jackalope still in the deck is redrawn uniformly among the positio
 would not have been drawn yet.
 
 The result is uniform over consistent worlds when each play is the only constraint on the
-player's hidden cards; with several interacting constraints (plays of a type the wolf does not
-hold in the world, looks, several decks) it is close to, not exactly, the uniform posterior (the
-chi-square tests in ``tests/test_badland_wolves_recall.py`` measure it on small positions). A
-draw that runs into a contradiction (a greedy choice leaves a later play impossible) is redone
-(from attempt :data:`HINT_FROM` on, some steals between two other wolves are steered by public
-facts); after :data:`TRIES` failures the real chance outcomes are kept (the true world with a
-fresh future), counted in :data:`STATS`. That fallback makes the world depend on the real
-hidden cards rather than only on what ``seat`` knows and the generator (measured over random
-positions: none of 374 draws with three or four wolves, 9 of 265 with five, 9 of the 75 in
-five-wolf games past 400 actions). Also kept from the real game: the actions themselves (a
-share deal's card type, hidden from third wolves, is in its action id), the positions of
-Jackalopes shuffled back and drawn again in the current Hunt deck, and which copy of a Hunt
+player's hidden cards (a share deal between two other wolves counts every way of dealing the
+drawn cards alike, as if the Lead Wolf dealt at random: the seat has no model of its choice);
+with several interacting constraints (plays of a type the wolf does not hold in the world,
+looks, several decks) it is close to, not exactly, the uniform posterior (the chi-square tests
+in ``tests/test_badland_wolves_recall.py`` measure it on small positions). A draw that runs into
+a contradiction (a greedy choice leaves a later play impossible) is redone (from attempt
+:data:`HINT_FROM` on, some steals between two other wolves, and which open card a face-up play
+turns, are steered by public facts); after :data:`TRIES` failures the real chance outcomes are
+kept (the true world with a fresh future), counted in :data:`STATS`. That fallback makes the
+world depend on the real hidden cards rather than only on what ``seat`` knows and the generator
+(measured over 2,000 random positions of ``tests.contract_helpers.random_positions``, seeds 2026
+and 99, one random seat each: 7 of 1,000 draws with four wolves, 14 of 1,000 with five, all 14
+in the 222 five-wolf positions past 400 actions). Also kept from the real game: the positions
+of Jackalopes shuffled back and drawn again in the current Hunt deck, and which copy of a Hunt
 card type each drawn Hunt card was.
 """
 
@@ -94,11 +102,12 @@ def resample_from_infostate(state: BadlandWolvesState, seat: int,
     STATS["draws"] += 1
     for attempt in range(TRIES):
         try:
-            log = _counterfactual_log(state, seat, rng, hint_steals=attempt >= HINT_FROM)
+            log, actions = _counterfactual_log(state, seat, rng,
+                                               hint_steals=attempt >= HINT_FROM)
         except _Contradiction:
             STATS["retries"] += 1
             continue
-        world = _replay(cls, state, log, int(rng.integers(2**62)))
+        world = _replay(cls, state, log, int(rng.integers(2**62)), actions)
         if world is not None and np.array_equal(world.observation_tensor(seat),
                                                 state.observation_tensor(seat)):
             return world
@@ -109,19 +118,21 @@ def resample_from_infostate(state: BadlandWolvesState, seat: int,
     return world
 
 
-def _replay(cls: Any, state: BadlandWolvesState, log: list[list[Any]],
-            seed: int) -> BadlandWolvesState | None:
-    """The real actions replayed under ``log`` (None if the log does not fit them).
+def _replay(cls: Any, state: BadlandWolvesState, log: list[list[Any]], seed: int,
+            actions: list[int] | None = None) -> BadlandWolvesState | None:
+    """``actions`` (default: the real ones) replayed under ``log`` (None if they do not fit).
 
-    The actions were legal in the real game and the log keeps every fact their legality
-    depends on, so they are applied without recomputing masks (the final observation check of
-    :func:`resample_from_infostate` and the history-consistency tests stand guard).
+    The actions are the real ones, share deals whose card type ``seat`` did not see rewritten
+    to the world's dealt card: the real ones were legal in the real game, a rewritten deal
+    takes a card the Lead Wolf holds in the world, and the log keeps every other fact their
+    legality depends on, so they are applied without recomputing masks (the final observation
+    check of :func:`resample_from_infostate` and the history-consistency tests stand guard).
     """
     world = cls.__new__(cls)
     world._pending_chance = deque((name, outcome) for name, outcome in log)
     try:
         world.__init__(seed=seed, **state.config)
-        for a in state.history:
+        for a in (state.history if actions is None else actions):
             world._apply_action(a)
             world.history.append(a)
     except (RecordError, IndexError, ValueError, AssertionError):
@@ -132,14 +143,22 @@ def _replay(cls: Any, state: BadlandWolvesState, log: list[list[Any]],
 
 
 def _counterfactual_log(state: BadlandWolvesState, seat: int, rng: np.random.Generator,
-                        hint_steals: bool = False) -> list[list[Any]]:
-    """The chance outcomes of one world (raises :class:`_Contradiction` on a dead end).
+                        hint_steals: bool = False) -> tuple[list[list[Any]], list[int]]:
+    """The chance outcomes and the actions of one world (raises :class:`_Contradiction` on a
+    dead end).
+
+    The actions are the real ones except share deals ``seat`` neither made nor received: such a
+    deal takes a uniformly random card of the Lead Wolf's drawn cards in the world (an open
+    identity, its type left open until the history forces it), and its action id ``GIVE[t, k]``
+    gets that card's type in the world.
 
     ``hint_steals``: a steal between two other wolves takes, with probability
     :data:`HINT_SHARE`, a card chosen from public facts (:func:`_steal_hint`: the thief's later
     plays, what the victim plays before it next gets a card) instead of a uniformly random card
-    (later attempts only). Every draw here depends on
-    what ``seat`` knows and on ``rng`` only, never on a hidden type or order of the real game.
+    (later attempts only); a face-up play then turns none of the wolf's open cards it needs for
+    its next plays (before it next gets a card), when another open card will do. Every draw
+    here depends on what ``seat`` knows and on ``rng`` only, never on a hidden type or order of
+    the real game.
     """
     from .engine import (
         C_DRAW,
@@ -171,6 +190,8 @@ def _counterfactual_log(state: BadlandWolvesState, seat: int, rng: np.random.Gen
     drawn: list[int] = []
     discard = np.zeros(NUM_SCRAP_TYPES, dtype=np.int64)
     steals: list[tuple[list[int], int]] = []
+    dealer = -1                   # the Lead Wolf who drew the cards being dealt
+    deals: list[tuple[int, int]] = []   # per share deal: (hunter, identity; -1 seen by seat)
     # Hunt deck: tokens (epoch, position in its shuffled pile) or ("j", insert number)
     hunt_perms = _hunt_perms(state)
     hunt_epoch = 0
@@ -192,13 +213,24 @@ def _counterfactual_log(state: BadlandWolvesState, seat: int, rng: np.random.Gen
         pool[k] -= 1
         typ[c] = k
 
-    def pick(ids: list[int], k: int) -> int:
+    def can_be(c: int, k: int) -> bool:
+        return typ[c] == k or (typ[c] < 0 and pools[ep[c]][k] > 0)
+
+    def pick(ids: list[int], k: int, later: list[int] | None = None) -> int:
         same = [c for c in ids if typ[c] == k]
         if same:
             return same[int(rng.integers(len(same)))]
         open_ = [c for c in ids if typ[c] < 0 and pools[ep[c]][k] > 0]
         if not open_:
             raise _Contradiction
+        if later and len(open_) > 1:
+            # hinted attempts: spare the open cards without which the player could not make
+            # its next plays (public facts)
+            need = np.bincount(later, minlength=NUM_SCRAP_TYPES)
+            spare = [c for c in open_ if not any(
+                can_be(c, k2) and sum(1 for x in ids if x != c and can_be(x, k2)) < need[k2]
+                for k2 in set(later))]
+            open_ = spare or open_
         # each open card weighted by the chance that it is a k: its deck's share of k's left
         w = np.array([pools[ep[c]][k] / pools[ep[c]].sum() for c in open_])
         c = open_[int(rng.choice(len(open_), p=w / w.sum()))] if len(open_) > 1 else open_[0]
@@ -234,6 +266,9 @@ def _counterfactual_log(state: BadlandWolvesState, seat: int, rng: np.random.Gen
     later_plays = _later_plays(state.card_log, {"play": C_PLAY, "steal": C_STEAL, "draw": C_DRAW,
                                                 "give": C_GIVE, "keep": C_KEEP}) \
         if hint_steals else {}
+    next_plays = _next_plays(state.card_log, {"play": C_PLAY, "steal": C_STEAL, "draw": C_DRAW,
+                                              "give": C_GIVE, "keep": C_KEEP}) \
+        if hint_steals else {}
     for i, ev in enumerate(state.card_log):
         code = ev[0]
         if code == C_DRAW:
@@ -243,12 +278,13 @@ def _counterfactual_log(state: BadlandWolvesState, seat: int, rng: np.random.Gen
             hands[ev[1]].append(c)
         elif code == C_SDRAW:
             c = new_card()
+            dealer = ev[1]
             if ev[1] == seat:
                 typ[c] = ev[2]   # reserved
             drawn.append(c)
         elif code == C_PLAY:
             p, k = ev[1], ev[2]
-            c = pick(hands[p], k)
+            c = pick(hands[p], k, next_plays.get(i))
             hands[p].remove(c)
             discard[k] += 1
         elif code == C_STEAL:
@@ -272,7 +308,14 @@ def _counterfactual_log(state: BadlandWolvesState, seat: int, rng: np.random.Gen
             if ev[1] == seat:
                 reveal(hands[ev[2]], ev[3])
         elif code == C_GIVE:
-            c = pick(drawn, ev[2])
+            if seat == dealer or seat == ev[1]:
+                c = pick(drawn, ev[2])
+                deals.append((ev[1], -1))
+            else:
+                # the type is private to dealer and receiver (rulings 6 and 12): any drawn card
+                # may be the one dealt, never read from the real type ev[2]
+                c = drawn[int(rng.integers(len(drawn)))]
+                deals.append((ev[1], c))
             drawn.remove(c)
             hands[ev[1]].append(c)
         elif code == C_KEEP:
@@ -332,7 +375,19 @@ def _counterfactual_log(state: BadlandWolvesState, seat: int, rng: np.random.Gen
             ins += 1
             outcome = jpos.get(ins, outcome)
         out.append([name, outcome])
-    return out
+    # the actions, with each share deal seat did not see dealing its card's type in the world
+    I = state.ids
+    give_end = I.GIVE + NUM_SCRAP_TYPES * n
+    actions = list(state.history)
+    it_deals = iter(deals)
+    for j, a in enumerate(actions):
+        if I.GIVE <= a < give_end:
+            t, c = next(it_deals)
+            if c >= 0:
+                actions[j] = I.GIVE + t * NUM_SCRAP_TYPES + typ[c]
+    if next(it_deals, None) is not None:  # pragma: no cover - bookkeeping error
+        raise AssertionError("share deals in the card log and in the history differ")
+    return out, actions
 
 
 def _later_plays(card_log: list[tuple[int, ...]], codes: dict[str, int]
@@ -357,6 +412,26 @@ def _later_plays(card_log: list[tuple[int, ...]], codes: dict[str, int]
             elif (e[0] in gets and e[1] == victim) or (e[0] == steal and e[1] == victim):
                 v_open = False
         out[i] = (t_plays, v_plays)
+    return out
+
+
+def _next_plays(card_log: list[tuple[int, ...]], codes: dict[str, int]) -> dict[int, list[int]]:
+    """For each face-up play (by its index in ``card_log``): the types the same wolf plays face
+    up after it and before it next gets a card (public facts)."""
+    out: dict[int, list[int]] = {}
+    play, steal = codes["play"], codes["steal"]
+    gets = (codes["draw"], codes["give"], codes["keep"], steal)
+    for i, ev in enumerate(card_log):
+        if ev[0] != play:
+            continue
+        p = ev[1]
+        plays: list[int] = []
+        for e in card_log[i + 1:]:
+            if e[0] == play and e[1] == p:
+                plays.append(e[2])
+            elif e[0] in gets and e[1] == p:
+                break
+        out[i] = plays
     return out
 
 
