@@ -150,14 +150,26 @@ def test_a_heuristic_refuses_the_observation_of_another_player_count(game, built
     agent = copy.copy(make_agent("heuristic", game, dict(cls(seed=0, num_players=built).config),
                                  seed=0))
     agent.reset()
-    state = cls(seed=1, num_players=used)
+    _, p, view = _first_choice(game, used)
+    with pytest.raises(ValueError, match=_other_count_refusal(view, built)):
+        agent.act(view, f"player_{p}")
+
+
+def _first_choice(game, players):
+    """A ``players``-player game (seed 1) at its first decision with a choice: the state, the
+    seat to act and its view."""
+    state = env_module(game).raw_env.state_class(seed=1, num_players=players)
     while np.flatnonzero(state.legal_action_mask()).size < 2:
         state.apply_action(int(np.flatnonzero(state.legal_action_mask())[0]))
     p = state.current_player
     view = {"observation": state.observation_tensor(p), "action_mask": state.legal_action_mask()}
-    with pytest.raises(ValueError, match=rf"observation of shape \({view['observation'].size},\)"
-                                         rf", expected \(\d+,\) for {built} players"):
-        agent.act(view, f"player_{p}")
+    return state, p, view
+
+
+def _other_count_refusal(view, built):
+    """The message of an agent made for ``built`` players refusing ``view``'s observation."""
+    return (rf"observation of shape \({view['observation'].size},\)"
+            rf", expected \(\d+,\) for {built} players")
 
 
 @pytest.mark.parametrize("game,built,used", [
@@ -169,11 +181,6 @@ def test_a_belief_heuristic_refuses_the_observation_of_another_player_count(game
     cls = env_module(game).raw_env.state_class
     agent = make_agent("heuristic:belief", game,
                        dict(cls(seed=0, num_players=built).config), seed=0)
-    state = cls(seed=1, num_players=used)
-    while np.flatnonzero(state.legal_action_mask()).size < 2:
-        state.apply_action(int(np.flatnonzero(state.legal_action_mask())[0]))
-    p = state.current_player
-    view = {"observation": state.observation_tensor(p), "action_mask": state.legal_action_mask()}
-    with pytest.raises(ValueError, match=rf"observation of shape \({view['observation'].size},\)"
-                                         rf", expected \(\d+,\) for {built} players"):
+    state, p, view = _first_choice(game, used)
+    with pytest.raises(ValueError, match=_other_count_refusal(view, built)):
         act_with_state(agent, view, f"player_{p}", state)
