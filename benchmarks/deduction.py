@@ -276,7 +276,7 @@ def check_cli_args(ap: argparse.ArgumentParser, a: argparse.Namespace) -> dict[s
     """
     from agents import make_agent
     from agents.belief import make_tracker, new_game
-    from training.cli import creatable_problem
+    from training.cli import creatable_problem, set_num_players
 
     for name, low in (("games", 1), ("particles", 1), ("samples", 2), ("refresh", 1),
                       ("max_decisions", 2), ("policy_samples", 1), ("seed", 0)):
@@ -294,11 +294,7 @@ def check_cli_args(ap: argparse.ArgumentParser, a: argparse.Namespace) -> dict[s
                  "'{\"beginner\": true}'")
     if not isinstance(config, dict):
         ap.error(f"--config {a.config!r} is not a JSON object")
-    if a.num_players is not None:
-        if config.get("num_players", a.num_players) != a.num_players:
-            ap.error(f"--num-players {a.num_players} and --config num_players="
-                     f"{config['num_players']!r} disagree: give one")
-        config["num_players"] = a.num_players
+    set_num_players(ap, config, a.num_players)
     try:
         state = new_game(a.game, a.seed, **config)
     except (ValueError, TypeError) as exc:
@@ -385,36 +381,31 @@ def main(argv: Sequence[str] | None = None) -> int:
         except (OSError, ValueError) as exc:
             ap.error(f"--merge: {exc}")
         games = next(iter(res.values()))["games"]
-        print(f"## {a.game}, {games} games merged from {len(a.merge)} files\n")
-        print(markdown(res))
-        png = a.png or f"deduction_{a.game}.png"
-        plot(res, png, f"{a.game}, {games} games")
-        print(f"\nplot: {png}")
-        if a.json:
-            Path(a.json).parent.mkdir(parents=True, exist_ok=True)
-            Path(a.json).write_text(json.dumps(json_results(res), allow_nan=False))
-        return 0
-    config = check_cli_args(ap, a)
-    trackers = list(a.trackers)
-    if "probe" in trackers and a.probe is None:
-        print("note: no --probe model given; the probe tracker is skipped")
-        trackers.remove("probe")
-    res = run(a.game, config, a.players, a.observer_seat, a.games, trackers, a.seed,
-              a.particles, a.samples, a.epsilon, a.probe, a.policy_samples, a.policy_mix,
-              a.refresh, a.max_decisions, log=lambda s: print(s, file=sys.stderr))
-    first = f" (first {a.max_decisions} decisions)" if a.max_decisions < 100_000 else ""
-    print(f"## {a.game} {config}, players {a.players}, observer seat {a.observer_seat}, "
-          f"{a.games} games{first}\n")
+        heading = f"{a.game}, {games} games merged from {len(a.merge)} files"
+        title = f"{a.game}, {games} games"
+    else:
+        config = check_cli_args(ap, a)
+        trackers = list(a.trackers)
+        if "probe" in trackers and a.probe is None:
+            print("note: no --probe model given; the probe tracker is skipped")
+            trackers.remove("probe")
+        res = run(a.game, config, a.players, a.observer_seat, a.games, trackers, a.seed,
+                  a.particles, a.samples, a.epsilon, a.probe, a.policy_samples, a.policy_mix,
+                  a.refresh, a.max_decisions, log=lambda s: print(s, file=sys.stderr))
+        first = f" (first {a.max_decisions} decisions)" if a.max_decisions < 100_000 else ""
+        heading = (f"{a.game} {config}, players {a.players}, observer seat {a.observer_seat}, "
+                   f"{a.games} games{first}")
+        title = (f"{a.game} {config} players {' '.join(a.players)}, seat {a.observer_seat}, "
+                 f"{a.games} games")
+    print(f"## {heading}\n")
     print(markdown(res))
     png = a.png or f"deduction_{a.game}.png"
-    plot(res, png, f"{a.game} {config} players {' '.join(a.players)}, seat {a.observer_seat}, "
-         f"{a.games} games")
+    plot(res, png, title)
     print(f"\nplot: {png}")
     if a.json:
         Path(a.json).parent.mkdir(parents=True, exist_ok=True)
         Path(a.json).write_text(json.dumps(json_results(res), allow_nan=False))
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -14,7 +14,7 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import NoReturn, Sequence
+from typing import Any, NoReturn, Sequence
 
 
 class ArgumentParser(argparse.ArgumentParser):
@@ -68,3 +68,17 @@ def creatable_problem(option: str, path: Path, folder_word: str = "folder") -> s
     if not os.access(parent, os.W_OK | os.X_OK):
         return f"{option} {path}: no permission to write in the folder {parent}"
     return None
+
+
+def set_num_players(ap: argparse.ArgumentParser, config: dict[str, Any],
+                    num_players: int | None) -> dict[str, Any]:
+    """``config`` with ``num_players`` set from ``--num-players`` (unchanged when it is None).
+
+    A ``--config`` that already names another player count ends in ``ap.error`` (one line,
+    exit 2) naming both."""
+    if num_players is not None:
+        if config.get("num_players", num_players) != num_players:
+            ap.error(f"--num-players {num_players} and --config num_players="
+                     f"{config['num_players']!r} disagree: give one")
+        config["num_players"] = num_players
+    return config

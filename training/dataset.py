@@ -49,7 +49,7 @@ from typing import Any, Iterator, Sequence
 
 import numpy as np
 
-from .cli import ArgumentParser, creatable_problem
+from .cli import ArgumentParser, creatable_problem, set_num_players
 
 FORMAT = 1
 FIELDS = ("obs", "mask", "action", "actor", "truth", "game", "step")
@@ -189,13 +189,16 @@ def read_index(path: str | Path) -> dict[str, Any]:
     return index
 
 
-def iter_shards(path: str | Path, fields: Sequence[str] = FIELDS
-                ) -> Iterator[dict[str, np.ndarray]]:
+def iter_shards(path: str | Path, fields: Sequence[str] = FIELDS,
+                obs_columns: np.ndarray | None = None) -> Iterator[dict[str, np.ndarray]]:
     """Stream the dataset shard by shard: dicts of the requested ``fields`` (schema above).
+    With ``obs_columns`` (int ``(D',)``) each shard's ``obs`` keeps only those entries of every
+    seat's observation (float32 ``(K, n, D')``), so a reader holds the selected width only.
 
     Raises:
         ValueError: an unknown field name, no fields, or one name given as a string (it was
-            read letter by letter: "unknown dataset field(s) ['o', 'b', 's']").
+            read letter by letter: "unknown dataset field(s) ['o', 'b', 's']"); an
+            ``obs_columns`` entry outside the observation.
     """
     if isinstance(fields, str):
         raise ValueError(f"fields is a sequence of field names, got the string {fields!r}; "
@@ -208,12 +211,21 @@ def iter_shards(path: str | Path, fields: Sequence[str] = FIELDS
     index = read_index(path)
     for sh in index["shards"]:
         with np.load(Path(path) / sh["file"]) as z:
-            yield {f: z[f] for f in fields}
+            out = {f: z[f] for f in fields}
+        if obs_columns is not None and "obs" in out:
+            size = out["obs"].shape[2]
+            if len(obs_columns) and (int(np.max(obs_columns)) >= size
+                                     or int(np.min(obs_columns)) < 0):
+                raise ValueError(f"input columns outside the {size}-entry observation")
+            out["obs"] = np.ascontiguousarray(out["obs"][:, :, obs_columns])
+        yield out
 
 
-def load_dataset(path: str | Path, fields: Sequence[str] = FIELDS) -> dict[str, np.ndarray]:
-    """The whole dataset (requested ``fields`` of every shard, concatenated)."""
-    parts = list(iter_shards(path, fields))
+def load_dataset(path: str | Path, fields: Sequence[str] = FIELDS,
+                 obs_columns: np.ndarray | None = None) -> dict[str, np.ndarray]:
+    """The whole dataset (requested ``fields`` of every shard, concatenated; ``obs`` restricted
+    to ``obs_columns`` shard by shard when given, :func:`iter_shards`)."""
+    parts = list(iter_shards(path, fields, obs_columns))
     return {f: np.concatenate([p[f] for p in parts]) for f in fields}
 
 
@@ -262,11 +274,7 @@ def check_cli_args(ap: argparse.ArgumentParser, a: argparse.Namespace) -> dict[s
         config = parse_config_items(a.config)
     except ValueError as exc:
         ap.error(str(exc))
-    if a.num_players is not None:
-        if config.get("num_players", a.num_players) != a.num_players:
-            ap.error(f"--num-players {a.num_players} and --config num_players="
-                     f"{config['num_players']!r} disagree: give one")
-        config["num_players"] = a.num_players
+    set_num_players(ap, config, a.num_players)
     try:
         state = new_game(a.game, a.seed, **config)
     except (ValueError, TypeError) as exc:

@@ -273,18 +273,12 @@ def load_selected(path: str | Path, cols: np.ndarray) -> dict[str, np.ndarray]:
     Raises:
         ValueError: a column outside the observation.
     """
-    from training.dataset import iter_shards
+    from agents.belief import new_game
+    from training.dataset import load_dataset, read_index
 
-    parts: dict[str, list[np.ndarray]] = {"obs": [], "truth": [], "game": []}
-    size = None
-    for sh in iter_shards(path, ("obs", "truth", "game")):
-        size = int(sh["obs"].shape[2])
-        if len(cols) and (int(np.max(cols)) >= size or int(np.min(cols)) < 0):
-            raise ValueError(f"input columns outside the {size}-entry observation")
-        parts["obs"].append(np.ascontiguousarray(sh["obs"][:, :, cols]))
-        parts["truth"].append(sh["truth"])
-        parts["game"].append(sh["game"])
-    out = {k: np.concatenate(v) for k, v in parts.items()}
+    out = load_dataset(path, ("obs", "truth", "game"), obs_columns=cols)
+    index = read_index(path)
+    size = new_game(index["game"], 0, **index["config"]).observation_size
     out["obs_size"] = np.asarray(size, dtype=np.int64)
     return out
 
