@@ -83,6 +83,16 @@ def _forward(x: np.ndarray, layers: list[tuple[np.ndarray, np.ndarray, str | Non
     return x
 
 
+def sampling_rng(seed: int | None) -> np.random.Generator:
+    """The generator a :class:`PolicyAgent` made with ``seed`` samples its moves from.
+
+    A child of ``numpy.random.SeedSequence(seed)`` (its first ``spawn``), not
+    ``default_rng(seed)`` itself: the agent's advisor seeds its heuristic with ``seed``, and the
+    two must not draw the same stream. ``None`` gives fresh entropy.
+    """
+    return np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
+
+
 class PolicyAgent:
     """Acts with a MaskablePPO policy, masked to the legal actions.
 
@@ -91,7 +101,9 @@ class PolicyAgent:
         deterministic: take the most probable legal action (default) or sample from the masked
             distribution.
         name: label used in evaluation tables.
-        seed: unused by deterministic play; seeds torch's sampling when ``deterministic=False``.
+        seed: seeds the agent's generators: :attr:`rng`, which samples its moves when
+            ``deterministic=False`` (deterministic play draws nothing), and its advisor's (with
+            ``advice``), as independent streams (see :func:`sampling_rng`).
         advice: ``None`` (the policy reads the observation only) or the advice kind the policy
             was trained with (:mod:`agents.advice`): its input is then the observation followed
             by the advice vector, which this agent computes with an advisor of its own (one per
@@ -99,6 +111,9 @@ class PolicyAgent:
         game, config: the game and configuration the advisor plays (with ``advice`` only).
 
     Attributes:
+        rng: the agent's own ``numpy.random.Generator``: every sampled move is drawn from it
+            (never from torch's global generator), so a sampling agent's moves depend on its
+            seed and the observations it is asked about only, and a copy plays as the original.
         obs_size: length of the game observation the agent takes (the policy's input length
             less the advice vector's ``num_actions`` when ``advice`` is set).
 
@@ -111,8 +126,6 @@ class PolicyAgent:
     def __init__(self, policy: Any, deterministic: bool = True, name: str = "ppo",
                  seed: int | None = None, advice: str | None = None, game: str | None = None,
                  config: dict[str, Any] | None = None) -> None:
-        import torch
-
         self.policy = policy
         self.policy.set_training_mode(False)
         self.deterministic = deterministic
@@ -127,11 +140,9 @@ class PolicyAgent:
                                  "its config to build its advisor")
             self.advisor = Advisor(advice, game, config, seed=seed)
         self.obs_size = self.input_size - (self.num_actions if advice is not None else 0)
-        self.rng = np.random.default_rng(seed)
+        self.rng = sampling_rng(seed)
         self._layers = _numpy_actor(policy)
         self._residual = _numpy_residual(policy)
-        if seed is not None and not deterministic:
-            torch.manual_seed(seed)
 
     @classmethod
     def load(cls, path: str | Path, deterministic: bool = True, seed: int | None = None,
@@ -158,8 +169,7 @@ class PolicyAgent:
         """A copy that acts exactly as this agent would from here on, with memory of its own:
         the frozen policy shared, the generator and the advisor (its memory of the game so
         far) copied, so the two can play two seats (CONVENTIONS.md, "Agents": an agent that
-        remembers the game is one instance per seat). Policies off the numpy path sample with
-        torch's global generator, which no copy can separate."""
+        remembers the game is one instance per seat)."""
         new = object.__new__(type(self))
         new.__dict__.update(self.__dict__)
         new.rng = copy.deepcopy(self.rng)
@@ -169,11 +179,11 @@ class PolicyAgent:
 
     def spawn(self, seed: int | None = None) -> PolicyAgent:
         """A new agent acting with the same policy (weights shared, not copied) and its own
-        generator seeded by ``seed``: one per seat when sampling (``deterministic=False``).
-        Policies off the numpy path sample with torch's global generator instead."""
+        generators seeded by ``seed`` as a new agent's are: one per seat when sampling
+        (``deterministic=False``)."""
         new = object.__new__(type(self))      # not copy.copy: its advisor copy would be dropped
         new.__dict__.update(self.__dict__)
-        new.rng = np.random.default_rng(seed)
+        new.rng = sampling_rng(seed)
         if self.advisor is not None:
             new.advisor = self.advisor.spawn(seed)
         return new
@@ -212,8 +222,32 @@ class PolicyAgent:
                                  "infinite weights?)")
             if self.deterministic:
                 return int(legal[int(np.argmax(logits))])
-            p = np.exp(logits - logits.max())
-            return int(legal[int(self.rng.choice(legal.size, p=p / p.sum()))])
-        action, _ = self.policy.predict(obs, deterministic=self.deterministic,
-                                        action_masks=mask.astype(bool))
-        return int(action)
+            return self._sample(logits, legal)
+        if self.deterministic:
+            action, _ = self.policy.predict(obs, deterministic=True,
+                                            action_masks=mask.astype(bool))
+            return int(action)
+        return self._sample(self._torch_logits(obs, mask)[legal].astype(np.float64), legal)
+
+    def _torch_logits(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """float32 (A,): the masked logits of a policy off the numpy path, computed by torch."""
+        import torch
+
+        obs_t, _ = self.policy.obs_to_tensor(obs)
+        with torch.no_grad():
+            dist = self.policy.get_distribution(obs_t, action_masks=mask.astype(bool)[None])
+        return dist.distribution.logits[0].cpu().numpy()
+
+    def _sample(self, logits: np.ndarray, legal: np.ndarray) -> int:
+        """A legal action drawn from ``softmax(logits)`` (float64 (L,), one per id of
+        ``legal``) with :attr:`rng`.
+
+        Raises:
+            ValueError: a logit is not finite.
+        """
+        if not np.isfinite(logits).all():
+            raise ValueError(f"{self.name}: the policy's logits are not finite at legal "
+                             f"actions {legal[~np.isfinite(logits)].tolist()} (NaN or "
+                             "infinite weights?)")
+        p = np.exp(logits - logits.max())
+        return int(legal[int(self.rng.choice(legal.size, p=p / p.sum()))])

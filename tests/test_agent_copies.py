@@ -184,3 +184,126 @@ def test_a_belief_heuristic_refuses_the_observation_of_another_player_count(game
     state, p, view = _first_choice(game, used)
     with pytest.raises(ValueError, match=_other_count_refusal(view, built)):
         act_with_state(agent, view, f"player_{p}", state)
+
+
+def _torch_only_policy(obs_dim=7, n_actions=5, seed=0):
+    """A MaskablePPO MLP policy with ELU activations: off PolicyAgent's numpy path (torch acts)."""
+    import gymnasium as gym
+    import torch
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+    torch.manual_seed(seed)
+    space = gym.spaces.Box(0.0, 1.0, (obs_dim,), np.float32)
+    return MaskableActorCriticPolicy(space, gym.spaces.Discrete(n_actions), lambda _: 1e-3,
+                                     net_arch=[16], activation_fn=torch.nn.ELU)
+
+
+def _policy_views(obs_dim, n_actions, count, seed=0):
+    """``count`` observation dicts with random features and random masks of 2+ legal actions."""
+    rng = np.random.default_rng(seed)
+    views = []
+    for _ in range(count):
+        mask = (rng.random(n_actions) < 0.7).astype(np.int8)
+        mask[rng.choice(n_actions, 2, replace=False)] = 1
+        views.append({"observation": rng.random(obs_dim).astype(np.float32),
+                      "action_mask": mask})
+    return views
+
+
+def test_a_sampling_policy_off_the_numpy_path_draws_from_its_own_generator():
+    """A sampling PolicyAgent whose policy torch runs (ELU activations) draws from its own
+    generator: with seed 0 it plays the same 60 moves alone, interleaved with a second sampling
+    agent (seed 1) acting between its moves, and after torch's global seed is moved; before,
+    it sampled with torch's global generator, which the second agent's construction reseeded
+    and its draws advanced."""
+    import torch
+
+    from agents.learned import PolicyAgent
+
+    policy = _torch_only_policy()
+    views = _policy_views(7, 5, 60)
+    alone = PolicyAgent(policy, deterministic=False, seed=0)
+    assert alone._layers is None and alone._residual is None
+    ref = [alone.act(v, "player_0") for v in views]
+    assert all(v["action_mask"][a] for v, a in zip(views, ref))
+    assert len(set(ref)) >= 3                       # it samples: not one argmax move
+
+    mine = PolicyAgent(policy, deterministic=False, seed=0)
+    other = PolicyAgent(policy, deterministic=False, seed=1)
+    played, theirs = [], []
+    for v in views:
+        theirs.append(other.act(v, "player_1"))
+        torch.manual_seed(123)
+        played.append(mine.act(v, "player_0"))
+    assert played == ref
+    assert theirs != ref                           # another seed, another stream
+
+
+def test_a_policy_samples_alike_on_the_torch_and_numpy_paths():
+    """The same tanh MLP policy and seed sampled through the numpy fast path and through torch
+    (the numpy layers removed) plays the same 200 moves: both draw from the agent's generator
+    with the softmax of the legal logits."""
+    import gymnasium as gym
+    import torch
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+    from agents.learned import PolicyAgent
+
+    torch.manual_seed(2)
+    policy = MaskableActorCriticPolicy(gym.spaces.Box(0.0, 1.0, (7,), np.float32),
+                                       gym.spaces.Discrete(5), lambda _: 1e-3, net_arch=[16])
+    fast = PolicyAgent(policy, deterministic=False, seed=4)
+    slow = PolicyAgent(policy, deterministic=False, seed=4)
+    assert fast._layers is not None
+    slow._layers = None
+    views = _policy_views(7, 5, 200, seed=1)
+    a = [fast.act(v, "player_0") for v in views]
+    assert a == [slow.act(v, "player_0") for v in views]
+    assert len(set(a)) >= 3
+
+
+@pytest.mark.parametrize("how", ["copy", "deepcopy", "pickle"])
+def test_a_copy_of_a_sampling_policy_off_the_numpy_path_plays_the_originals_moves(how):
+    """A sampling torch-path PolicyAgent copied by ``how`` after 20 of 60 moves: the copy acts
+    first at each later move, the original after it, and both play the moves of an agent made
+    alike with no copy (before, both drew from torch's global generator, so the copy's draws
+    moved the original's)."""
+    from agents.learned import PolicyAgent
+
+    copier = {"copy": copy.copy, "deepcopy": copy.deepcopy,
+              "pickle": lambda a: pickle.loads(pickle.dumps(a))}[how]
+    policy = _torch_only_policy(seed=5)
+    views = _policy_views(7, 5, 60, seed=2)
+    ref_agent = PolicyAgent(policy, deterministic=False, seed=3)
+    ref = [ref_agent.act(v, "player_0") for v in views]
+    agent = PolicyAgent(policy, deterministic=False, seed=3)
+    mine = [agent.act(v, "player_0") for v in views[:20]]
+    twin = copier(agent)
+    twins = []
+    for v in views[20:]:
+        twins.append(twin.act(v, "player_0"))
+        mine.append(agent.act(v, "player_0"))
+    assert mine == ref
+    assert twins == ref[20:]
+    assert len(set(ref[20:])) >= 3
+
+
+def test_an_advised_policy_and_its_advisor_draw_different_streams():
+    """The shipped advised Badland Wolves policy made with seed 5 (and its spawn with seed 9):
+    its sampling generator and its advisor's heuristic generator (which breaks the heuristic's
+    fallbacks) are not one stream, as they were when both were ``default_rng(seed)``; the
+    advisor's stays ``default_rng(seed)``, so deterministic play is unchanged; the same seed
+    gives the same streams again."""
+    def first(gen):
+        return copy.deepcopy(gen).integers(2**32, size=4).tolist()
+
+    cfg = {"num_players": 4}
+    agent = make_agent("ppo:badland_wolves", "badland_wolves", cfg, seed=5)
+    again = make_agent("ppo:badland_wolves", "badland_wolves", cfg, seed=5)
+    spawned = agent.spawn(9)
+    for a, seed in ((agent, 5), (spawned, 9)):
+        assert first(a.rng) != first(a.advisor.agent.rng)
+        assert first(a.advisor.agent.rng) == first(np.random.default_rng(seed))
+    assert first(again.rng) == first(agent.rng)
+    assert first(again.advisor.agent.rng) == first(agent.advisor.agent.rng)
+    assert first(spawned.rng) != first(agent.rng)

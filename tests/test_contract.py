@@ -257,9 +257,8 @@ def _private_twin(pool, game, config, label, seed):
 
     if label in ("random", "heuristic"):
         return make_agent(label, game, config, seed=seed)
-    twin = PolicyAgent(dict(pool.snapshots)[label].policy, deterministic=False, name=label)
-    twin.rng = np.random.default_rng(seed)
-    return twin
+    return PolicyAgent(dict(pool.snapshots)[label].policy, deterministic=False, name=label,
+                       seed=seed)
 
 
 def _mismatches(pool, game, config, streams, made) -> int:
