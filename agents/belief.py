@@ -1261,6 +1261,33 @@ class ProbeTracker(Tracker):
         return self.adapter.own_row(st, seat, b)
 
 
+#: The keywords of :func:`make_tracker` each tracker reads (``seed`` aside): keyword -> the specs
+#: that read it (one ending in ``:`` is a prefix, ``policy-ppo:`` for every ``policy-ppo:PATH``).
+#: Every other tracker ignores the keyword (:func:`tracker_reads`).
+TRACKER_OPTIONS: dict[str, tuple[str, ...]] = {
+    "particles": ("policy", "policy-random", "policy-ppo:"),
+    "samples": ("consistent",),
+    "refresh": ("consistent",),
+    "epsilon": ("policy", "policy-exact"),
+    "policy_samples": ("policy", "policy-exact"),
+    "policy_mix": ("policy", "policy-exact", "policy-random", "policy-ppo:"),
+    "probe_path": ("probe",),
+}
+
+
+def tracker_reads(spec: str, keyword: str) -> bool:
+    """Whether the tracker :func:`make_tracker` builds from ``spec`` reads ``keyword``.
+
+    Raises:
+        KeyError: ``keyword`` is not one of :data:`TRACKER_OPTIONS`.
+    """
+    if keyword not in TRACKER_OPTIONS:
+        raise KeyError(f"{keyword!r} is not a make_tracker option: one of "
+                       f"{sorted(TRACKER_OPTIONS)}")
+    return any(spec == t or (t.endswith(":") and spec.startswith(t))
+               for t in TRACKER_OPTIONS[keyword])
+
+
 def make_tracker(spec: str, game: str, config: dict[str, Any], seed: int = 0,
                  particles: int = 100, samples: int = 200, epsilon: float = 0.1,
                  probe_path: str | None = None, policy_samples: int | None = None,
@@ -1271,7 +1298,7 @@ def make_tracker(spec: str, game: str, config: dict[str, Any], seed: int = 0,
     ``policy-random``, ``policy-ppo:PATH`` or ``probe`` (needs ``probe_path``); ``refresh``:
     :class:`ConsistentTracker`'s resampling interval; ``policy_mix``: the defensive mixture of
     every ``policy*`` tracker (it was dropped for ``policy-exact``, ``policy-random`` and
-    ``policy-ppo``).
+    ``policy-ppo``). :data:`TRACKER_OPTIONS` says which tracker reads which keyword.
 
     Raises:
         ValueError: an unknown spec, or ``probe`` without a path.
@@ -1312,6 +1339,6 @@ __all__ = [
     "ADAPTERS", "ActionModel", "BeliefAdapter", "ConsistentTracker", "EpsilonAgentPolicy",
     "ExactPolicyTracker",
     "GAME_STATES", "PolicyTracker", "ProbeTracker", "RandomPolicy", "SoftmaxPolicyAgent",
-    "Tracker", "UniformTracker", "adapter_for", "heuristic_policy", "make_tracker", "new_game",
-    "sample_action", "state_class",
+    "TRACKER_OPTIONS", "Tracker", "UniformTracker", "adapter_for", "heuristic_policy",
+    "make_tracker", "new_game", "sample_action", "state_class", "tracker_reads",
 ]

@@ -25,6 +25,11 @@ and writes a PNG (matplotlib) of the three metrics over game time (10 bins), one
 tracker with its interval shaded. The ``policy`` tracker assumes the other seats play the game's
 heuristic made stochastic (``--epsilon``, :class:`agents.belief.EpsilonAgentPolicy`); ``probe``
 needs a model from ``python -m training.probe`` (``--probe``; skipped with a note without one).
+A tracker option given while no tracker in ``--trackers`` reads it (``--probe`` without
+``probe``, ``--particles`` without ``policy``, ``policy-random`` or ``policy-ppo:PATH``,
+``--samples`` or ``--refresh`` without ``consistent``, ``--epsilon`` or ``--policy-samples``
+without ``policy`` or ``policy-exact``, ``--policy-mix`` without a ``policy*`` tracker) is
+refused, not ignored.
 
 ``--merge`` prints and plots the results of several ``--json`` files as one run (:func:`merge`):
 run chunks of engine seeds in parallel processes (``--seed 50000 --games 20``, ``--seed 50020
@@ -262,6 +267,18 @@ def plot(results: dict[str, Any], path: str | Path, title: str = "") -> None:
     plt.close(fig)
 
 
+#: Command-line tracker options (``argparse`` dests) -> the :func:`agents.belief.make_tracker`
+#: keyword each sets: one given while no tracker in ``--trackers`` reads it is refused.
+TRACKER_ARGS = {"probe": "probe_path", "particles": "particles", "samples": "samples",
+                "epsilon": "epsilon", "refresh": "refresh", "policy_mix": "policy_mix",
+                "policy_samples": "policy_samples"}
+
+#: The values of the tracker options left out (``--policy-samples`` and ``--probe`` stay None:
+#: the tracker's own default, and no probe model).
+TRACKER_DEFAULTS = {"particles": 100, "samples": 200, "epsilon": 0.1, "refresh": 1,
+                    "policy_mix": 0.0}
+
+
 def check_cli_args(ap: argparse.ArgumentParser, a: argparse.Namespace) -> dict[str, Any]:
     """Check the command line before any game is played; returns the game config.
 
@@ -272,10 +289,15 @@ def check_cli_args(ap: argparse.ArgumentParser, a: argparse.Namespace) -> dict[s
     refuses, ``--num-players`` and ``--config`` that disagree, an ``--observer-seat`` that is not
     a seat, an unknown or surplus player spec, an unknown or repeated tracker, a tracker that
     cannot follow this game (a ``--probe`` file that is missing, for another game or another
-    player count), and a ``--png`` or ``--json`` that is a directory or cannot be created.
+    player count), a tracker option given while no tracker in ``--trackers`` reads it
+    (:data:`TRACKER_ARGS`: e.g. ``--probe`` without ``probe``, ``--particles`` without a
+    particle filter), and a ``--png`` or ``--json`` that is a directory or cannot be created.
+
+    The tracker options default to None on the command line, so that one given is told from one
+    left out; this fills those left out with :data:`TRACKER_DEFAULTS` (in ``a``).
     """
     from agents import make_agent
-    from agents.belief import make_tracker, new_game
+    from agents.belief import TRACKER_OPTIONS, make_tracker, new_game, tracker_reads
     from training.cli import creatable_problem, set_num_players
 
     for name, low in (("games", 1), ("particles", 1), ("samples", 2), ("refresh", 1),
@@ -283,9 +305,9 @@ def check_cli_args(ap: argparse.ArgumentParser, a: argparse.Namespace) -> dict[s
         value = getattr(a, name)
         if value is not None and value < low:
             ap.error(f"--{name.replace('_', '-')} must be at least {low}, got {value}")
-    if not 0.0 < a.epsilon <= 1.0:
+    if a.epsilon is not None and not 0.0 < a.epsilon <= 1.0:
         ap.error(f"--epsilon must be in (0, 1], got {a.epsilon}")
-    if not 0.0 <= a.policy_mix < 1.0:
+    if a.policy_mix is not None and not 0.0 <= a.policy_mix < 1.0:
         ap.error(f"--policy-mix must be in [0, 1), got {a.policy_mix}")
     try:
         config = json.loads(a.config)
@@ -313,6 +335,16 @@ def check_cli_args(ap: argparse.ArgumentParser, a: argparse.Namespace) -> dict[s
     repeated = sorted({t for t in a.trackers if a.trackers.count(t) > 1})
     if repeated:
         ap.error(f"--trackers: {', '.join(repeated)} given twice")
+    for option, keyword in TRACKER_ARGS.items():
+        if getattr(a, option) is not None and not any(tracker_reads(t, keyword)
+                                                      for t in a.trackers):
+            readers = ", ".join(t + ("PATH" if t.endswith(":") else "")
+                                for t in TRACKER_OPTIONS[keyword])
+            ap.error(f"--{option.replace('_', '-')} is read only by the {readers} tracker(s), "
+                     f"none of which is in --trackers ({' '.join(a.trackers)})")
+    for option, value in TRACKER_DEFAULTS.items():
+        if getattr(a, option) is None:
+            setattr(a, option, value)
     for spec in a.trackers:
         if spec == "probe" and a.probe is None:
             continue                # skipped with a note
@@ -352,15 +384,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--config", default="{}", help="extra game keywords as JSON")
     ap.add_argument("--trackers", nargs="+", default=["uniform", "consistent", "policy", "probe"])
     ap.add_argument("--probe", default=None, help="probe model from python -m training.probe")
-    ap.add_argument("--particles", type=int, default=100)
-    ap.add_argument("--samples", type=int, default=200)
-    ap.add_argument("--epsilon", type=float, default=0.1)
-    ap.add_argument("--refresh", type=int, default=1,
+    ap.add_argument("--particles", type=int, default=None,
+                    help="particles of the policy, policy-random and policy-ppo trackers "
+                         "(default 100)")
+    ap.add_argument("--samples", type=int, default=None,
+                    help="worlds of the sampled consistent tracker (default 200)")
+    ap.add_argument("--epsilon", type=float, default=None,
+                    help="weight of uniform play mixed into the heuristic that the policy and "
+                         "policy-exact trackers assume the other seats play (default 0.1)")
+    ap.add_argument("--refresh", type=int, default=None,
                     help="the sampled consistent tracker resamples every this many actions "
                          "(default 1; long Clandestine histories make a world cost ~40 ms)")
-    ap.add_argument("--policy-mix", type=float, default=0.0,
+    ap.add_argument("--policy-mix", type=float, default=None,
                     help="defensive mixture weight of the consistent posterior in the policy "
-                         "tracker's belief (default 0: plain Bayes)")
+                         "trackers' belief (default 0: plain Bayes)")
     ap.add_argument("--policy-samples", type=int, default=None,
                     help="heuristic calls per observation in the policy model (default: "
                          "agents.belief.HEURISTIC_SAMPLES)")

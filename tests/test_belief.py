@@ -1099,6 +1099,99 @@ def test_deduction_benchmark_command_line_mistakes(args, message, capsys):
     assert message in err and err.count("\n") == 1, err
 
 
+@pytest.mark.parametrize("args,trackers,readers", [
+    (["--probe", "p.pt"], ["uniform", "consistent"], "the probe tracker(s)"),
+    (["--particles", "50"], ["uniform", "consistent", "policy-exact"],
+     "the policy, policy-random, policy-ppo:PATH tracker(s)"),
+    (["--samples", "200"], ["uniform", "policy"], "the consistent tracker(s)"),
+    (["--refresh", "2"], ["policy-random"], "the consistent tracker(s)"),
+    (["--epsilon", "0.2"], ["consistent", "policy-random"], "the policy, policy-exact tracker(s)"),
+    (["--policy-samples", "3"], ["policy-random", "probe"], "the policy, policy-exact tracker(s)"),
+    (["--policy-mix", "0.1"], ["uniform", "consistent"],
+     "the policy, policy-exact, policy-random, policy-ppo:PATH tracker(s)"),
+])
+def test_deduction_benchmark_refuses_a_tracker_option_no_tracker_reads(args, trackers, readers,
+                                                                      capsys):
+    """A tracker option given (even at its default value) while no tracker in ``--trackers``
+    reads it is refused in one line, before any game: ``--probe p.pt --trackers uniform
+    consistent`` ran without the probe and said nothing, and so did the others."""
+    from benchmarks.deduction import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(["--game", "clans", "--num-players", "2", "--games", "1", "--trackers", *trackers,
+              *args])
+    assert exc.value.code == 2
+    out = capsys.readouterr()
+    option = args[0]
+    assert out.err.count("\n") == 1, out.err
+    assert (f"{option} is read only by {readers}, none of which is in --trackers "
+            f"({' '.join(trackers)})") in out.err
+    assert "decisions" not in out.out + out.err
+
+
+def test_deduction_benchmark_takes_tracker_options_their_trackers_read(tmp_path, capsys):
+    """The tracker options given with the trackers that read them (and none given with
+    ``uniform`` alone) run, with the values given: the policy tracker's particle count and
+    the consistent tracker's sample count are those of the command line."""
+    from agents import belief
+    from benchmarks.deduction import main
+
+    made = []
+    real = belief.make_tracker
+
+    def spy(spec, *args, **kw):
+        made.append((spec, kw))
+        return real(spec, *args, **kw)
+
+    belief.make_tracker = spy
+    try:
+        assert main(["--game", "clans", "--num-players", "2", "--players", "random",
+                     "--games", "1", "--max-decisions", "3", "--trackers", "consistent",
+                     "policy", "--particles", "7", "--samples", "9", "--refresh", "2",
+                     "--epsilon", "0.3", "--policy-samples", "2", "--policy-mix", "0.1",
+                     "--png", str(tmp_path / "p.png")]) == 0
+        assert main(["--game", "clans", "--num-players", "2", "--players", "random",
+                     "--games", "1", "--max-decisions", "3", "--trackers", "uniform",
+                     "--png", str(tmp_path / "p.png")]) == 0
+    finally:
+        belief.make_tracker = real
+    capsys.readouterr()
+    given = {"particles": 7, "samples": 9, "refresh": 2, "epsilon": 0.3, "policy_samples": 2,
+             "policy_mix": 0.1}
+    defaults = {"particles": 100, "samples": 200, "refresh": 1, "epsilon": 0.1,
+                "policy_samples": None, "policy_mix": 0.0}
+    for spec, kw in made:
+        expect = defaults if spec == "uniform" else given
+        assert {k: kw[k] for k in expect} == expect, spec
+    assert {spec for spec, _ in made} == {"consistent", "policy", "uniform"}
+
+
+def test_tracker_options_table_agrees_with_make_tracker():
+    """``TRACKER_OPTIONS``: each tracker refuses a bad value of exactly the keywords the table
+    says it reads, and builds (and resets) with a bad value of every other keyword."""
+    from agents.belief import TRACKER_OPTIONS, make_tracker, tracker_reads
+
+    bad = {"particles": 0, "samples": 1, "refresh": 0, "epsilon": 0.0, "policy_samples": 0,
+           "policy_mix": 1.0}
+    assert set(bad) | {"probe_path"} == set(TRACKER_OPTIONS)
+    cases = [("clans", 2, spec) for spec in ("uniform", "consistent", "policy",
+                                             "policy-exact", "policy-random")]
+    cases.append(("prowl", 4, "policy-ppo:agents/checkpoints/prowl.zip"))
+    for game, n, spec in cases:
+        st = new_game(game, 0, num_players=n)
+        assert not tracker_reads(spec, "probe_path")
+        make_tracker(spec, game, st.config, probe_path="/nonexistent.pt").reset(st, 0)
+        for key, value in bad.items():
+            if tracker_reads(spec, key):
+                with pytest.raises(ValueError):
+                    make_tracker(spec, game, st.config, **{key: value}).reset(st, 0)
+            else:
+                make_tracker(spec, game, st.config, **{key: value}).reset(st, 0)
+    assert tracker_reads("probe", "probe_path") and tracker_reads("policy-ppo:x", "particles")
+    with pytest.raises(KeyError, match="'seed' is not a make_tracker option"):
+        tracker_reads("uniform", "seed")
+
+
 def test_deduction_benchmark_refuses_a_probe_or_output_it_cannot_use(prowl2_probe, tmp_path,
                                                                     capsys):
     """A probe for another player count or another game, a file that is not a probe, and a
