@@ -1296,6 +1296,32 @@ def test_dataset_and_probe_refuse_an_out_path_under_a_file(tmp_path, capsys):
         assert "decisions" not in err.out      # no game was played
 
 
+def test_probe_refuses_to_replace_an_existing_out_file_without_overwrite(tmp_path, capsys):
+    """``--out`` naming an existing file: ``training.probe`` played the games, trained and
+    replaced it silently. It is now refused in one line before any game is played, the file
+    left as it was; with ``--overwrite`` the new probe replaces it."""
+    from training.probe import load_probe
+    from training.probe import main as probe_main
+
+    out = tmp_path / "p.pt"
+    base = ["--game", "clans", "--num-players", "2", "--games", "2", "--epochs", "1",
+            "--out", str(out)]
+    assert probe_main(base + ["--hidden", "4"]) == 0
+    before = out.read_bytes()
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as exc:
+        probe_main(base + ["--hidden", "5"])
+    assert exc.value.code == 2
+    err = capsys.readouterr()
+    assert err.err.count("\n") == 1
+    assert (f"--out {out} already exists and this run would replace it: add --overwrite, or "
+            "choose another --out") in err.err
+    assert "decisions" not in err.out          # no game was played
+    assert out.read_bytes() == before and load_probe(out)[1]["hidden"] == 4
+    assert probe_main(base + ["--hidden", "5", "--overwrite"]) == 0
+    assert load_probe(out)[1]["hidden"] == 5
+
+
 def test_probe_with_data_refuses_the_options_of_generated_games(tmp_path, capsys):
     """With ``--data`` (2 random 2-player Clans games) ``--num-players 3``, ``--games``,
     ``--agents`` and ``--config`` were silently ignored (a 2-player probe was saved for

@@ -4,7 +4,12 @@ Usage::
 
     python -m training.probe --game prowl --games 400 --out probes/prowl4.pt \\
         [--num-players 4] [--agents heuristic] [--epochs 8] [--hidden 128] [--seed 0] \\
-        [--data DIR] [--inputs FIELD,FIELD,...]
+        [--data DIR] [--inputs FIELD,FIELD,...] [--overwrite]
+
+``--out``: the probe file to write. A file already there is refused before any game is played
+unless ``--overwrite`` is given (as ``training.selfplay`` refuses to replace a finished run's
+evaluation and ``training.dataset`` a dataset), so re-running a command never replaces a
+trained probe silently.
 
 Data: ``--games`` games generated with :func:`training.dataset.generate` (engine seeds
 ``seed + 10_000 + g``, away from the benchmark's seeds ``seed + g``) into a temporary directory,
@@ -442,7 +447,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--game", required=True, choices=sorted(ADAPTERS))
     ap.add_argument("--games", type=int, default=None,
                     help="games to generate (default 400; not with --data)")
-    ap.add_argument("--out", required=True)
+    ap.add_argument("--out", required=True, help="the probe file to write (.pt)")
+    ap.add_argument("--overwrite", action="store_true",
+                    help="let --out replace an existing file; without it one is refused")
     ap.add_argument("--num-players", type=int, default=None)
     ap.add_argument("--config", nargs="*", default=[], metavar="KEY=VALUE",
                     help="extra game keywords: KEY=VALUE items (or one JSON object)")
@@ -462,6 +469,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             ap.error(f"--{name} must be a positive integer, got {getattr(a, name)}")
     if Path(a.out).is_dir():
         ap.error(f"--out {a.out} is a directory: give a file name")
+    if Path(a.out).exists() and not a.overwrite:
+        ap.error(f"--out {a.out} already exists and this run would replace it: add "
+                 "--overwrite, or choose another --out")
     if not Path(a.out).exists():
         problem = creatable_problem("--out", Path(a.out))
         if problem:     # found before the games are played and the network trained
