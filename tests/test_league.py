@@ -150,6 +150,10 @@ def test_progress_bar_counts_every_game_and_no_progress_hides_it(tmp_path, capsy
     (["--agents", "random", "heuristic", "--players", "9"], "num_players must be an integer"),
     (["--agents", "random", "heuristic", "--players", "3", "--config", "num_players=4"],
      "--players 3 and --config num_players=4 disagree"),
+    # the config's value as written (training.cli.set_num_players, as training.dataset and
+    # benchmarks.deduction say it): this read "--players 4 and --config num_players=4"
+    (["--agents", "random", "heuristic", "--players", "4", "--config", 'num_players="4"'],
+     "--players 4 and --config num_players='4' disagree: give one"),
     (["--agents", "random", "ppo:missing.zip"], "missing.zip"),
 ])
 def test_bad_input_is_a_one_line_error_and_writes_nothing(tmp_path, capsys, args, message):

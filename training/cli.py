@@ -71,14 +71,16 @@ def creatable_problem(option: str, path: Path, folder_word: str = "folder") -> s
 
 
 def set_num_players(ap: argparse.ArgumentParser, config: dict[str, Any],
-                    num_players: int | None) -> dict[str, Any]:
-    """``config`` with ``num_players`` set from ``--num-players`` (unchanged when it is None).
+                    num_players: int | None, option: str = "--num-players") -> dict[str, Any]:
+    """``config`` with ``num_players`` set from the player-count option (unchanged when it is
+    None); ``option`` is that option's name in messages (``training.league`` calls it
+    ``--players``).
 
     A ``--config`` that already names another player count ends in ``ap.error`` (one line,
-    exit 2) naming both."""
+    exit 2) naming both, the config's value as written (``'4'`` for a JSON string)."""
     if num_players is not None:
         if config.get("num_players", num_players) != num_players:
-            ap.error(f"--num-players {num_players} and --config num_players="
+            ap.error(f"{option} {num_players} and --config num_players="
                      f"{config['num_players']!r} disagree: give one")
         config["num_players"] = num_players
     return config

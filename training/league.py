@@ -44,7 +44,7 @@ import numpy as np
 from envs import GAMES, make_raw_env
 
 from .arena import evaluate, wilson_interval
-from .cli import ArgumentParser
+from .cli import ArgumentParser, set_num_players
 
 
 @dataclass
@@ -396,12 +396,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     from agents import make_agent
 
     try:   # specs, ppo: files and the game's configuration are checked before the bar is drawn
-        config = parse_config(args.config)
-        if args.players is not None:
-            if config.get("num_players", args.players) != args.players:
-                raise ValueError(f"--players {args.players} and --config num_players="
-                                 f"{config['num_players']} disagree: give one")
-            config["num_players"] = args.players
+        config = set_num_players(parser, parse_config(args.config), args.players,
+                                 option="--players")
         resolved = dict(make_raw_env(args.game, **config).game.config)
         pairs = matchups(args.agents, int(resolved["num_players"]))
         for i, spec in enumerate(args.agents):
