@@ -370,6 +370,20 @@ def check_cli_args(ap: argparse.ArgumentParser, a: argparse.Namespace) -> dict[s
     return config
 
 
+MERGE_READS = ("game", "merge", "png", "json")
+
+
+def check_merge_args(ap: argparse.ArgumentParser, a: argparse.Namespace) -> None:
+    """With ``--merge`` only ``--game``, ``--png`` and ``--json`` are read (the games, trackers
+    and their options are those of the merged files): any other option given (differing from its
+    default) ends in ``ap.error`` naming it, rather than being silently ignored."""
+    given = [f"--{k.replace('_', '-')}" for k, v in vars(a).items()
+             if k not in MERGE_READS and v != ap.get_default(k)]
+    if given:
+        ap.error(f"--merge reads only --game, --png and --json (the runs are those of the "
+                 f"merged files); drop {' '.join(given)}")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     from agents.belief import ADAPTERS
     from training.cli import ArgumentParser
@@ -413,6 +427,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                          "the same trackers on different games) instead of running")
     a = ap.parse_args(argv)
     if a.merge:
+        check_merge_args(ap, a)
         try:
             res = merge([json.loads(Path(f).read_text()) for f in a.merge])
         except (OSError, ValueError) as exc:

@@ -1427,6 +1427,26 @@ def test_deduction_benchmark_merges_chunks_of_seeds_into_the_one_run(tmp_path):
     assert exc.value.code == 2
 
 
+@pytest.mark.parametrize("extra, named", [
+    (["--games", "5"], "--games"),
+    (["--trackers", "uniform"], "--trackers"),
+    (["--particles", "10"], "--particles"),
+    (["--seed", "7", "--num-players", "3"], "--num-players --seed"),
+])
+def test_deduction_merge_refuses_run_options_it_would_ignore(tmp_path, capsys, extra, named):
+    """``--merge`` reads only --game, --png and --json: a run option given with it (games,
+    trackers, a tracker option, seed, player count) is refused with its name, before any file is
+    read, instead of being silently ignored."""
+    from benchmarks.deduction import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(["--game", "clans", "--merge", str(tmp_path / "a.json"), *extra])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert f"drop {named}" in err
+    assert "a.json" not in err
+
+
 def test_deduction_benchmark_json_keeps_per_game_values(tmp_path):
     """``--json`` writes each tracker's per-game checkpoint and bin values (games x 4 x 3 and
     games x 10 x 3), so paired comparisons can be recomputed; uniform's Clans NLL is log 4 at
