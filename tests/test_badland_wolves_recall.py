@@ -586,6 +586,60 @@ def test_which_jackalope_came_up_again_does_not_decide_the_world():
     assert stats.chisquare(np.bincount(where, minlength=52)).pvalue > 1e-3
 
 
+def test_hunt_deck_worlds_follow_the_exact_posterior_on_small_decks():
+    """One Hunt deck's resampled order and insert positions (``resample._hunt_epoch``) against
+    brute force over every shuffle and insert position of small decks: the worlds reproduce
+    every draw, and the final deck's distribution is the exact posterior (two Jackalopes put
+    back, one of them or the other coming up again)."""
+    import itertools
+
+    from envs.badland_wolves.resample import _hunt_epoch
+
+    def play(pile, order, events, ins):
+        deck, drawn, k = [pile[i] for i in order], [], 0
+        for kind, x in events:
+            if kind == "draw":
+                drawn.append(deck.pop())
+            else:
+                deck.insert(ins[k], JACKALOPE)
+                k += 1
+        return drawn, tuple(deck)
+
+    for counts, events in (
+            ({JACKALOPE: 2, 0: 2, 3: 2}, [("draw", JACKALOPE), ("ins", 5), ("draw", JACKALOPE),
+                                          ("ins", 5), ("draw", 3), ("draw", JACKALOPE)]),
+            ({JACKALOPE: 1, 0: 2, 3: 2}, [("draw", JACKALOPE), ("ins", 4), ("draw", 0),
+                                          ("ins", 3)])):
+        comp = np.zeros(len(HUNT_COUNTS), dtype=np.int64)
+        for k, c in counts.items():
+            comp[k] = c
+        pile = np.repeat(np.arange(len(HUNT_COUNTS)), comp).tolist()
+        seen = [x for kind, x in events if kind == "draw"]
+        lengths, size = [], len(pile)
+        for kind, _ in events:
+            lengths.append(size)
+            size += 1 if kind == "ins" else -1
+        exact: collections.Counter = collections.Counter()
+        for order in itertools.permutations(range(len(pile))):
+            for ins in itertools.product(*[range(ln + 1) for ln, (kind, _) in
+                                           zip(lengths, events) if kind == "ins"]):
+                drawn, deck = play(pile, order, events, ins)
+                if drawn == seen:
+                    exact[deck] += 1
+        rng = np.random.default_rng(4)
+        got: collections.Counter = collections.Counter()
+        for _ in range(3000):
+            order, ins = _hunt_epoch(events, comp, rng)
+            drawn, deck = play(pile, order, events, ins)
+            assert drawn == seen
+            got[deck] += 1
+        assert set(got) == set(exact)
+        decks = sorted(exact)
+        total = sum(exact.values())
+        assert stats.chisquare([got[d] for d in decks],
+                               [3000 * exact[d] / total for d in decks]).pvalue > 1e-3
+
+
 def test_hinted_steals_between_other_wolves_do_not_follow_the_real_stolen_type():
     """A steal between two other wolves takes a card whose type the seat does not see. The
     later, hinted draws of a world (after ``TRIES // 2`` contradictions) once took a card of the
