@@ -46,7 +46,9 @@ kept (the true world with a fresh future), counted in :data:`STATS`. That fallba
 world depend on the real hidden cards rather than only on what ``seat`` knows and the generator
 (measured over 2,000 random positions of ``tests.contract_helpers.random_positions``, seeds 2026
 and 99, one random seat each: 7 of 1,000 draws with four wolves, 14 of 1,000 with five, all 14
-in the 222 five-wolf positions past 400 actions). Every Hunt card drawn is one of its type's
+in the 222 five-wolf positions past 400 actions; in positions of games between heuristic
+wolves, one random seat each, more often: 1 of 300 draws with three wolves, 1 of 300 with four,
+14 of 400 with five). Every Hunt card drawn is one of its type's
 copies taken in pile order (which copy is hidden and changes nothing).
 """
 
