@@ -415,10 +415,9 @@ class ClandestineAdapter(BeliefAdapter):
     """Clandestine: each seat's Relic hand as counts per suit (design §1.5: the identities of
     blind-drawn Relics are owner-private; hand sizes and Relics taken face up are public).
 
-    Suit is what the resampler leaves open: it redraws the hidden Relics uniformly among those
-    of the same tone (Bright, Dark; ``envs/clandestine/resample.py``) and each tone holds every
-    suit equally (18 Bright and 9 Dark per suit), so a blind Relic's suit is unknown while its
-    tone is kept (the resampler's documented approximation). Secret hands are not covered: the
+    Suit is what the resampler leaves open: it redraws the hidden Relics uniformly among all
+    hidden Relics (Bright and Dark alike; ``envs/clandestine/resample.py``), so a blind Relic's
+    suit is unknown. Secret hands are not covered: the
     resampler keeps each hidden Secret's Level, and identities within a Level have no common
     category across Societies. No closed form: the consistent tracker samples the resampler.
     The resampler also relabels a Prime's card in the drawn world's history, which the policy

@@ -126,6 +126,42 @@ def test_render_text_hides_other_hands():
     assert "Lead Wolf" in full
 
 
+def test_render_text_tells_a_wolf_the_cards_it_knows_of():
+    """A seat's text view holds what it knows: after its Crow's Ally look the looker is told
+    the hand it saw (it decides at once whether to attack), and the Lead Wolf dealing the
+    shares is told the cards drawn to share; the other wolves are told neither (the text view
+    once showed only the hand's size: a person or a language model who played Crow's Ally
+    learned nothing)."""
+    from envs.badland_wolves.cards import SCRAP_NAMES
+    from envs.badland_wolves.engine import DEAL
+    rng = np.random.default_rng(0)
+    seen = set()
+    for seed in range(100):
+        s = BadlandWolvesState(seed=seed, num_players=3)
+        while not s.is_over and len(seen) < 2:
+            m = s.legal_action_mask()
+            looks = [a for a in np.flatnonzero(m) if s.ids.CROWS_ALLY <= a < s.ids.CROWS_ALLY + 3]
+            if looks:
+                lead, t = s.lead, int(looks[0]) - s.ids.CROWS_ALLY
+                third = 3 - lead - t
+                before = s.render_text(seat=third).splitlines()[1 + t]
+                s.apply_action(int(looks[0]))
+                line = s.render_text(seat=lead).splitlines()[1 + t]
+                assert line.startswith(f"  wolf {t}:")
+                for k in np.flatnonzero(s.hands[t]):
+                    assert f"{SCRAP_NAMES[k]}x{int(s.hands[t, k])}" in line
+                assert s.render_text(seat=third).splitlines()[1 + t] == before
+                seen.add("look")
+                continue
+            if s.phase == DEAL:
+                assert "drawn to share: " in s.render_text(seat=s.lead)
+                assert all("drawn to share" not in s.render_text(seat=q)
+                           for q in range(3) if q != s.lead)
+                seen.add("deal")
+            s.apply_action(int(rng.choice(np.flatnonzero(m))))
+    assert seen == {"look", "deal"}
+
+
 def _match(n, games, seed0):
     wins, lengths, trunc = 0, [], 0
     for g in range(games):

@@ -520,7 +520,8 @@ def test_resampled_jackalopes_do_not_follow_their_real_order_in_the_hunt_deck():
     """Two Jackalopes shuffled back lie in the Hunt deck in an order no wolf sees. A world in
     which they lie the other way round is a state every seat cannot tell from the real one, so
     with one seed both give the same world (the redraw once went through them in their real
-    deck order, and swapped their new positions)."""
+    deck order, and swapped their new positions). Other worlds may hold other Jackalopes: which
+    ones came up again is hidden too."""
     s = random_state(4, 1, max_actions=800)
     real = _waiting_jackalopes(s)
     assert len(real) == 2
@@ -528,13 +529,115 @@ def test_resampled_jackalopes_do_not_follow_their_real_order_in_the_hunt_deck():
     for seat in range(4):
         for _ in range(200):
             other = s.resample_from_infostate(seat, rng)
-            if _waiting_jackalopes(other) != real:
+            if _waiting_jackalopes(other) == real[::-1]:
                 break
         assert _waiting_jackalopes(other) == real[::-1], f"seat {seat}: no world swaps them"
         for k in range(8):
             a = s.resample_from_infostate(seat, np.random.default_rng(k))
             b = other.resample_from_infostate(seat, np.random.default_rng(k))
             assert _same_world(a, b), f"seat {seat}, seed {k}: the Jackalope order leaked"
+
+
+def _jackalope_drawn_again(deck: list[int], insert: int) -> BadlandWolvesState:
+    """Three wolves, wolf 0 to start, the Hunt deck ``deck`` (types, top last), the first
+    Jackalope shuffled back at ``insert``: every wolf hunts alone until the fourth Hunt, whose
+    Jackalope wolf 0 (four cards) is to keep or redraw."""
+    pile = np.repeat(np.arange(len(HUNT_COUNTS)), HUNT_COUNTS)
+    free = {k: collections.deque(np.flatnonzero(pile == k).tolist()) for k in set(deck)}
+    perm = [free[k].popleft() for k in deck]
+    s = BadlandWolvesState.__new__(BadlandWolvesState)
+    s._pending_chance = deque([("scrap_deck", list(range(60))), ("hunt_deck", perm),
+                               ("start_player", 0), ("jackalope_insert", insert)])
+    s.__init__(seed=1, num_players=3)
+    ids = s.ids
+    while not (s.phase == E.JACK and s.turns == 3):
+        mask = s.legal_action_mask()
+        s.apply_action(ids.HUNT if mask[ids.HUNT] else ids.DECLINE if mask[ids.DECLINE]
+                       else int(np.flatnonzero(mask)[0]))
+    assert not s._forced_chance
+    return s
+
+
+def test_which_jackalope_came_up_again_does_not_decide_the_world():
+    """Hand-worked: the first Hunt's Jackalope goes back into the deck and a Jackalope comes up
+    on the fourth Hunt. In ``a`` it is the one shuffled back (its insert left two cards above
+    it) and the other lies in the deck; in ``b`` it is the other copy, and the one shuffled back
+    lies at the bottom. No wolf can tell them apart, so with one seed both give the same world
+    (the resampler once kept the real Jackalope that came up and redrew only the other: one
+    seed, different Hunt decks). The Jackalope left lies uniformly in the 52-card deck."""
+    rest = np.repeat(np.arange(len(HUNT_COUNTS)), HUNT_COUNTS).tolist()
+    for k in (JACKALOPE, JACKALOPE, RABBIT, RABBIT):
+        rest.remove(k)
+    np.random.default_rng(3).shuffle(rest)
+    deck_a = rest[:5] + [JACKALOPE] + rest[5:] + [RABBIT, RABBIT, JACKALOPE]
+    deck_b = rest + [JACKALOPE, RABBIT, RABBIT, JACKALOPE]
+    a, b = _jackalope_drawn_again(deck_a, 52), _jackalope_drawn_again(deck_b, 0)
+    assert a.hunt_deck != b.hunt_deck and a.public_history() == b.public_history()
+    for seat in range(3):
+        assert np.array_equal(a.observation_tensor(seat), b.observation_tensor(seat))
+        for k in range(6):
+            wa = a.resample_from_infostate(seat, np.random.default_rng(k))
+            wb = b.resample_from_infostate(seat, np.random.default_rng(k))
+            assert _same_world(wa, wb) and wa.hunt_deck == wb.hunt_deck, \
+                f"seat {seat}, seed {k}: which Jackalope came up decided the world"
+        assert_history_consistent(b, seat, wb)
+    rng = np.random.default_rng(8)
+    where = [b.resample_from_infostate(1, rng).hunt_deck.index(JACKALOPE) for _ in range(2600)]
+    assert stats.chisquare(np.bincount(where, minlength=52)).pvalue > 1e-3
+
+
+def test_hunt_deck_worlds_follow_the_exact_posterior_on_small_decks():
+    """One Hunt deck's resampled order and insert positions (``resample._hunt_epoch``) against
+    brute force over every shuffle and insert position of small decks: the worlds reproduce
+    every draw, and the final deck's distribution is the exact posterior (two Jackalopes put
+    back, one of them or the other coming up again)."""
+    import itertools
+
+    from envs.badland_wolves.resample import _hunt_epoch
+
+    def play(pile, order, events, ins):
+        deck, drawn, k = [pile[i] for i in order], [], 0
+        for kind, x in events:
+            if kind == "draw":
+                drawn.append(deck.pop())
+            else:
+                deck.insert(ins[k], JACKALOPE)
+                k += 1
+        return drawn, tuple(deck)
+
+    for counts, events in (
+            ({JACKALOPE: 2, 0: 2, 3: 2}, [("draw", JACKALOPE), ("ins", 5), ("draw", JACKALOPE),
+                                          ("ins", 5), ("draw", 3), ("draw", JACKALOPE)]),
+            ({JACKALOPE: 1, 0: 2, 3: 2}, [("draw", JACKALOPE), ("ins", 4), ("draw", 0),
+                                          ("ins", 3)])):
+        comp = np.zeros(len(HUNT_COUNTS), dtype=np.int64)
+        for k, c in counts.items():
+            comp[k] = c
+        pile = np.repeat(np.arange(len(HUNT_COUNTS)), comp).tolist()
+        seen = [x for kind, x in events if kind == "draw"]
+        lengths, size = [], len(pile)
+        for kind, _ in events:
+            lengths.append(size)
+            size += 1 if kind == "ins" else -1
+        exact: collections.Counter = collections.Counter()
+        for order in itertools.permutations(range(len(pile))):
+            for ins in itertools.product(*[range(ln + 1) for ln, (kind, _) in
+                                           zip(lengths, events) if kind == "ins"]):
+                drawn, deck = play(pile, order, events, ins)
+                if drawn == seen:
+                    exact[deck] += 1
+        rng = np.random.default_rng(4)
+        got: collections.Counter = collections.Counter()
+        for _ in range(3000):
+            order, ins = _hunt_epoch(events, comp, rng)
+            drawn, deck = play(pile, order, events, ins)
+            assert drawn == seen
+            got[deck] += 1
+        assert set(got) == set(exact)
+        decks = sorted(exact)
+        total = sum(exact.values())
+        assert stats.chisquare([got[d] for d in decks],
+                               [3000 * exact[d] / total for d in decks]).pvalue > 1e-3
 
 
 def test_hinted_steals_between_other_wolves_do_not_follow_the_real_stolen_type():

@@ -209,3 +209,71 @@ def test_resample_says_every_attempt_failed(monkeypatch):
     assert "last error: action #7 is illegal in the replay" in str(info.value)
     assert isinstance(info.value.__cause__, RecordError)
     assert str(info.value.__cause__) == "action #7 is illegal in the replay"
+
+
+def _blind_relic_look_alike():
+    """A random 3-seat game stopped where a seat holds a Relic drawn blind, and the same game
+    with that Relic swapped, in the Relic deck's shuffle, for one of the other tone still in the
+    deck: every other seat's observation and the public history are unchanged."""
+    import json
+
+    from envs.clandestine.engine import RELIC_DARK
+    from envs.core.errors import RecordError
+
+    rng = np.random.default_rng(3)
+    while True:
+        s = ClandestineState(seed=int(rng.integers(2**31)), num_players=3)
+        for step in range(3000):
+            if s.is_over:
+                break
+            s.apply_action(int(rng.choice(s.legal_actions())))
+            if s.current_player is None or step % 7:
+                continue
+            for j in range(3):
+                blind = set(s.relic_hand[j]) - set(s.relic_known[j])
+                if not blind:
+                    continue
+                rec = s.to_record()
+                rec.pop("rng_state", None)
+                k = next(i for i, e in enumerate(rec["chance"]) if e[0] == "relic_deck")
+                perm = rec["chance"][k][1]
+                for x in (i for i, r in enumerate(perm) if r in blind):
+                    for y in (i for i, r in enumerate(perm) if r in set(s.relic_deck)):
+                        if RELIC_DARK[perm[x]] == RELIC_DARK[perm[y]]:
+                            continue
+                        other = json.loads(json.dumps(rec))
+                        other["chance"][k][1][x], other["chance"][k][1][y] = perm[y], perm[x]
+                        try:
+                            t = ClandestineState.from_record(other)
+                        except RecordError:
+                            continue
+                        if t.public_history() == s.public_history() and all(
+                                np.array_equal(t.observation_tensor(q), s.observation_tensor(q))
+                                for q in range(3) if q != j):
+                            return s, t, j
+
+
+def test_blind_relics_are_resampled_whatever_their_tone():
+    """A Relic's tone (Bright, Dark) is on its face: another seat cannot tell a blind Relic's
+    tone. Worlds used to keep every hidden Relic's tone, so each world copied the real tones of
+    the blind Relics in other hands (a search knew them), and two states a seat cannot tell
+    apart gave, with one seed, different worlds. Now both give the same world, and the worlds
+    drawn from one state give the blind Relic either tone."""
+    from envs.clandestine.engine import RELIC_DARK
+
+    a, b, j = _blind_relic_look_alike()
+    for q in range(3):
+        if q == j:
+            continue
+        for k in range(3):
+            wa = a.resample_from_infostate(q, np.random.default_rng(k))
+            wb = b.resample_from_infostate(q, np.random.default_rng(k))
+            assert wa.hidden_truth() == wb.hidden_truth(), \
+                f"seat {q}, seed {k}: the tone of seat {j}'s blind Relic decided the world"
+        tones = set()
+        rng = np.random.default_rng(5)
+        for _ in range(30):
+            w = a.resample_from_infostate(q, rng)
+            tones |= {bool(RELIC_DARK[r]) for r in set(w.relic_hand[j]) - set(w.relic_known[j])}
+        assert tones == {False, True}, f"seat {q}: seat {j}'s blind Relics keep their tone"
+        assert_history_consistent(a, q, w)

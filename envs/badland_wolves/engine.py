@@ -1183,8 +1183,16 @@ class BadlandWolvesState(GameState):
                                  for k in range(NUM_SCRAP_TYPES) if self.hands[p, k])
             else:
                 hand = f"{int(self.hands[p].sum())} cards"
+                if seat is not None and self.known[seat, p].any():
+                    hand += " (you know of " + ", ".join(
+                        f"{SCRAP_NAMES[k]}x{int(self.known[seat, p, k])}"
+                        for k in range(NUM_SCRAP_TYPES) if self.known[seat, p, k]) + ")"
             extra = f" wild {int(self.wild[p])}" if self.wild[p] else ""
             lines.append(f"  wolf {p}: tokens [{toks}]{extra}; hand: {hand or '-'}")
+        if self.drawn.any() and (seat is None or seat == self.lead):
+            lines.append("  drawn to share: " + ", ".join(
+                f"{SCRAP_NAMES[k]}x{int(self.drawn[k])}" for k in range(NUM_SCRAP_TYPES)
+                if self.drawn[k]))
         lines.append(f"  Scrap deck {len(self.scrap_deck)}, Hunt deck {len(self.hunt_deck)}")
         if self.hunt_card >= 0:
             lines.append(f"  Hunt card: {HUNT_NAMES[self.hunt_card]}, hunters {self.hunters}")
@@ -1196,8 +1204,9 @@ class BadlandWolvesState(GameState):
             lines.append(f"  wolf {self.actor} to decide: {PHASE_NAMES[self.phase]}")
         lines.append("  Legend: wolf k owns the Loyalty tokens of colour k; tokens [cKxN] = N "
                      "tokens of colour K held; wild N = Wild Loyalties caught; hand: Scrap "
-                     "cards (type xN), or only their number for another wolf; decks: cards "
-                     "left; hunters = the wolves in the current Hunt, Lead Wolf first; turn = "
+                     "cards (type xN), or only their number for another wolf (with the cards "
+                     "you know it holds: dealt to it, stolen, seen with Crow's Ally, not seen "
+                     "leave); decks: cards left; hunters = the wolves in the current Hunt, Lead Wolf first; turn = "
                      "turns played / turn limit.")
         return "\n".join(lines)
 

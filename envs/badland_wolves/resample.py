@@ -28,10 +28,10 @@ Ally looks) as an *identity* whose type is left open until the history forces it
 Every Scrap deck (the initial 60 cards, then each reshuffled discard pile, whose composition is
 public) keeps its own pool, so after a reshuffle the open cards drawn from it, and the deck
 itself, hold only that pile's cards. When the history is replayed the open cards get a uniformly
-random assignment of what is left of their deck's pool. The Hunt deck: drawn cards are public,
-the order of the undrawn rest of the current Hunt deck is redrawn uniformly, and the insert
-position of a Jackalope still in the deck is redrawn uniformly among the positions from which it
-would not have been drawn yet.
+random assignment of what is left of their deck's pool. The Hunt deck: drawn cards are public;
+every Hunt deck's order and every Jackalope insert position are drawn together from the
+exact posterior given the public Hunt facts (:func:`_hunt_outcomes`), the Jackalopes shuffled
+back taken alike (which one a draw took is hidden).
 
 The result is uniform over consistent worlds when each play is the only constraint on the
 player's hidden cards (a share deal between two other wolves counts every way of dealing the
@@ -46,22 +46,23 @@ kept (the true world with a fresh future), counted in :data:`STATS`. That fallba
 world depend on the real hidden cards rather than only on what ``seat`` knows and the generator
 (measured over 2,000 random positions of ``tests.contract_helpers.random_positions``, seeds 2026
 and 99, one random seat each: 7 of 1,000 draws with four wolves, 14 of 1,000 with five, all 14
-in the 222 five-wolf positions past 400 actions). Also kept from the real game: the positions
-of Jackalopes shuffled back and drawn again in the current Hunt deck, and which copy of a Hunt
-card type each drawn Hunt card was.
+in the 222 five-wolf positions past 400 actions; in positions of games between heuristic
+wolves, one random seat each, more often: 1 of 300 draws with three wolves, 1 of 300 with four,
+14 of 400 with five). Every Hunt card drawn is one of its type's
+copies taken in pile order (which copy is hidden and changes nothing).
 """
 
 from __future__ import annotations
 
-import itertools
 from collections import deque
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from envs.core import RecordError
 
-from .cards import NUM_SCRAP_TYPES, SCRAP_COUNTS_ARR
+from .cards import HUNT_COUNTS_ARR, JACKALOPE, NUM_HUNT_TYPES, NUM_SCRAP_TYPES, SCRAP_COUNTS_ARR
 
 if TYPE_CHECKING:  # pragma: no cover
     from .engine import BadlandWolvesState
@@ -73,8 +74,6 @@ TRIES = 100
 #: hinted attempts do not all repeat one dead end
 HINT_FROM = 10
 HINT_SHARE = 0.25
-#: random joint Jackalope insert positions tried before all valid ones are enumerated
-JACKALOPE_TRIES = 200
 #: counters: ``draws`` (worlds returned), ``retries`` (contradictions redone), ``fallbacks``
 STATS = {"draws": 0, "retries": 0, "fallbacks": 0, "steal_hints": 0}
 
@@ -192,12 +191,6 @@ def _counterfactual_log(state: BadlandWolvesState, seat: int, rng: np.random.Gen
     steals: list[tuple[list[int], int]] = []
     dealer = -1                   # the Lead Wolf who drew the cards being dealt
     deals: list[tuple[int, int]] = []   # per share deal: (hunter, identity; -1 seen by seat)
-    # Hunt deck: tokens (epoch, position in its shuffled pile) or ("j", insert number)
-    hunt_perms = _hunt_perms(state)
-    hunt_epoch = 0
-    hunt_deck: list[tuple[Any, int]] = [(0, i) for i in range(len(hunt_perms[0]))]
-    inserts: list[tuple[int, int, int]] = []   # (epoch, deck length before, draws before)
-    hunt_draws = 0
 
     def new_card() -> int:
         c = len(typ)
@@ -326,16 +319,8 @@ def _counterfactual_log(state: BadlandWolvesState, seat: int, rng: np.random.Gen
             pools.append(discard - reserve[len(pools)])
             slots.append([])
             discard[:] = 0
-        elif code == C_HDRAW:
-            hunt_deck.pop()
-            hunt_draws += 1
-        elif code == C_HRESH:
-            hunt_epoch += 1
-            hunt_deck = [(hunt_epoch, i) for i in range(len(hunt_perms[hunt_epoch]))]
-        elif code == C_JINS:
-            pos, before = ev[1], ev[2]
-            hunt_deck.insert(pos, ("j", len(inserts)))
-            inserts.append((hunt_epoch, before, hunt_draws))
+        elif code in (C_HDRAW, C_HRESH, C_JINS):
+            pass   # the Hunt deck: :func:`_hunt_outcomes`
         else:  # pragma: no cover
             raise AssertionError(f"unknown card event {ev!r}")
     # the rest of the current Scrap deck, then a uniform assignment of every open identity
@@ -355,12 +340,11 @@ def _counterfactual_log(state: BadlandWolvesState, seat: int, rng: np.random.Gen
         counts = np.bincount([typ[x] for x in snap], minlength=NUM_SCRAP_TYPES)
         k = typ[c]
         steal_rs.append(int(counts[:k].sum()) + int(rng.integers(counts[k])))
-    hunt_perm, jpos = _hunt_outcomes(state, hunt_perms, hunt_deck, inserts, hunt_draws, rng)
+    hunt_perms, jpos = _hunt_outcomes(state, _hunt_perms(state), rng)
     # the real chance log with the counterfactual outcomes put in
     out: list[list[Any]] = []
     it = {"scrap": iter(scrap_perms), "steal": iter(steal_rs)}
     hunt_epoch = -1
-    last_hunt_epoch = len(hunt_perms) - 1
     ins = -1
     for name, outcome in state.chance_log:
         if name in ("scrap_deck", "scrap_reshuffle"):
@@ -369,11 +353,10 @@ def _counterfactual_log(state: BadlandWolvesState, seat: int, rng: np.random.Gen
             outcome = next(it["steal"])
         elif name in ("hunt_deck", "hunt_reshuffle"):
             hunt_epoch += 1
-            if hunt_epoch == last_hunt_epoch:
-                outcome = hunt_perm
+            outcome = hunt_perms[hunt_epoch]
         elif name == "jackalope_insert":
             ins += 1
-            outcome = jpos.get(ins, outcome)
+            outcome = jpos[ins]
         out.append([name, outcome])
     # the actions, with each share deal seat did not see dealing its card's type in the world
     I = state.ids
@@ -480,70 +463,163 @@ def _perm_for(comp: np.ndarray, draw_types: list[int]) -> list[int]:
 
 
 def _hunt_outcomes(state: BadlandWolvesState, perms: list[list[int]],
-                   deck: list[tuple[Any, int]], inserts: list[tuple[int, int, int]],
-                   draws_now: int, rng: np.random.Generator) -> tuple[list[int], dict[int, int]]:
-    """The current Hunt deck's permutation with its undrawn cards reordered uniformly (drawn from
-    their sorted order, so the result depends on what the seat knows and the generator only), and new
-    insert positions for the Jackalopes still in the deck (uniform among the joint positions
-    from which they would not have been drawn yet: by rejection, then, if
-    :data:`JACKALOPE_TRIES` tries fail, exactly among all of them)."""
-    epoch = len(perms) - 1
-    perm = list(perms[epoch])
-    undrawn = sorted(pos for tag, pos in deck if tag == epoch)
-    m = len(undrawn)
-    # undrawn cards of the current deck are the bottom m of its shuffled pile (draws take the top)
-    assert undrawn == list(range(m)), "Hunt deck bookkeeping"
-    # sorted first: the undrawn cards' real order is hidden, and a draw that started from it
-    # would make the same seed give different worlds from two states the seat cannot tell apart
-    head = sorted(perm[:m])
-    rng.shuffle(head)
-    perm[:m] = head
-    jpos: dict[int, int] = {}
-    # by insert number, not by the order the Jackalopes lie in the deck (their real order is
-    # hidden: iterating in it would make one seed give different worlds from two states the
-    # seat cannot tell apart)
-    waiting = sorted(j for tag, j in deck if tag == "j")
-    if waiting:
-        real = _hunt_tokens_drawn(state, perms, {})
-        # insert j had before - pos cards above it; each draw since took one of them and each
-        # later insert may have put one more above it, so pos <= before - draws since + later
-        # inserts holds in every valid world (a superset of the valid positions); the joint
-        # positions must also leave every draw as it was
-        highs = []
-        for j in waiting:
-            _, before, draws_then = inserts[j]
-            later = len(inserts) - 1 - j
-            highs.append(min(before, max(before - (draws_now - draws_then) + later, 0)))
-        for _ in range(JACKALOPE_TRIES):
-            trial = {j: int(rng.integers(h + 1)) for j, h in zip(waiting, highs)}
-            if _hunt_tokens_drawn(state, perms, trial) == real:
-                return perm, trial
-        # rejection found none: draw uniformly among all valid joint positions (the same
-        # distribution as rejection, uniform over the valid ones; at most two Jackalopes, so
-        # at most 56 * 56 candidates), never falling back to the real, hidden positions
-        valid = [trial for trial in (dict(zip(waiting, c)) for c in
-                                     itertools.product(*(range(h + 1) for h in highs)))
-                 if _hunt_tokens_drawn(state, perms, trial) == real]
-        if not valid:  # pragma: no cover - the real positions are valid
-            raise AssertionError("no valid Jackalope insert positions")
-        jpos = valid[int(rng.integers(len(valid)))]
-    return perm, jpos
+                   rng: np.random.Generator) -> tuple[list[list[int]], list[int]]:
+    """Every Hunt deck permutation (initial deck, then each reshuffle) and every Jackalope insert
+    position of a world, drawn from the exact posterior given the public Hunt facts (each deck's
+    composition and length, the type of every Hunt card drawn, the deck length at each insert)
+    and ``rng`` only.
 
-
-def _hunt_tokens_drawn(state: BadlandWolvesState, perms: list[list[int]],
-                       trial: dict[int, int]) -> list[tuple[Any, int]]:
-    """The Hunt deck tokens drawn in order, with Jackalope insert ``j`` at ``trial[j]``."""
+    Each deck is followed as its shuffled cards (exchangeable until drawn) with the Jackalope
+    tokens shuffled back into it at their positions; the tokens are alike (which Jackalope a
+    draw took is hidden: the real one must not decide the world), a draw is either the top
+    token (a Jackalope) or the next shuffled card (probability: its deck's share of the drawn
+    type left). Forward filtering over (token positions, Jackalopes drawn from the shuffled
+    cards), then sampling backwards, gives the insert positions; the shuffled cards drawn get
+    their drawn types (copies of a type taken in pile order: which copy is hidden and
+    irrelevant) and the undrawn rest a uniform shuffle of what is left of the pile.
+    """
     from .engine import C_HDRAW, C_HRESH, C_JINS
-    e, j = 0, -1
-    deck: list[tuple[Any, int]] = [(0, i) for i in range(len(perms[0]))]
-    out = []
+    # public events per deck
+    epochs: list[list[tuple[str, int]]] = [[]]
     for ev in state.card_log:
         if ev[0] == C_HDRAW:
-            out.append(deck.pop())
+            epochs[-1].append(("draw", ev[1]))
         elif ev[0] == C_HRESH:
-            e += 1
-            deck = [(e, i) for i in range(len(perms[e]))]
+            epochs.append([])
         elif ev[0] == C_JINS:
-            j += 1
-            deck.insert(trial.get(j, ev[1]), ("j", j))
-    return out
+            epochs[-1].append(("ins", ev[2]))
+    comp = HUNT_COUNTS_ARR.copy()
+    out_perms: list[list[int]] = []
+    out_ins: list[int] = []
+    for e, events in enumerate(epochs):
+        if e > 0:
+            # the reshuffled pile: the cards discarded since the last reshuffle (every card
+            # drawn there but the Jackalopes, which are kept or shuffled back, never discarded)
+            comp = np.zeros(NUM_HUNT_TYPES, dtype=np.int64)
+            for kind, x in epochs[e - 1]:
+                if kind == "draw" and x != JACKALOPE:
+                    comp[x] += 1
+        size = len(perms[e])
+        if int(comp.sum()) != size:  # pragma: no cover - bookkeeping error
+            raise AssertionError("a Hunt deck's composition and its pile differ in size")
+        perm, ins = _hunt_epoch(events, comp, rng)
+        out_perms.append(perm)
+        out_ins += ins
+    return out_perms, out_ins
+
+
+def _hunt_epoch(events: list[tuple[str, int]], comp: np.ndarray,
+                rng: np.random.Generator) -> tuple[list[int], list[int]]:
+    """One Hunt deck's permutation and its insert positions (see :func:`_hunt_outcomes`)."""
+    steps, alpha = _hunt_forward(tuple(events), tuple(int(c) for c in comp))
+    state = _choose(alpha, rng)
+    from_pile = []                  # per draw of the deck, in order: drawn from the pile
+    ins_pos = []
+    for prev, kind, x, ln, drawn_before in reversed(steps):
+        cands, weights, info = [], [], []
+        if kind == "ins":
+            # the token put in is one of the state's tokens: take it out again
+            toks_after, kj = state
+            for j, pos in enumerate(toks_after):
+                rest = toks_after[:j] + toks_after[j + 1:]
+                before = (tuple(t - 1 if t > pos else t for t in rest), kj)
+                if before in prev:
+                    cands.append(before)
+                    weights.append(prev[before])
+                    info.append(pos)
+        else:
+            # the card drawn was the next shuffled card, or (a Jackalope) a token on top
+            toks_after, kj = state
+            options = [(toks_after, kj - (x == JACKALOPE))]
+            if x == JACKALOPE:
+                options.append((toks_after + (ln - 1,), kj))
+            for before in options:
+                if before in prev:
+                    key, f = _draw(*before, ln, x, comp, drawn_before)
+                    if f > 0 and key == state:
+                        cands.append(before)
+                        weights.append(prev[before] * f)
+                        info.append((ln - 1) not in before[0])
+        i = _choose_index(weights, rng)
+        state = cands[i]
+        (ins_pos if kind == "ins" else from_pile).append(info[i])
+    ins_pos.reverse()
+    from_pile.reverse()
+    # the pile: drawn cards (top first) get their types, copies in pile order; the undrawn
+    # rest a uniform shuffle of the pile indices left (sorted first: never the real order)
+    start = np.concatenate(([0], np.cumsum(comp)[:-1])).astype(np.int64)
+    used = np.zeros_like(comp)
+    top: list[int] = []
+    draws = [x for kind, x in events if kind == "draw"]
+    for x, pile in zip(draws, from_pile):
+        if pile:
+            top.append(int(start[x] + used[x]))
+            used[x] += 1
+    left = [int(start[k] + j) for k in range(len(comp)) for j in range(int(used[k]), int(comp[k]))]
+    rng.shuffle(left)
+    return left + top[::-1], ins_pos
+
+
+@lru_cache(maxsize=64)
+def _hunt_forward(events: tuple[tuple[str, int], ...], comp: tuple[int, ...]
+                  ) -> tuple[list[tuple[dict, str, int, int, tuple[int, ...]]], dict]:
+    """Forward filtering of one Hunt deck (public facts only, so cached: a search resamples
+    one position many times): per event the state weights before it, the event, the deck
+    length and the non-Jackalope types drawn before it; and the final weights. States: (sorted
+    token positions from the bottom, Jackalopes drawn from the shuffled cards)."""
+    drawn_other = [0] * len(comp)   # non-Jackalope types drawn so far (all from the pile)
+    length = sum(comp)
+    alpha: dict[tuple[tuple[int, ...], int], float] = {((), 0): 1.0}
+    steps: list[tuple[dict, str, int, int, tuple[int, ...]]] = []
+    for kind, x in events:
+        steps.append((alpha, kind, x, length, tuple(drawn_other)))
+        nxt: dict[tuple[tuple[int, ...], int], float] = {}
+        if kind == "ins":
+            for (toks, kj), w in alpha.items():
+                for pos in range(length + 1):
+                    key = (_insert(toks, pos), kj)
+                    nxt[key] = nxt.get(key, 0.0) + w / (length + 1)
+            length += 1
+        else:
+            for (toks, kj), w in alpha.items():
+                key, f = _draw(toks, kj, length, x, comp, drawn_other)
+                if f > 0:
+                    nxt[key] = nxt.get(key, 0.0) + w * f
+            if x != JACKALOPE:
+                drawn_other[x] += 1
+            length -= 1
+        total = sum(nxt.values())
+        if not nxt or total <= 0:  # pragma: no cover - the real history is possible
+            raise AssertionError("no Hunt deck explains the draws")
+        alpha = {k: v / total for k, v in nxt.items()}
+    return steps, alpha
+
+
+def _insert(toks: tuple[int, ...], pos: int) -> tuple[int, ...]:
+    """Token positions after a Jackalope is put at ``pos`` (the cards from ``pos`` up move up)."""
+    return tuple(sorted([t + 1 if t >= pos else t for t in toks] + [pos]))
+
+
+def _draw(toks: tuple[int, ...], kj: int, length: int, x: int, comp: Any,
+          drawn_other: Any) -> tuple[tuple[tuple[int, ...], int], float]:
+    """The state after the top card of a deck of ``length`` is drawn as type ``x``, and the
+    probability of that type (0 when impossible)."""
+    if length - 1 in toks:
+        return ((tuple(t for t in toks if t != length - 1), kj),
+                1.0 if x == JACKALOPE else 0.0)
+    pile_left = length - len(toks)
+    if x == JACKALOPE:
+        return (toks, kj + 1), max(int(comp[x]) - kj, 0) / pile_left
+    return (toks, kj), max(int(comp[x] - drawn_other[x]), 0) / pile_left
+
+
+def _choose(alpha: dict, rng: np.random.Generator) -> Any:
+    keys = sorted(alpha)
+    return keys[_choose_index([alpha[k] for k in keys], rng)]
+
+
+def _choose_index(weights: list[float], rng: np.random.Generator) -> int:
+    w = np.array(weights, dtype=np.float64)
+    if len(w) == 1:
+        return 0
+    return int(rng.choice(len(w), p=w / w.sum()))

@@ -75,8 +75,7 @@ resolved by :mod:`envs.clandestine.nemesis` (its turn runs inside the engine, so
 ``current_player``). Not yet: the Silver Guard (Agents, the Vault, Cells).
 Known simplifications (documented where they live): Deep tokens of ``mods.deep_alchemy`` are
 not re-served when tokens return to the box (ruling 32); traps resolve after the pawns are
-picked up (their effects never move pawns); the resampler keeps each hidden Secret's Level and
-each hidden Relic's tone.
+picked up (their effects never move pawns); the resampler keeps each hidden Secret's Level.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ import numpy as np
 
 from ..core.errors import RecordError
 from .actions import OFFSET
-from .engine import _C, CONJ_SECRET, RELIC_DARK, RELIC_INDEX, ClandestineState
+from .engine import _C, CONJ_SECRET, RELIC_INDEX, ClandestineState
 
 
 def _relabel(hidden_groups: list[list[int]], rng: np.random.Generator,
@@ -75,7 +75,7 @@ MAX_ATTEMPTS = 200
 def resample(st: ClandestineState, seat: int, rng: np.random.Generator) -> ClandestineState:
     """:func:`resample_once` drawn again while its relabelled record cannot be replayed.
 
-    The relabelling keeps each hidden card's Level or tone, not its Suit icons, but which cards
+    The relabelling keeps each hidden Secret's Level, not its Suit icons, but which cards
     an Ascend payment may take next (``ascend.card_choices``: those keeping a minimal payment
     reachable) depends on the icons of the other cards in hand; a relabelled hand can then make
     a public pick of the real history illegal. Such draws are rejected (the accepted worlds are
@@ -103,14 +103,14 @@ def resample_once(st: ClandestineState, seat: int, rng: np.random.Generator) -> 
     implemented), with a history that replays to it.
 
     The cards hidden from ``seat`` are relabelled by a random bijection: the Relics in the deck
-    and in other seats' blind hand parts uniformly among those of the same tone (Bright, Dark);
-    each other seat's hidden
-    Secrets (hand and deck), and ``seat``'s own deck, uniformly within each Level. Every chance
-    outcome is rewritten so that each pile is the relabelled real pile at every moment (draws
-    from the top then give the relabelled cards), and the record is replayed. Approximation
-    (documented): keeping each hidden Secret's Level and each hidden Relic's tone is narrower
-    than the design's sampler, which mixes Levels subject to the epoch condition and tones
-    freely. With a Nemesis, the Intent cards never seen face up are relabelled within their
+    and in other seats' blind hand parts uniformly among themselves (Bright and Dark alike: the
+    tone is on the card's face); each other seat's hidden Secrets (hand and deck), and
+    ``seat``'s own deck, uniformly within each Level. Every chance outcome is rewritten so that
+    each pile is the relabelled real pile at every moment (draws from the top then give the
+    relabelled cards), and the record is replayed. Approximation (documented): keeping each
+    hidden Secret's Level is narrower than the design's sampler, which mixes Levels subject to
+    the epoch condition (after a Level's Secrets are shuffled into a deck still holding older
+    ones, the Levels another seat drew are hidden, yet every world copies them). With a Nemesis, the Intent cards never seen face up are relabelled within their
     type (``nemesis.resample_intents``). Future chance comes from a
     generator seeded from ``rng``.
 
@@ -135,12 +135,13 @@ def resample_once(st: ClandestineState, seat: int, rng: np.random.Generator) -> 
         hidden_relics.discard(st.assigning[1])
     if isinstance(st.effect_pick, str) and st.effect_pick in RELIC_INDEX:
         hidden_relics.discard(RELIC_INDEX[st.effect_pick])
-    # Bright and Dark kept apart: which slots an assign may use depends on the tone, and the
-    # effect language answers a single-option assign by itself (ops.OpState.ask)
+    # one group, Bright and Dark together: a Relic's tone is on its face, so the tones of the
+    # blind Relics are hidden too (keeping them copied the real ones into every world); a
+    # relabelling under which a public decision is illegal (an assign's slots depend on the
+    # tone) is rejected by :func:`resample`
     log = [list(e) for e in st.chance_log]
     relic_slots, secret_slots = _slots(st, log)
-    sig_r = _relabel([[r for r in hidden_relics if RELIC_DARK[r] == dark]
-                      for dark in (False, True)], rng, relic_slots)
+    sig_r = _relabel([sorted(hidden_relics)], rng, relic_slots)
     sig_s = []
     for j in range(h):
         soc = _C["secrets"][st.societies[j]]
