@@ -337,6 +337,30 @@ def test_play_num_players_not_an_integer_and_signed_answers(capsys):
     assert "is not a number" in parse_answer("x", ["a", "b", "c"])[1]
 
 
+def test_evaluate_refuses_an_out_folder_holding_an_earlier_evaluation(tmp_path, capsys):
+    """A second evaluation into the same --out is refused before any game, leaving the earlier
+    files as they were; with --overwrite the earlier files are deleted first, so a records.jsonl
+    of an earlier run with --records is not left beside results without it."""
+    from training.evaluate import main
+
+    out = tmp_path / "ev"
+    argv = ["--game", "prowl", "--agents", "heuristic", "random", "random", "random",
+            "--games", "2", "--out", str(out), "--no-progress"]
+    assert main(argv + ["--records"]) == 0
+    before = (out / "evaluation.json").read_bytes()
+    assert (out / "records.jsonl").exists()
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as exc:
+        main(argv + ["--seed", "3"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "already holds evaluation.json" in err
+    assert (out / "evaluation.json").read_bytes() == before
+    assert main(argv + ["--seed", "3", "--overwrite"]) == 0
+    assert (out / "evaluation.json").read_bytes() != before
+    assert not (out / "records.jsonl").exists()
+
+
 def test_evaluate_checks_specs_and_numbers_before_the_bar(tmp_path, capsys):
     from training.evaluate import main
 

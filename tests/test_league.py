@@ -180,6 +180,25 @@ def test_an_unwritable_out_folder_is_a_one_line_error_before_any_game(tmp_path, 
     assert err.startswith("python -m training.league: error: --out ") and "cannot be created" in err
 
 
+def test_an_out_folder_holding_an_earlier_league_is_refused_unless_overwrite(tmp_path, capsys):
+    """A second league into the same --out is refused before any game (league.* left as they
+    were); with --overwrite it replaces them."""
+    out = tmp_path / "league"
+    argv = ["--game", "prowl", "--agents", "random", "heuristic", "--games", "1",
+            "--out", str(out), "--no-progress"]
+    assert main(argv) == 0
+    before = (out / "league.json").read_bytes()
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as exc:
+        main(argv[:6] + ["2"] + argv[7:])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "already holds league.json, league.md, league.png" in err
+    assert (out / "league.json").read_bytes() == before
+    assert main(argv[:6] + ["2"] + argv[7:] + ["--overwrite"]) == 0
+    assert (out / "league.json").read_bytes() != before
+
+
 def test_run_league_refuses_bad_games_and_too_few_agents():
     with pytest.raises(ValueError, match="games must be a positive integer"):
         run_league("prowl", ["random", "heuristic"], 0)

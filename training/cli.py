@@ -70,6 +70,22 @@ def creatable_problem(option: str, path: Path, folder_word: str = "folder") -> s
     return None
 
 
+def refuse_to_replace(ap: argparse.ArgumentParser, out: Path, names: Sequence[str],
+                      overwrite: bool) -> None:
+    """Refuse (``ap.error``, one line, exit 2) an output folder ``out`` that already holds one
+    of the files ``names`` this command writes, unless ``overwrite``; with ``overwrite`` those
+    files are deleted first, so that none of an earlier run's outputs (``records.jsonl`` of a run
+    with ``--records``, say) is left beside the new ones. Called before any game is played."""
+    found = [n for n in names if (out / n).exists()]
+    if not found:
+        return
+    if not overwrite:
+        ap.error(f"--out {out} already holds {', '.join(found)} from an earlier run: add "
+                 "--overwrite to replace them, or choose another --out")
+    for n in found:
+        (out / n).unlink()
+
+
 def set_num_players(ap: argparse.ArgumentParser, config: dict[str, Any],
                     num_players: int | None, option: str = "--num-players") -> dict[str, Any]:
     """``config`` with ``num_players`` set from the player-count option (unchanged when it is

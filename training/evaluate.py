@@ -12,6 +12,9 @@ agents sets ``num_players``. Seats are rotated game by game. Writes ``evaluation
 ``evaluation.png`` into ``--out``,
 and prints the table: win rate with its 95% Wilson interval, mean return, openskill rating.
 ``--records`` adds ``records.jsonl``: every game's replayable record with the agent in each seat.
+An ``--out`` that already holds any of these files is refused before any game is played unless
+``--overwrite`` is given, which deletes them first (no earlier ``records.jsonl`` is left beside
+new results).
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from agents import make_agent
 from envs import GAMES, make_raw_env
 
 from .arena import EvaluationReport, evaluate
-from .cli import ArgumentParser
+from .cli import ArgumentParser, refuse_to_replace
 from .plots import save_chart
 from .seatview import RULES_LABEL
 
@@ -82,6 +85,11 @@ def print_report(report: EvaluationReport, title: str | None = None) -> None:
                   f"{s['games_per_second']:.1f} games/s")
 
 
+#: the files an evaluation writes in ``--out`` (``records.jsonl`` with ``--records``)
+OUTPUT_NAMES = ("evaluation.json", "evaluation.csv", "evaluation_seats.csv", "evaluation.png",
+                "records.jsonl")
+
+
 def write_report(report: EvaluationReport, out: Path, name: str = "evaluation",
                  learning_curve: Any = None) -> dict[str, Path]:
     """Write ``<name>.json``, ``<name>.csv``, ``<name>_seats.csv`` and ``<name>.png`` in ``out``."""
@@ -116,6 +124,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--records", action="store_true",
                         help="also write every game's replayable record to records.jsonl")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    parser.add_argument("--overwrite", action="store_true",
+                        help="replace the outputs of an earlier evaluation in --out (refused "
+                             "without it)")
     args = parser.parse_args(argv)
     out = args.out or Path("runs") / f"eval-{args.game}-{time.strftime('%Y%m%d-%H%M%S')}"
     if out.exists() and not out.is_dir():
@@ -137,6 +148,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                   for i, spec in enumerate(args.agents)]
     except (ValueError, OSError) as exc:
         parser.error(str(exc))
+    refuse_to_replace(parser, out, OUTPUT_NAMES, args.overwrite)
     try:
         with tqdm(total=args.games, desc="games", unit="game", disable=args.no_progress) as bar:
             report = evaluate(args.game, args.agents, args.games, seed=args.seed,

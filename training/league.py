@@ -23,6 +23,9 @@ Written into ``--out`` (and the tables printed):
 * ``league.json``: everything above plus every game (seats, returns, seed, length), from which
   the tables can be recomputed.
 
+An ``--out`` that already holds one of them is refused before any game is played unless
+``--overwrite`` is given (which deletes them first).
+
 Ratings: OpenSkill's Plackett-Luce model (Weng & Lin 2011), one rating per agent; each game ranks
 its seats by their returns (equal returns tie); the games are rated in an interleaved order (game 0
 of every match-up, then game 1, ...), so no match-up is rated wholly before another.
@@ -44,7 +47,7 @@ import numpy as np
 from envs import GAMES, make_raw_env
 
 from .arena import evaluate, wilson_interval
-from .cli import ArgumentParser, set_num_players
+from .cli import ArgumentParser, refuse_to_replace, set_num_players
 
 
 @dataclass
@@ -385,6 +388,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=None,
                         help="output folder (default runs/league-<game>-<time>)")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    parser.add_argument("--overwrite", action="store_true",
+                        help="replace the outputs of an earlier league in --out (refused "
+                             "without it)")
     args = parser.parse_args(argv)
     out = args.out or Path("runs") / f"league-{args.game}-{time.strftime('%Y%m%d-%H%M%S')}"
     if out.exists() and not out.is_dir():
@@ -408,6 +414,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         parser.error(f"--out {out} cannot be created: {exc.strerror or exc}")
+    refuse_to_replace(parser, out, ("league.json", "league.md", "league.png"), args.overwrite)
     from tqdm import tqdm
 
     try:
