@@ -156,7 +156,7 @@ def paired(results: dict[str, Any]) -> dict[tuple[str, str], tuple[np.ndarray, n
 
     For every two trackers ``b`` before ``a`` in ``results``' order, the per-game difference
     ``a - b`` of each metric at the 4 checkpoints and of the mean over the 10 bins (a game's bins
-    it did not reach are left out of its mean), averaged over games with a 95% normal interval
+    it did not reach are left out of its mean), averaged over games with a 95% Student-t interval
     (:func:`training.belief_metrics.mean_ci`).
 
     Returns:

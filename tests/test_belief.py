@@ -87,10 +87,13 @@ def test_game_time_bins_checkpoints_and_intervals():
     assert np.isnan(binned(np.arange(3.0))[1])   # a 3-decision game leaves bins empty
     mean, half = mean_ci(np.array([1.0, 2.0, 3.0]))
     assert mean == pytest.approx(2.0)
-    assert half == pytest.approx(1.96 / math.sqrt(3))
+    assert half == pytest.approx(4.302653 / math.sqrt(3))     # Student t(0.975, 2 df)
     mean, half = mean_ci(np.array([[1.0, np.nan], [3.0, 5.0]]))
     np.testing.assert_allclose(mean, [2.0, 5.0])
+    assert half[0] == pytest.approx(12.706205)   # t(0.975, 1 df) * sd sqrt(2) / sqrt(2 samples)
     assert np.isnan(half[1])
+    _, half = mean_ci(np.tile([0.0, 1.0], 40))                      # 80 samples: t = 1.9905
+    assert half == pytest.approx(1.990450 * np.std(np.tile([0.0, 1.0], 40), ddof=1) / math.sqrt(80))
 
 
 # ------------------------------------------------------------------------- consistent posterior
@@ -1352,7 +1355,7 @@ def test_probe_with_data_refuses_the_options_of_generated_games(tmp_path, capsys
 
 def test_deduction_benchmark_paired_differences_by_hand():
     """``paired``: per-game differences a - b at each checkpoint and of the bin mean, with the
-    95% normal half-width over games; worked by hand on three games of two trackers."""
+    95% Student-t half-width over games; worked by hand on three games of two trackers."""
     from benchmarks.deduction import markdown, paired
     from training.belief_metrics import mean_ci
 
@@ -1373,11 +1376,13 @@ def test_deduction_benchmark_paired_differences_by_hand():
     mean, half = diffs[("a", "b")]
     assert mean.shape == half.shape == (5, 3)
     assert mean[3, 0] == pytest.approx(-0.2)
-    assert half[3, 0] == pytest.approx(1.96 * 0.1 / math.sqrt(3))      # sd of -0.1, -0.2, -0.3
+    assert half[3, 0] == pytest.approx(4.302653 * 0.1 / math.sqrt(3))  # sd of -0.1, -0.2, -0.3
     assert mean[4, 0] == pytest.approx((1.0 - 0.5 + 0.0) / 3)         # bin means: 2-1, .5-1, 0
     assert mean[:3].tolist() == [[0.0] * 3] * 3 and half[0, 0] == 0.0
     text = markdown(res)
-    assert "| a - b | +0.000 ± 0.000 | +0.000 ± 0.000 | +0.000 ± 0.000 | -0.200 ± 0.113* |" in text
+    # three games: Student's t (4.30) makes the interval hold 0; the normal 1.96 gave
+    # -0.200 ± 0.113 and a star
+    assert "| a - b | +0.000 ± 0.000 | +0.000 ± 0.000 | +0.000 ± 0.000 | -0.200 ± 0.248 |" in text
     bad = dict(res, a=dict(res["a"], per_game_checkpoints=cp_a[:2], per_game_bins=bins_a[:2]))
     with pytest.raises(ValueError, match="different games"):
         paired(bad)
