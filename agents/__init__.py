@@ -85,8 +85,9 @@ def _check_policy_fits(agent: Any, spec: str, game: str, config: dict[str, Any],
     if shipped:
         trained_for = SHIPPED_POLICIES[game]
         if config.get("num_players") != trained_for:
-            hint = (f"the shipped policy plays {trained_for}-player games: use "
-                    f"num_players={trained_for}")
+            hint = (f"the shipped policy plays {trained_for}-player games: use it in a "
+                    f"{trained_for}-player game (num_players={trained_for}; in "
+                    f"training.evaluate, {trained_for} agents)")
         else:
             hint = (f"the observation layout or action encoding of {game} has changed since "
                     f"this policy was trained: train it again with the command in "

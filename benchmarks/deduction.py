@@ -430,7 +430,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         check_merge_args(ap, a)
         try:
             res = merge([json.loads(Path(f).read_text()) for f in a.merge])
-        except (OSError, ValueError) as exc:
+        except OSError as exc:
+            ap.error(f"--merge: {exc.filename}: {exc.strerror or exc}")
+        except ValueError as exc:
             ap.error(f"--merge: {exc}")
         games = next(iter(res.values()))["games"]
         heading = f"{a.game}, {games} games merged from {len(a.merge)} files"

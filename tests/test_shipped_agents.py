@@ -78,8 +78,9 @@ def test_shipped_policy_plays_legal_moves(game):
 def test_shipped_spec_errors_are_clear(tmp_path, monkeypatch):
     with pytest.raises(ValueError, match=r"shipped for clans; it cannot play prowl"):
         make_agent("ppo:clans", "prowl", _config("prowl"))
-    with pytest.raises(ValueError, match=r"shape \(1168,\).*plays 4-player games: use "
-                                         r"num_players=4"):
+    with pytest.raises(ValueError, match=r"shape \(1168,\).*plays 4-player games: use it in a "
+                                         r"4-player game \(num_players=4; in training.evaluate, "
+                                         r"4 agents\)"):
         make_agent("ppo:prowl", "prowl", _config("prowl", 3))
     with pytest.raises(ValueError, match=r"ppo:PATH .* or a game with a shipped policy: ppo:prowl"):
         make_agent("ppo:", "prowl", _config("prowl"))
