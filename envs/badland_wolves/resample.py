@@ -45,20 +45,23 @@ turns, are steered by public facts). From attempt :data:`BACKTRACK_FROM` on, a c
 first sends the pass back to a checkpoint a few card events earlier and redraws only the events
 since (further back after repeated failures at the same place): 850 to 1,250 actions into a long
 game of four wolves, 85 to 100% of the passes from the first card event failed, most at a
-face-up play no card of the wolf's world hand could still be. The first attempts restart from
-scratch, so a position where that succeeds soon keeps the distribution it had. After
-:data:`TRIES` failures the real chance outcomes are kept (the true world with a fresh future),
-counted in :data:`STATS`. That fallback makes the world depend on the real hidden cards rather
-than only on what ``seat`` knows and the generator. Measured over 2,000 random positions of
-``tests.contract_helpers.random_positions`` (seeds 2026 and 99, one random seat each), no draw
-fell back (before the local backtracking: 3 of 668 with three wolves, 4 of 666 with four and 14
-of 666 with five, all past 400 actions); in eight games of four heuristic wolves (environment
-seeds 200 to 207, two draws every 15th decision) none of 604 draws fell back (before: 31, all
-past action 740, mean 35 ms per draw, now 15 ms), and in six games of five none of 392 (before:
-1; 6 ms per draw, now 4 ms); at the positions 850 to 1,250 actions into environment seed 205,
-none of 200 draws (before: 31 of 100, at 140 to 330 ms per draw, now 55 to 75 ms). Also kept
-from the real game: the positions of Jackalopes shuffled back and drawn again in the current
-Hunt deck, and which copy of a Hunt card type each drawn Hunt card was.
+face-up play no card of the wolf's world hand could still be. The first :data:`BACKTRACK_FROM`
+attempts restart from scratch, so a position where that succeeds soon keeps the distribution it
+had (resuming from a checkpoint draws the events before it as they were, which may weigh worlds
+otherwise than a restart). After :data:`TRIES` failures the real chance outcomes are kept (the
+true world with a fresh future), counted in :data:`STATS`. That fallback makes the world depend
+on the real hidden cards rather than only on what ``seat`` knows and the generator. Measured
+over 2,000 random positions of ``tests.contract_helpers.random_positions`` (seeds 2026 and 99,
+one random seat each), no draw fell back (before the local backtracking: 3 of 668 with three
+wolves, 4 of 666 with four and 14 of 666 with five, all past 400 actions); in eight games of
+four heuristic wolves (environment seeds 200 to 207, two draws every 15th decision) none of 604
+draws fell back (before: 30 or 31, all past action 740, 27 to 35 ms per draw, now 12 to 19 ms,
+on a loaded machine), and in eighteen games of five (seeds 200 to 217) none of 1,642 (before:
+167 to 170, all past action 490, 48 ms per draw in the twelve longer games 206 to 217, now 21
+ms); at the positions 850 to 1,250 actions into environment seed 205, none of 200 draws (before:
+31 of 100, at 140 to 330 ms per draw, now 40 to 60 ms). Also kept from the real game: the
+positions of Jackalopes shuffled back and drawn again in the current Hunt deck, and which copy
+of a Hunt card type each drawn Hunt card was.
 """
 
 from __future__ import annotations
@@ -87,11 +90,13 @@ HINT_SHARE = 0.25
 #: ``BACKTRACK_FROM`` on: a checkpoint every ``CHECK_EVERY`` card events; after a
 #: contradiction the pass resumes from the last checkpoint before the failed event, one
 #: checkpoint further back after every ``BACK_STEP`` failures at the same place, and gives up
-#: (a contradiction: the whole pass is redone) after ``BACKTRACKS`` of them
+#: (a contradiction: the whole pass is redone) after ``BACKTRACKS`` of them (``BACK_STEP`` 4
+#: and ``BACKTRACKS`` 80 rather than 2 and 40: 6 rather than 2 of 80 passes went through for
+#: the hardest seat 1,310 actions into a five-wolf game, environment seed 215)
 BACKTRACK_FROM = 5
 CHECK_EVERY = 16
-BACK_STEP = 2
-BACKTRACKS = 40
+BACK_STEP = 4
+BACKTRACKS = 80
 #: random joint Jackalope insert positions tried before all valid ones are enumerated
 JACKALOPE_TRIES = 200
 #: counters: ``draws`` (worlds returned), ``retries`` (contradictions redone), ``fallbacks``
