@@ -1654,7 +1654,7 @@ def test_render_and_action_strings():
     assert "seat 0" in txt and "P0S1" in txt and "hand R" in txt
     assert st.render_text(1).count("hand R") == 1
     words = {a: st.action_to_string(a) for a in st.legal_actions()}
-    assert words[0] == "Done (end Alchemy before your Action)"
+    assert words[0] == "Done (end Alchemy before the Action)"
     assert len(set(words.values())) == len(words)  # one text per choice
     assert all(st.kind not in w for w in words.values())  # rulebook words, not engine codes
 

@@ -91,7 +91,7 @@ def test_trades_tiles_and_secrets_use_the_content_names():
             card = _C["secrets"][soc][i]
             assert w == f"Play Secret {card['name']} [{card['id']}]"
         elif block == "PASS":
-            assert w == "Done (end Alchemy before your Action)"
+            assert w == "Done (end Alchemy before the Action)"
     assert {b for b, _ in words} >= {"TRADE", "TILE", "SECRET", "PASS"}
 
 

@@ -74,7 +74,7 @@ def op_words(op: dict) -> str:
     if kind == "add_uf":
         where = op.get("where", "")
         return f"add {_plural(n, 'Universal Follower')}" + (
-            " to your Sidewalks" if where == "own_sidewalk" else f" ({where})" if where else "")
+            " to own Sidewalks" if where == "own_sidewalk" else f" ({where})" if where else "")
     if kind == "assign":
         return f"Assign a Relic ({op.get('slot', 'any')} slot)"
     if kind == "choose":
@@ -197,19 +197,20 @@ def _opt(state, kind: str, index: int, req) -> str:
                     + effect_words(e["effect"]))
         return f"Option {'AB'[index] if index < 2 else index + 1}"
     if kind == "uf_route":
-        return ("Universal Follower follows your Society Leader (Society path)" if index == 0
+        return ("Universal Follower follows the Society Leader (Society path)" if index == 0
                 else "Universal Follower stays on the Public path")
     if kind == "either_timing":
         return ("Resolve the Relic now (before the Strength)" if index == 0
                 else "Resolve the Relic after the Strength")
     if kind == "ascend_reduction":
-        return ("Reduce the Gold cost by your Strength" if index == 0
-                else "Reduce the suit cost by half your Strength")
+        return ("Reduce the Gold cost by the Strength" if index == 0
+                else "Reduce the suit cost by half the Strength")
     if kind == "distance":
         return "Move forward" if index == 0 else "Move backward"
     if kind == "purge_destination":
-        return ("Send the purged Universal Follower to your C1" if index == 0
-                else "Send the purged Universal Follower to the Public space after your S3")
+        d = state.decider
+        return (f"Send the purged Universal Follower to P{d}C1" if index == 0
+                else f"Send the purged Universal Follower to the Public space after P{d}S3")
     if kind == "conjunction_pick":
         if index < len(state.conj_row):
             conj = _C["conjunctions"][state.conj_row[index]]
@@ -228,8 +229,8 @@ def action_words(state, action: int) -> str:
     block, i = blk.block, blk.index
     kind, req = _pending(state)
     if block == "PASS":
-        return {"window_pre": "Done (end Alchemy before your Action)",
-                "window_post": "Done (end Alchemy after your Action)",
+        return {"window_pre": "Done (end Alchemy before the Action)",
+                "window_post": "Done (end Alchemy after the Action)",
                 "window_react": "Done (no trade now)",
                 "discover_pick": "Stop discovering",
                 "ascend_suit": "Do not Ascend",
@@ -241,7 +242,7 @@ def action_words(state, action: int) -> str:
     if block == "SPACE":
         where = _space(state, i)
         if kind == "select_leader":
-            return f"Take the Action of {where} with your Leader there"
+            return f"Take the Action of {where} with the Leader there"
         if kind == "pawn_pick":
             return f"Pick a pawn on {where}"
         if kind == "prime":
@@ -295,7 +296,7 @@ def action_words(state, action: int) -> str:
         return f"Flip tile {tile_words(i)}" + (f": {effect_words(flip)}" if flip else "")
     if block == "AGENTS":
         chamber, method = divmod(i, 2)
-        return (f"Remove the Agents from your C{chamber + 1}: "
+        return (f"Remove the Agents from P{state.decider}C{chamber + 1}: "
                 + ("bribe them (pay Gold)" if method == 0 else "kill them (gain Chaos)"))
     if block == "SLOT":
         return f"Into Relic slot {i + 1}"
