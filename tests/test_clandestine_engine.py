@@ -1653,8 +1653,10 @@ def test_render_and_action_strings():
     txt = st.render_text()
     assert "seat 0" in txt and "P0S1" in txt and "hand R" in txt
     assert st.render_text(1).count("hand R") == 1
-    for a in st.legal_actions():
-        assert st.kind in st.action_to_string(a)
+    words = {a: st.action_to_string(a) for a in st.legal_actions()}
+    assert words[0] == "Done (end Alchemy before the Action)"
+    assert len(set(words.values())) == len(words)  # one text per choice
+    assert all(st.kind not in w for w in words.values())  # rulebook words, not engine codes
 
 
 def test_serpent_conjunction_secret_primed_flips_its_own_trap():

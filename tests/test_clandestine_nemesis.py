@@ -844,7 +844,8 @@ def test_resample_keeps_an_ascend_payment_replayable():
     rng = np.random.default_rng(46)
     for _ in range(369):
         s.apply_action(int(rng.choice(np.flatnonzero(s.legal_action_mask()))))
-    assert s.action_to_string(s.history[-1]) == "ascend_card: Relic R043"
+    assert s.kind == "ascend_card"
+    assert s.action_to_string(s.history[-1]) == "Pay with Relic Steel Quill [R043]"
     failed = 0
     for r in range(4):
         try:

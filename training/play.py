@@ -59,6 +59,31 @@ class Quit(Exception):
     """The person asked to stop (``q``, end of input or Ctrl-C)."""
 
 
+def game_header(state: GameState, seat: int, labels: Sequence[str], game: str) -> str:
+    """The first line of a game: the game, who plays, the seed and every other seat's player.
+
+    A seat played by the rules (Clandestine's solo Nemesis) is named by the game's
+    ``rules_seat_label(seat)`` when it has one, e.g. ``"clandestine, 1 player against the
+    Nemesis The Most Holy (P1, difficulty 3), seed 1: you are P0; P1 played by the rules"``.
+    """
+    agents = list(state.agent_seats)
+    describe = getattr(state, "rules_seat_label", None)
+    others = []
+    rules = []
+    for q in range(state.num_players):
+        if q == seat:
+            continue
+        name = describe(q) if describe is not None and q not in agents else None
+        if name is not None:
+            rules.append(name)
+        others.append(f"{seat_label(q, game)} {labels[q]}")
+    players = f"{len(agents)} player{'s' if len(agents) != 1 else ''}"
+    if rules:
+        players += " against " + " and ".join(rules)
+    head = f"{game}, {players}, seed {state.seed}: you are {seat_label(seat, game)}"
+    return head + ("; " + ", ".join(others) if others else "")
+
+
 def decision_screen(state: GameState, seat: int, events: Sequence[str], game: str,
                     decision: int, last_own: str | None = None) -> Group:
     """What the person at ``seat`` sees at a decision (a rich renderable).
@@ -237,9 +262,7 @@ def play(game: str, seat: int, opponents: Sequence[str], seed: int | None = None
     logs = SeatLogs(state.num_players, seats=[seat])  # a Nemesis seat included
     decisions = 0
     last_own = None
-    console.print(Text(f"{game}, {n} players, seed {state.seed}: you are "
-                       f"{seat_label(seat, game)}; " + ", ".join(
-                           f"{seat_label(q, game)} {labels[q]}" for q in others), style="bold"))
+    console.print(Text(game_header(state, seat, labels, game), style="bold"))
     try:
         while not state.is_over:
             actor = state.current_player

@@ -94,6 +94,7 @@ from . import scoring as SC
 from .actions import NUM_ACTIONS, decode
 from .city import build_city, load_content
 from .content import load_content as load_cards
+from .words import LEGEND, action_words, relic_words, secret_words
 from .spec import DEFAULT_MAX_ROUNDS, NEMESES, SOCIETIES, make_spec
 from . import nemesis as NEM
 
@@ -120,6 +121,9 @@ SECRET_INDEX = {soc: {c: i for i, c in enumerate(ids)} for soc, ids in SECRET_ID
 BOARD_SLOTS = tuple(_C["ascension"]["board_slots"])
 BOARD_INDEX = {b["id"]: i for i, b in enumerate(BOARD_SLOTS)}
 TILE_IDS = tuple(t["id"] for t in _C["ascension"]["tiles"])
+#: Nemesis id -> its name (``nemesis.<id>.name``, e.g. "The Most Holy")
+NEMESIS_NAMES: dict[str, str] = {k: v["name"] for k, v in _C["nemesis"].items()
+                                 if isinstance(v, dict) and "name" in v}
 TILE_INDEX = {t: i for i, t in enumerate(TILE_IDS)}
 NUM_TILES = len(TILE_IDS)
 #: Suit -> Ascension board column (Military, Political, Economic, Occult) and its suit effect
@@ -1602,23 +1606,17 @@ class ClandestineState(GameState):
         return encode_observation(self, seat)
 
     def action_to_string(self, action: int) -> str:
-        blk = decode(action)
-        if blk.block == "SPACE":
-            try:
-                sp = PH._abs(self, blk.index)
-                return f"{self.kind}: space {self.city.space_ids[sp]} ({self.city.action(sp)})"
-            except ValueError:
-                return f"{self.kind}: SPACE {blk.index} (no such space)"
-        if blk.block == "PAWN":
-            return f"{self.kind}: pawn {P.PAWN_CODES[blk.index]}"
-        if blk.block == "RELIC":
-            return f"{self.kind}: Relic {_C['relics'][blk.index]['id']}"
-        if blk.block == "SECRET" and self.phase != "OVER" and blk.index < 31:
-            return (f"{self.kind}: Secret "
-                    f"{_C['secrets'][self.societies[self.decider]][blk.index]['id']}")
-        if blk.block == "PASS":
-            return f"{self.kind}: PASS (done/stop)"
-        return f"{self.kind}: {blk.block} {blk.index}"
+        """``action`` in the rulebook's words, with the names of the cards, tiles and trades
+        (:func:`envs.clandestine.words.action_words`)."""
+        return action_words(self, action)
+
+    def rules_seat_label(self, seat: int) -> str | None:
+        """Who plays ``seat`` when no agent does: ``"the Nemesis The Most Holy (P1, difficulty
+        3)"`` for the solo Nemesis seat, else None."""
+        if self.nem is None or seat != self.nem.seat:
+            return None
+        return f"the Nemesis {NEMESIS_NAMES.get(self.spec.nemesis, self.spec.nemesis)} " \
+               f"(P{seat}, difficulty {self.config.get('difficulty')})"
 
     def illegal_reason(self, action: int) -> str:
         """Why ``action`` is not legal now: the decision due and the blocks it accepts."""
@@ -1655,7 +1653,10 @@ class ClandestineState(GameState):
 def render_state(st: ClandestineState, seat: int | None = None) -> str:
     """Text picture: flow, each seat's tableau, the pawns by space (hands only for ``seat``,
     everything with ``seat=None``)."""
-    lines = [f"Clandestine {st.num_players}p, round {st.rounds_done + 1}, turn of seat {st.turn},"
+    players = (f"{len(st.agent_seats)} player{'s' if len(st.agent_seats) != 1 else ''} against "
+               f"{st.rules_seat_label(st.nem.seat)}"
+               if st.nem is not None else f"{st.num_players} players")
+    lines = [f"Clandestine, {players}, round {st.rounds_done + 1}, turn of seat {st.turn},"
              f" phase {st.phase}, decision {st.kind}"
              + (f", over ({st.end_reason}) scores {st.final_scores().tolist()}"
                 if st.phase == "OVER" else "")]
@@ -1665,7 +1666,10 @@ def render_state(st: ClandestineState, seat: int | None = None) -> str:
                 f"{len(st.relic_hand[s])} secrets {len(st.secret_hand[s])} deck "
                 f"{len(st.secret_deck[s])}")
         if seat is None or seat == s:
-            line += f" | hand R{st.relic_hand[s]} S{st.secret_hand[s]}"
+            relics = "; ".join(relic_words(r) for r in st.relic_hand[s]) or "-"
+            secrets = "; ".join(secret_words(st.societies[s], i) for i in st.secret_hand[s]) \
+                or "-"
+            line += f"\n      hand R: {relics} | S: {secrets}"
         lines.append(line)
     for s in range(st.num_players):
         slots = [RELIC_IDS[r] if r >= 0 else "-" for r in st.slots[s]]
@@ -1680,6 +1684,7 @@ def render_state(st: ClandestineState, seat: int | None = None) -> str:
     for sid, codes in st.pawns.as_lists(st.city).items():
         if codes:
             lines.append(f"  {sid:5s} {st.city.action(sid) or '-':9s} {' '.join(codes)}")
+    lines.append("  " + LEGEND)
     return "\n".join(lines)
 
 

@@ -1,0 +1,172 @@
+"""Clandestine's text view and action words (README "Play": your own view of the table with a
+legend, actions in the rulebook's words), and what another seat is told of them."""
+
+import io
+import re
+
+import numpy as np
+import pytest
+from rich.console import Console
+
+from envs.clandestine.actions import decode
+from envs.clandestine.city import load_content
+from envs.clandestine.engine import ClandestineState
+from envs.core.text import action_text_for
+
+_C = load_content()
+#: an engine code such as "window_pre: TRADE 15" (the words before the rulebook wording)
+ENGINE_CODE = re.compile(r"^[a-z_]+: [A-Z]+ \d+$")
+#: any "<decision kind>: " prefix
+KIND_PREFIX = re.compile(r"^[a-z_]+: ")
+
+CONFIGS = [
+    {"num_players": 2},
+    {"num_players": 3},
+    {"num_players": 4},
+    {"num_players": 3, "societies": ["serpent", "twilight", "garden"]},  # Primes
+    {"num_players": 1, "nemesis": "most_holy", "difficulty": 3},
+    {"num_players": 1, "nemesis": "silver_guard", "difficulty": 2},
+]
+
+
+def random_decisions(config, seed, steps):
+    """``(state before, action)`` of ``steps`` random legal decisions of one game."""
+    st = ClandestineState.from_config(seed, **config)
+    rng = np.random.default_rng(seed)
+    for _ in range(steps):
+        if st.is_over:
+            return
+        action = int(rng.choice(st.legal_actions()))
+        yield st, action
+        st.apply_action(action)
+
+
+@pytest.mark.parametrize("config", CONFIGS)
+def test_the_text_view_ends_with_a_legend(config):
+    st = ClandestineState.from_config(1, **config)
+    for seat in st.agent_seats:
+        last = st.render_text(seat).splitlines()[-1].strip()
+        assert last.startswith("Legend: ") and "pl = Public Leader" in last
+    assert st.render_text().splitlines()[-1].strip().startswith("Legend: ")
+
+
+def test_the_hand_is_named_by_its_cards():
+    st = ClandestineState.from_config(1, num_players=3)
+    secret = _C["secrets"][st.societies[0]][st.secret_hand[0][0]]
+    mine, theirs = st.render_text(0), st.render_text(1)
+    assert f"{secret['name']} [{secret['id']}]" in mine
+    assert secret["id"] not in theirs  # another seat's hand only as a count
+
+
+@pytest.mark.parametrize("config", CONFIGS)
+def test_every_choice_is_worded_in_the_rulebooks_words(config):
+    """A few hundred random decisions per configuration: no choice is an engine code, none is
+    prefixed by the decision kind, and the choices of one decision have different words."""
+    blocks = set()
+    for n, (st, _action) in enumerate(random_decisions(config, 7, 400)):
+        legal = st.legal_actions()
+        words = [st.action_to_string(a) for a in legal]
+        for a, w in zip(legal, words):
+            blocks.add(decode(a).block)
+            assert not ENGINE_CODE.match(w) and not KIND_PREFIX.match(w), (n, st.kind, w)
+        assert len(set(words)) == len(words), (n, st.kind, words)
+    assert {"PASS", "TRADE", "SPACE"} <= blocks
+
+
+def test_trades_tiles_and_secrets_use_the_content_names():
+    st = ClandestineState.from_config(1, num_players=1, nemesis="most_holy", difficulty=3)
+    soc = st.societies[0]
+    words = {decode(a): st.action_to_string(a) for a in st.legal_actions()}
+    panels = _C["societies"][soc]["panels"]
+    for (block, i), w in words.items():
+        if block == "TRADE":
+            panel, t = divmod(i, 3)
+            gold = panels[panel]["trades"][t]["in"].get("gold")
+            assert w.startswith(f"Trade ({panels[panel]['name']} panel): pay ")
+            assert gold is None or f"pay {gold} Gold -> " in w
+        elif block == "TILE":
+            tile = _C["ascension"]["tiles"][i]
+            assert w.startswith(f"Flip tile {tile['name']} [{tile['id']}]")
+        elif block == "SECRET":
+            card = _C["secrets"][soc][i]
+            assert w == f"Play Secret {card['name']} [{card['id']}]"
+        elif block == "PASS":
+            assert w == "Done (end Alchemy before the Action)"
+    assert {b for b, _ in words} >= {"TRADE", "TILE", "SECRET", "PASS"}
+
+
+def _hidden_names(st, viewer, acted):
+    """Ids and names of cards hidden from ``viewer`` in ``st``: the other seats' hands (but the
+    card ``acted`` on, which the action itself shows, unless it is primed face-down) and every
+    deck."""
+    out = set()
+    for s in range(st.num_players):
+        soc = st.societies[s]
+        secrets = _C["secrets"].get(soc, [])
+        cards = list(st.secret_deck[s]) if s < len(st.secret_deck) else []
+        if s != viewer:
+            cards += [i for i in st.secret_hand[s] if ("SECRET", i) != acted]
+        for i in cards:
+            if 0 <= i < len(secrets):
+                out |= {f"[{secrets[i]['id']}]", secrets[i]["name"]}
+        if s != viewer:
+            for r in st.relic_hand[s]:
+                if ("RELIC", r) != acted:
+                    out.add(f"[{_C['relics'][r]['id']}]")
+    for r in st.relic_deck:
+        out.add(f"[{_C['relics'][r]['id']}]")
+    return out
+
+
+@pytest.mark.parametrize("config", CONFIGS[:4] + [
+    {"num_players": 2, "nemesis": "silver_guard", "difficulty": 2}])
+def test_another_seat_is_never_told_a_hidden_card(config):
+    """What another seat is told (``action_text_for``) names no card of a hand it cannot see
+    (blind draws included) nor of a deck; a primed Secret is named to no one else."""
+    told = primes = 0
+    for st, action in random_decisions(config, 11, 300):
+        actor = st.current_player
+        blk = decode(action)
+        primed = st.is_prime_pick(action)
+        acted = None if primed else (blk.block, blk.index)
+        for viewer in st.agent_seats:
+            if viewer == actor:
+                continue
+            text = action_text_for(st, action, viewer)
+            leaked = [n for n in _hidden_names(st, viewer, acted) if n in text]
+            assert not leaked, (st.kind, text, leaked)
+            if primed:
+                assert text == "primed a Secret (face-down)"
+                primes += 1
+            told += 1
+    assert told and (primes or "serpent" not in config.get("societies", ()))
+
+
+@pytest.mark.parametrize("opponents,config,expected", [
+    ([], {"nemesis": "most_holy", "difficulty": 3},
+     ("clandestine, 1 player against the Nemesis The Most Holy (P1, difficulty 3), seed 5: "
+      "you are P0; P1 played by the rules")),
+    (["random"], {"nemesis": "silver_guard", "difficulty": 1},
+     ("clandestine, 2 players against the Nemesis The Silver Guard (P2, difficulty 1), "
+      "seed 5: you are P0; P1 random, P2 played by the rules")),
+    (["random", "random"], {},
+     "clandestine, 3 players, seed 5: you are P0; P1 random, P2 random"),
+])
+def test_the_play_header_names_the_nemesis(opponents, config, expected):
+    from training.play import Quit, play
+
+    console = Console(record=True, width=400, file=io.StringIO())
+
+    def read(prompt):
+        raise Quit
+
+    state, _labels, finished = play("clandestine", 0, opponents, seed=5, config=config,
+                                    console=console, read=read)
+    assert not finished
+    lines = console.export_text().splitlines()
+    assert lines[0] == expected
+    players = len(state.agent_seats)
+    view = next(line for line in lines if "Clandestine, " in line)
+    assert f"Clandestine, {players} player{'s' if players != 1 else ''}" in view
+    if config:
+        assert "against the Nemesis" in view
