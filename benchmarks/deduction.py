@@ -285,8 +285,9 @@ def check_cli_args(ap: argparse.ArgumentParser, a: argparse.Namespace) -> dict[s
     Every mistake ends in ``ap.error`` (one line, exit 2): a count out of range (``--games``,
     ``--particles``, ``--policy-samples``, ``--refresh`` below 1, ``--samples`` below 2,
     ``--max-decisions`` below 2), ``--epsilon`` outside (0, 1], ``--policy-mix`` outside
-    [0, 1), a negative ``--seed``, a ``--config`` that is not a JSON object or that the game
-    refuses, ``--num-players`` and ``--config`` that disagree, an ``--observer-seat`` that is not
+    [0, 1), a negative ``--seed``, a ``--config`` that is neither ``KEY=VALUE`` items nor one
+    JSON object, or that the game refuses, ``--num-players`` and ``--config`` that disagree, an
+    ``--observer-seat`` that is not
     a seat, an unknown or surplus player spec, an unknown or repeated tracker, a tracker that
     cannot follow this game (a ``--probe`` file that is missing, for another game or another
     player count), a tracker option given while no tracker in ``--trackers`` reads it
@@ -309,13 +310,12 @@ def check_cli_args(ap: argparse.ArgumentParser, a: argparse.Namespace) -> dict[s
         ap.error(f"--epsilon must be in (0, 1], got {a.epsilon}")
     if a.policy_mix is not None and not 0.0 <= a.policy_mix < 1.0:
         ap.error(f"--policy-mix must be in [0, 1), got {a.policy_mix}")
+    from training.dataset import parse_config_items
+
     try:
-        config = json.loads(a.config)
-    except json.JSONDecodeError as exc:
-        ap.error(f"--config {a.config!r} is not JSON ({exc.msg}); give a JSON object such as "
-                 "'{\"beginner\": true}'")
-    if not isinstance(config, dict):
-        ap.error(f"--config {a.config!r} is not a JSON object")
+        config = parse_config_items(a.config)
+    except ValueError as exc:
+        ap.error(str(exc))
     set_num_players(ap, config, a.num_players)
     try:
         state = new_game(a.game, a.seed, **config)
@@ -395,7 +395,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--observer-seat", type=int, default=0)
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--num-players", type=int, default=None)
-    ap.add_argument("--config", default="{}", help="extra game keywords as JSON")
+    ap.add_argument("--config", nargs="*", default=[], metavar="KEY=VALUE",
+                    help="extra game keywords: KEY=VALUE items (values read as JSON, as in "
+                         "training.evaluate) or one JSON object such as '{\"beginner\": true}'")
     ap.add_argument("--trackers", nargs="+", default=["uniform", "consistent", "policy", "probe"])
     ap.add_argument("--probe", default=None, help="probe model from python -m training.probe")
     ap.add_argument("--particles", type=int, default=None,
