@@ -379,3 +379,36 @@ def test_evaluate_checks_specs_and_numbers_before_the_bar(tmp_path, capsys):
         err = _one_line_error(main, base + argv, capsys, "evaluate")   # one line: no bar drawn
         assert message in err and "%|" not in err
     assert not (tmp_path / "e").exists()
+
+
+def test_evaluate_out_checks_before_any_game(tmp_path, capsys):
+    """An --out whose parent is a file, or holding a folder of one of the output names, is
+    refused in one line before any game (with --overwrite too: the folder is not deleted); a
+    dangling symlink of an output name counts as an earlier output (nothing is written through
+    it to a file outside --out)."""
+    from training.evaluate import main
+
+    base = ["--game", "prowl", "--agents", "random", "random", "random", "random",
+            "--games", "1", "--no-progress"]
+    (tmp_path / "file").write_text("x")
+    held = tmp_path / "held"
+    (held / "records.jsonl").mkdir(parents=True)
+    (held / "records.jsonl" / "keep.txt").write_text("keep")
+    for out, extra, words in ((tmp_path / "file" / "sub", [], "is not a folder"),
+                              (held, ["--overwrite"], "records.jsonl is a folder")):
+        with pytest.raises(SystemExit) as exc:
+            main(base + ["--out", str(out)] + extra)
+        assert exc.value.code == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and words in err, err
+    assert (held / "records.jsonl" / "keep.txt").read_text() == "keep"
+    linked = tmp_path / "linked"
+    linked.mkdir()
+    (linked / "evaluation.json").symlink_to(tmp_path / "elsewhere.json")
+    with pytest.raises(SystemExit):
+        main(base + ["--out", str(linked)])
+    assert "already holds evaluation.json" in capsys.readouterr().err
+    assert not (tmp_path / "elsewhere.json").exists()
+    assert main(base + ["--out", str(linked), "--overwrite"]) == 0
+    assert not (tmp_path / "elsewhere.json").exists()
+    assert not (linked / "evaluation.json").is_symlink()

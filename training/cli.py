@@ -76,9 +76,13 @@ def refuse_to_replace(ap: argparse.ArgumentParser, out: Path, names: Sequence[st
     of the files ``names`` this command writes, unless ``overwrite``; with ``overwrite`` those
     files are deleted first, so that none of an earlier run's outputs (``records.jsonl`` of a run
     with ``--records``, say) is left beside the new ones. Called before any game is played."""
-    found = [n for n in names if (out / n).exists()]
+    found = [n for n in names if (out / n).exists() or (out / n).is_symlink()]
     if not found:
         return
+    folders = [n for n in found if (out / n).is_dir() and not (out / n).is_symlink()]
+    if folders:   # not an earlier run's output: never deleted, and nothing can be written there
+        ap.error(f"--out {out}: {', '.join(folders)} is a folder, not an output of an earlier "
+                 "run: move it away or choose another --out")
     if not overwrite:
         ap.error(f"--out {out} already holds {', '.join(found)} from an earlier run: add "
                  "--overwrite to replace them, or choose another --out")
