@@ -126,6 +126,11 @@ def merge(parts: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """
     if not parts:
         raise ValueError("nothing to merge")
+    for i, part in enumerate(parts):
+        if (not isinstance(part, dict) or not part
+                or not all(isinstance(r, dict) for r in part.values())):
+            raise ValueError(f"part {i} is not a --json file of this benchmark (an object of "
+                             "trackers' results)")
     names = list(parts[0])
     for i, part in enumerate(parts):
         if list(part) != names:
@@ -135,6 +140,15 @@ def merge(parts: Sequence[dict[str, Any]]) -> dict[str, Any]:
             if "per_game_checkpoints" not in r:
                 raise ValueError(f"part {i}, tracker {t!r}: no per-game values (a --json "
                                  "file written before they were kept)")
+    runs = {i: (part[names[0]].get("game"), part[names[0]].get("config"))
+            for i, part in enumerate(parts) if "game" in part[names[0]]}
+    key = {i: json.dumps(r, sort_keys=True) for i, r in runs.items()}
+    for i in runs:
+        j = min(runs)
+        if key[i] != key[j]:
+            raise ValueError(f"part {i} is a run of {runs[i][0]} {runs[i][1]}, part {j} of "
+                             f"{runs[j][0]} {runs[j][1]}: only runs of the same game and "
+                             "configuration merge")
     out = {}
     for t in names:
         bins = np.concatenate([np.asarray(p[t]["per_game_bins"], dtype=np.float64)
@@ -148,6 +162,8 @@ def merge(parts: Sequence[dict[str, Any]]) -> dict[str, Any]:
         out[t] = {"bins": mean_ci(bins), "checkpoints": mean_ci(cp), "per_game_bins": bins,
                   "per_game_checkpoints": cp, "ms_per_update": ms, "games": len(cp),
                   "updates": None if None in updates else int(sum(updates))}
+        if runs:
+            out[t]["game"], out[t]["config"] = next(iter(runs.values()))
     return out
 
 
@@ -221,12 +237,20 @@ def _nan_to_none(a: np.ndarray) -> Any:
     return np.where(np.isnan(a), None, a.astype(object)).tolist()
 
 
-def json_results(results: dict[str, Any]) -> dict[str, Any]:
+def json_results(results: dict[str, Any], game: str | None = None,
+                 config: dict[str, Any] | None = None) -> dict[str, Any]:
     """What ``--json`` writes: per tracker the bins' and checkpoints' means and half-widths, the
     cost and the per-game values; a value that is not defined (a bin no game reached, the
     half-width over fewer than two games) is null, so the file is strict JSON (Python's NaN
-    token is not). :func:`merge` reads these files back (null as NaN)."""
-    return {t: {"bins_mean": _nan_to_none(r["bins"][0]), "bins_half": _nan_to_none(r["bins"][1]),
+    token is not). :func:`merge` reads these files back (null as NaN). ``game`` and ``config``
+    (the game's keywords; default: the results' own, kept by :func:`merge`) are written with
+    every tracker, so that runs of another game or configuration are not merged."""
+    def run_of(r: dict[str, Any]) -> dict[str, Any]:
+        g, c = r.get("game", game), r.get("config", config)
+        return {**({} if g is None else {"game": g}), **({} if c is None else {"config": c})}
+
+    return {t: {**run_of(r),
+                "bins_mean": _nan_to_none(r["bins"][0]), "bins_half": _nan_to_none(r["bins"][1]),
                 "cp_mean": _nan_to_none(r["checkpoints"][0]),
                 "cp_half": _nan_to_none(r["checkpoints"][1]),
                 "ms_per_update": r["ms_per_update"], "games": r["games"],
@@ -358,6 +382,15 @@ def check_cli_args(ap: argparse.ArgumentParser, a: argparse.Namespace) -> dict[s
         except (EOFError, RuntimeError, KeyError, pickle.UnpicklingError) as exc:
             # a model file torch cannot read (not a saved probe or policy)
             ap.error(f"--trackers {spec}: cannot read its model ({type(exc).__name__}: {exc})")
+    check_output_args(ap, a)
+    return config
+
+
+def check_output_args(ap: argparse.ArgumentParser, a: argparse.Namespace) -> None:
+    """``--png`` and ``--json`` must name files that can be written (``ap.error`` otherwise),
+    checked before any game is played or file merged."""
+    from training.cli import creatable_problem
+
     for option, path in (("--png", a.png), ("--json", a.json)):
         if path is None:
             continue
@@ -367,7 +400,6 @@ def check_cli_args(ap: argparse.ArgumentParser, a: argparse.Namespace) -> dict[s
         problem = None if p.exists() else creatable_problem(option, p)
         if problem:
             ap.error(problem)
-    return config
 
 
 MERGE_READS = ("game", "merge", "png", "json")
@@ -430,17 +462,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     a = ap.parse_args(argv)
     if a.merge:
         check_merge_args(ap, a)
+        check_output_args(ap, a)
         try:
             res = merge([json.loads(Path(f).read_text()) for f in a.merge])
         except OSError as exc:
             ap.error(f"--merge: {exc.filename}: {exc.strerror or exc}")
         except ValueError as exc:
             ap.error(f"--merge: {exc}")
+        merged_game = next(iter(res.values())).get("game")
+        resolved = None        # the merged files' own (kept by merge)
+        if merged_game is not None and merged_game != a.game:
+            ap.error(f"--merge: the files are runs of {merged_game}, not --game {a.game}")
         games = next(iter(res.values()))["games"]
         heading = f"{a.game}, {games} games merged from {len(a.merge)} files"
         title = f"{a.game}, {games} games"
     else:
         config = check_cli_args(ap, a)
+        from agents.belief import new_game
+
+        # the game's whole configuration (defaults filled in), written with --json for --merge
+        resolved = json.loads(json.dumps(dict(new_game(a.game, a.seed, **config).config)))
         trackers = list(a.trackers)
         if "probe" in trackers and a.probe is None:
             print("note: no --probe model given; the probe tracker is skipped")
@@ -460,7 +501,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"\nplot: {png}")
     if a.json:
         Path(a.json).parent.mkdir(parents=True, exist_ok=True)
-        Path(a.json).write_text(json.dumps(json_results(res), allow_nan=False))
+        Path(a.json).write_text(json.dumps(json_results(res, a.game, resolved), allow_nan=False))
     return 0
 
 if __name__ == "__main__":

@@ -1692,3 +1692,45 @@ def test_policy_tracker_divides_out_the_redrawn_badland_wolves_share_deal():
     assert len({tuple(_dealt(w)) for w in worlds}) > 1
     lls = [tr.history_loglik(w) for w in worlds]
     assert all(ll is not None and math.isfinite(ll) for ll in lls), lls
+
+
+def test_deduction_merge_refuses_runs_of_another_game_or_config_and_odd_files(tmp_path, capsys):
+    """--merge of a Prowl and a Clans run (same trackers) was merged silently, as were runs at
+    two player counts; a JSON file that is not an object of trackers ended in a traceback
+    (AttributeError, StopIteration), as did --json naming a folder with --merge. Each is one
+    line (exit 2) now, and a merge of runs of one configuration still goes through."""
+    import json
+
+    from benchmarks.deduction import main
+
+    def one(game, players, seed, name):
+        f = tmp_path / name
+        assert main(["--game", game, "--num-players", str(players), "--players", "random",
+                     "--games", "1", "--trackers", "uniform", "--max-decisions", "4",
+                     "--seed", str(seed), "--png", str(tmp_path / "p.png"),
+                     "--json", str(f)]) == 0
+        return str(f)
+
+    c3, c3b = one("clans", 3, 1, "c3.json"), one("clans", 3, 2, "c3b.json")
+    c4, p4 = one("clans", 4, 1, "c4.json"), one("prowl", 4, 1, "p4.json")
+    (tmp_path / "list.json").write_text("[1, 2]")
+    (tmp_path / "empty.json").write_text("{}")
+    png = ["--png", str(tmp_path / "m.png")]
+    capsys.readouterr()
+    for files, extra, words in (
+            ([c4, p4], [], "only runs of the same game and configuration merge"),
+            ([c3, c4], [], "only runs of the same game and configuration merge"),
+            ([p4], [], "the files are runs of prowl, not --game clans"),
+            ([str(tmp_path / "list.json")], [], "is not a --json file of this benchmark"),
+            ([str(tmp_path / "empty.json")], [], "is not a --json file of this benchmark"),
+            ([c3], ["--json", str(tmp_path)], "is a directory: give a file name")):
+        with pytest.raises(SystemExit) as exc:
+            main(["--game", "clans", "--merge", *files, *png, *extra])
+        assert exc.value.code == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and words in err, err
+    out = tmp_path / "m.json"
+    assert main(["--game", "clans", "--merge", c3, c3b, *png, "--json", str(out)]) == 0
+    merged = json.loads(out.read_text())
+    assert merged["uniform"]["game"] == "clans" and merged["uniform"]["games"] == 2
+    assert merged["uniform"]["config"]["num_players"] == 3
