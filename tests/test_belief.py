@@ -1327,6 +1327,24 @@ def test_probe_refuses_to_replace_an_existing_out_file_without_overwrite(tmp_pat
     assert load_probe(out)[1]["hidden"] == 5
 
 
+def test_probe_refuses_a_dangling_symlink_out_without_overwrite(tmp_path, capsys):
+    """``--out`` a symlink to a missing file outside its folder counted as free, so the probe
+    was written through the link; it is now an existing file (refused without --overwrite),
+    and nothing is written."""
+    from training.probe import main as probe_main
+
+    target = tmp_path / "elsewhere" / "t.pt"
+    target.parent.mkdir()
+    link = tmp_path / "p.pt"
+    link.symlink_to(target)
+    with pytest.raises(SystemExit) as exc:
+        probe_main(["--game", "clans", "--num-players", "2", "--games", "2", "--epochs", "1",
+                    "--out", str(link)])
+    assert exc.value.code == 2
+    assert "already exists and this run would replace it" in capsys.readouterr().err
+    assert not target.exists() and link.is_symlink()
+
+
 def test_probe_with_data_refuses_the_options_of_generated_games(tmp_path, capsys):
     """With ``--data`` (2 random 2-player Clans games) ``--num-players 3``, ``--games``,
     ``--agents`` and ``--config`` were silently ignored (a 2-player probe was saved for

@@ -469,10 +469,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             ap.error(f"--{name} must be a positive integer, got {getattr(a, name)}")
     if Path(a.out).is_dir():
         ap.error(f"--out {a.out} is a directory: give a file name")
-    if Path(a.out).exists() and not a.overwrite:
+    # a dangling symlink counts as an existing file: saving would write through it
+    exists = Path(a.out).exists() or Path(a.out).is_symlink()
+    if exists and not a.overwrite:
         ap.error(f"--out {a.out} already exists and this run would replace it: add "
                  "--overwrite, or choose another --out")
-    if not Path(a.out).exists():
+    if not exists:
         problem = creatable_problem("--out", Path(a.out))
         if problem:     # found before the games are played and the network trained
             ap.error(problem)
