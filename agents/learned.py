@@ -215,11 +215,7 @@ class PolicyAgent:
                 out = _forward(x, hidden) @ w_h + x[-self.num_actions:] @ w_a + b
             else:
                 out = _forward(x, self._layers)
-            logits = out[legal].astype(np.float64)
-            if not np.isfinite(logits).all():     # argmax would play the first NaN silently
-                raise ValueError(f"{self.name}: the policy's logits are not finite at legal "
-                                 f"actions {legal[~np.isfinite(logits)].tolist()} (NaN or "
-                                 "infinite weights?)")
+            logits = self._finite(out[legal].astype(np.float64), legal)
             if self.deterministic:
                 return int(legal[int(np.argmax(logits))])
             return self._sample(logits, legal)
@@ -227,7 +223,8 @@ class PolicyAgent:
             action, _ = self.policy.predict(obs, deterministic=True,
                                             action_masks=mask.astype(bool))
             return int(action)
-        return self._sample(self._torch_logits(obs, mask)[legal].astype(np.float64), legal)
+        logits = self._finite(self._torch_logits(obs, mask)[legal].astype(np.float64), legal)
+        return self._sample(logits, legal)
 
     def _torch_logits(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """float32 (A,): the masked logits of a policy off the numpy path, computed by torch."""
@@ -238,16 +235,21 @@ class PolicyAgent:
             dist = self.policy.get_distribution(obs_t, action_masks=mask.astype(bool)[None])
         return dist.distribution.logits[0].cpu().numpy()
 
-    def _sample(self, logits: np.ndarray, legal: np.ndarray) -> int:
-        """A legal action drawn from ``softmax(logits)`` (float64 (L,), one per id of
-        ``legal``) with :attr:`rng`.
+    def _finite(self, logits: np.ndarray, legal: np.ndarray) -> np.ndarray:
+        """``logits`` (float64 (L,), one per id of ``legal``), checked finite: argmax would play
+        the first NaN silently and sampling would fail obscurely.
 
         Raises:
-            ValueError: a logit is not finite.
+            ValueError: a logit is not finite, naming the legal actions concerned.
         """
         if not np.isfinite(logits).all():
             raise ValueError(f"{self.name}: the policy's logits are not finite at legal "
                              f"actions {legal[~np.isfinite(logits)].tolist()} (NaN or "
                              "infinite weights?)")
+        return logits
+
+    def _sample(self, logits: np.ndarray, legal: np.ndarray) -> int:
+        """A legal action drawn from ``softmax(logits)`` (float64 (L,), finite, one per id of
+        ``legal``: :meth:`_finite`) with :attr:`rng`."""
         p = np.exp(logits - logits.max())
         return int(legal[int(self.rng.choice(legal.size, p=p / p.sum()))])

@@ -143,8 +143,8 @@ def merge(parts: Sequence[dict[str, Any]]) -> dict[str, Any]:
     runs = {i: (part[names[0]].get("game"), part[names[0]].get("config"))
             for i, part in enumerate(parts) if "game" in part[names[0]]}
     key = {i: json.dumps(r, sort_keys=True) for i, r in runs.items()}
+    j = min(runs, default=None)
     for i in runs:
-        j = min(runs)
         if key[i] != key[j]:
             raise ValueError(f"part {i} is a run of {runs[i][0]} {runs[i][1]}, part {j} of "
                              f"{runs[j][0]} {runs[j][1]}: only runs of the same game and "
@@ -323,7 +323,8 @@ def check_cli_args(ap: argparse.ArgumentParser, a: argparse.Namespace) -> dict[s
     """
     from agents import make_agent
     from agents.belief import TRACKER_OPTIONS, make_tracker, new_game, tracker_reads
-    from training.cli import creatable_problem, set_num_players
+    from training.cli import set_num_players
+    from training.dataset import parse_config_items
 
     for name, low in (("games", 1), ("particles", 1), ("samples", 2), ("refresh", 1),
                       ("max_decisions", 2), ("policy_samples", 1), ("seed", 0)):
@@ -334,8 +335,6 @@ def check_cli_args(ap: argparse.ArgumentParser, a: argparse.Namespace) -> dict[s
         ap.error(f"--epsilon must be in (0, 1], got {a.epsilon}")
     if a.policy_mix is not None and not 0.0 <= a.policy_mix < 1.0:
         ap.error(f"--policy-mix must be in [0, 1), got {a.policy_mix}")
-    from training.dataset import parse_config_items
-
     try:
         config = parse_config_items(a.config)
     except ValueError as exc:
@@ -503,6 +502,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         Path(a.json).parent.mkdir(parents=True, exist_ok=True)
         Path(a.json).write_text(json.dumps(json_results(res, a.game, resolved), allow_nan=False))
     return 0
+
 
 if __name__ == "__main__":
     sys.exit(main())
