@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from .base import OwnCopy
+from .base import OwnCopy, SeatBound
 
 #: advice kinds a policy can be trained with (``--advice``); ``"none"`` is no advice
 ADVICE_KINDS = ("heuristic",)
@@ -41,12 +41,16 @@ def check_advice(advice: str | None) -> str | None:
     return advice
 
 
-class Advisor(OwnCopy):
+class Advisor(SeatBound, OwnCopy):
     """The advice vector of one seat in one game (see the module docstring).
 
     ``copy.copy`` is a deep copy (:class:`agents.base.OwnCopy`): the copy's advising agent,
     with its memory of the game and its generator, is its own, so asking the copy (e.g. for
     another seat) never moves the original's advice.
+
+    An advisor whose agent remembers the game (:attr:`remembers_game`, e.g. the Clans
+    heuristic) binds to the first agent it is asked for after construction or :meth:`reset`
+    (:class:`agents.base.SeatBound`) and refuses any other until reset.
 
     Args:
         advice: the advice kind, one of :data:`ADVICE_KINDS` (``"heuristic"``: the game's
@@ -61,7 +65,8 @@ class Advisor(OwnCopy):
             (``benchmarks/advice_agreement.py``).
 
     Raises:
-        ValueError: unknown ``advice`` or game.
+        ValueError: unknown ``advice`` or game; (from a call) asked for another agent than the
+            one it advises in this game, when its agent remembers the game.
     """
 
     def __init__(self, advice: str, game: str, config: dict[str, Any],
@@ -80,8 +85,14 @@ class Advisor(OwnCopy):
         """A new advisor of the same kind, game and configuration, with its own memory."""
         return Advisor(self.advice, self.game, self.config, seed=seed)
 
+    @property
+    def remembers_game(self) -> bool:  # type: ignore[override]
+        """Whether the advising agent remembers the game (then so does the advisor)."""
+        return bool(getattr(self.agent, "remembers_game", False))
+
     def reset(self) -> None:
         """Forget the previous game (call before each game)."""
+        self.unbind_seat()
         self.agent.reset()
 
     def __call__(self, observation: dict[str, np.ndarray], agent: str) -> np.ndarray:
@@ -90,8 +101,11 @@ class Advisor(OwnCopy):
         all 0.0 when the mask has no legal action (no decision is due).
 
         Raises:
-            ValueError: the advising agent recommends an illegal action (a defect of it).
+            ValueError: the advising agent recommends an illegal action (a defect of it), or the
+                advisor remembers the game and advised another agent in it.
         """
+        if self.remembers_game:
+            self.bind_seat(agent)
         mask = np.asarray(observation["action_mask"])
         out = np.zeros(mask.shape[0], dtype=np.float32)
         self.last = out

@@ -86,6 +86,47 @@ class OwnCopy:
         return copy.deepcopy(self)
 
 
+class SeatBound:
+    """Mixin for agents that remember things within a game: one instance per seat and game.
+
+    Such an agent binds to the first agent name it acts for after construction or
+    :meth:`unbind_seat` (its ``reset()`` calls it); being asked for another name before then
+    raises, instead of silently mixing two seats' memories (CONVENTIONS.md, "Agents"). The
+    check is :meth:`bind_seat`, called by the agent's ``act`` (and any other method that reads
+    or updates its memory of the game) before anything else.
+
+    Attributes:
+        remembers_game: True for these agents (a wrapper such as an advisor reads it to know
+            whether the agent it holds is bound to a seat).
+        bound_agent: the agent name this instance acts for in the current game, None before
+            its first call.
+    """
+
+    remembers_game = True
+    bound_agent: str | None = None
+
+    def bind_seat(self, agent: str) -> None:
+        """Bind to ``agent`` on the first call of a game; later calls must name the same agent.
+
+        Raises:
+            ValueError: the instance already acted for another agent in this game (the message
+                names both).
+        """
+        bound = self.bound_agent
+        if bound is None:
+            self.bound_agent = agent
+        elif agent != bound:
+            label = getattr(self, "name", type(self).__name__)
+            raise ValueError(
+                f"{label} acted for {bound} in this game and is now asked to act for {agent}: it "
+                f"remembers the game, so use one instance per seat (or call reset() between "
+                f"games)")
+
+    def unbind_seat(self) -> None:
+        """Forget the bound agent name (a new game starts)."""
+        self.bound_agent = None
+
+
 class RandomAgent(OwnCopy):
     """Uniform random choice over the legal actions.
 

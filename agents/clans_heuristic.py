@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import OwnCopy, seat_of_state
+from agents.base import OwnCopy, SeatBound, seat_of_state
 from envs.clans import board as B
 from envs.clans.engine import NUM_MOVE_ACTIONS, observation_layout
 from envs.core.aec import seat_of
@@ -40,16 +40,21 @@ for _a in range(NUM_MOVE_ACTIONS):
     _MOVES_FROM[int(B.EDGE_SRC[_a])].append((_a, int(B.EDGE_DST[_a])))
 
 
-class ClansHeuristic(OwnCopy):
+class ClansHeuristic(SeatBound, OwnCopy):
     """Greedy one-ply-plus-reply Clans player for its own colour.
 
     Args:
         config: the game's resolved config (``num_players``, ``epoch_chart``, ``reward``).
         seed: seed of the tie-breaking generator.
 
+    It remembers the game (colour evidence from the moves seen), so it is one instance per seat
+    and game (:class:`agents.base.SeatBound`): after construction or :meth:`reset` it binds to
+    the first agent it acts for.
+
     Raises:
-        ValueError: from :meth:`act` when the observation's mask has no legal action, or the
-            observation's shape is not that of ``config`` (another player count).
+        ValueError: from :meth:`act` when the observation's mask has no legal action, the
+            observation's shape is not that of ``config`` (another player count), or it is asked
+            for another agent than the one it acts for in this game.
     """
 
     name = "clans_heuristic"
@@ -68,7 +73,9 @@ class ClansHeuristic(OwnCopy):
         self.reset()
 
     def reset(self) -> None:
-        """Forget the move evidence gathered during the previous game."""
+        """Forget the move evidence gathered during the previous game (and the seat it played:
+        the next call may be for any agent)."""
+        self.unbind_seat()
         self.evidence = np.zeros((self.n, B.NUM_COLOURS))
         self.seen_moves: dict[int, tuple[int, int]] = {}
 
@@ -270,6 +277,7 @@ class ClansHeuristic(OwnCopy):
         if legal.size == 0:
             raise ValueError("the action mask has no legal action: no decision is due")
         seat_of(agent)
+        self.bind_seat(agent)             # its evidence is of one seat's game
         self._decode(observation["observation"])
         return legal
 
@@ -383,6 +391,7 @@ class BeliefClansHeuristic(ClansHeuristic):
         beliefs."""
         seat = seat_of_state(state, agent, "BeliefClansHeuristic follows the game through its "
                              "state")
+        self.bind_seat(agent)       # its tracker follows one seat's game
         self._check_shape(observation["observation"])   # before the tracker reads the game
         self._sync(state, seat)
         b = self.tracker.belief()

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from .advice import Advisor, check_advice
-from .base import legal_ids
+from .base import SeatBound, legal_ids
 
 
 def _numpy_actor(policy: Any) -> list[tuple[np.ndarray, np.ndarray, str | None]] | None:
@@ -93,7 +93,7 @@ def sampling_rng(seed: int | None) -> np.random.Generator:
     return np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
 
 
-class PolicyAgent:
+class PolicyAgent(SeatBound):
     """Acts with a MaskablePPO policy, masked to the legal actions.
 
     Args:
@@ -110,6 +110,11 @@ class PolicyAgent:
             agent instance, reset with it). Needs ``game`` and ``config``.
         game, config: the game and configuration the advisor plays (with ``advice`` only).
 
+    A policy without advice is memoryless and may act for any agent. With an advisor that
+    remembers the game (:attr:`remembers_game`, e.g. the Clans heuristic's), the agent binds to
+    the first agent it acts for after construction or :meth:`reset` and refuses any other until
+    reset (:class:`agents.base.SeatBound`: one instance per seat and game).
+
     Attributes:
         rng: the agent's own ``numpy.random.Generator``: every sampled move is drawn from it
             (never from torch's global generator), so a sampling agent's moves depend on its
@@ -120,7 +125,9 @@ class PolicyAgent:
     Raises:
         ValueError: ``advice`` without ``game`` and ``config``, an unknown ``advice``; (from
             :meth:`act`) an observation whose length differs from :attr:`obs_size`, e.g. a
-            policy trained for another game or player count, or logits that are not finite.
+            policy trained for another game or player count, logits that are not finite, or
+            (with an advisor that remembers the game) another agent than the one it acts for
+            in this game.
     """
 
     def __init__(self, policy: Any, deterministic: bool = True, name: str = "ppo",
@@ -184,17 +191,26 @@ class PolicyAgent:
         new = object.__new__(type(self))      # not copy.copy: its advisor copy would be dropped
         new.__dict__.update(self.__dict__)
         new.rng = sampling_rng(seed)
+        new.bound_agent = None                # a new agent: not yet bound to a seat
         if self.advisor is not None:
             new.advisor = self.advisor.spawn(seed)
         return new
 
+    @property
+    def remembers_game(self) -> bool:  # type: ignore[override]
+        """Whether the agent remembers the game: only through an advisor that does."""
+        return self.advisor is not None and self.advisor.remembers_game
+
     def reset(self) -> None:
         """The policy is memoryless; an advisor forgets the previous game."""
+        self.unbind_seat()
         if self.advisor is not None:
             self.advisor.reset()
 
     def act(self, observation: dict[str, np.ndarray], agent: str) -> int:
         """The policy's legal action for ``observation`` (see class doc for errors)."""
+        if self.remembers_game:
+            self.bind_seat(agent)
         obs = observation["observation"]
         mask = observation["action_mask"]
         if obs.shape != (self.obs_size,) or mask.shape != (self.num_actions,):

@@ -10,10 +10,11 @@ Where the text comes from (the agent never looks at another seat's secrets):
 * from the env: create it with ``text_observation=True`` and pass ``infos[agent]["text"]``::
 
       env = envs.make_env("prowl", text_observation=True)
-      agent = LanguageModelAgent(my_model)              # my_model(prompt: str) -> str
+      env.reset(seed=0)
+      agents = {a: LanguageModelAgent(my_model) for a in env.agents}  # one per seat
       ...
       obs, _, term, trunc, info = env.last()
-      env.step(agent.act(obs, name, text=info["text"]))
+      env.step(agents[name].act(obs, name, text=info["text"]))
 
 * from the live state: the agent declares ``needs_state = True``, so runners that pass the game
   state (``act(observation, agent, state=state)``, as for search agents) need nothing else; the
@@ -34,7 +35,7 @@ import numpy as np
 from envs.core.aec import seat_of
 from envs.core.text import LEGAL_HEADER, text_observation
 
-from .base import legal_ids
+from .base import SeatBound, legal_ids
 
 #: the fallback choices: a uniformly random legal action, or the lowest legal id
 FALLBACKS = ("random", "first")
@@ -98,7 +99,7 @@ def parse_choice(reply: str, names: dict[int, str]) -> tuple[int | None, str]:
     return None, "the reply names no action id and no action name"
 
 
-class LanguageModelAgent:
+class LanguageModelAgent(SeatBound):
     """Plays through ``ask(prompt) -> reply`` (a language model or anything else).
 
     Args:
@@ -114,7 +115,10 @@ class LanguageModelAgent:
 
     After each :meth:`act`, ``last_replies`` holds the replies of that decision and
     ``last_fell_back`` whether the fallback was taken; ``fallbacks`` counts the fallbacks since
-    the last :meth:`reset`.
+    the last :meth:`reset`. Those are one seat's record of the game (and ``ask`` may hold a
+    conversation), so the agent is one instance per seat and game
+    (:class:`agents.base.SeatBound`): after construction or :meth:`reset` it binds to the first
+    agent it acts for and refuses any other until reset.
 
     Raises:
         TypeError: ``ask`` is not callable. ValueError: bad ``max_retries`` or ``fallback``.
@@ -155,7 +159,8 @@ class LanguageModelAgent:
         return new
 
     def reset(self) -> None:
-        """Start a new game: the fallback count restarts."""
+        """Start a new game: the fallback count restarts and any agent may be played."""
+        self.unbind_seat()
         self.fallbacks = 0
         self.last_replies = []
         self.last_fell_back = False
@@ -179,8 +184,10 @@ class LanguageModelAgent:
         Returns:
             int: a legal action id (the model's choice, or the fallback).
         Raises:
-            ValueError: neither ``text`` nor ``state`` given, or no legal action in the mask.
+            ValueError: neither ``text`` nor ``state`` given, no legal action in the mask, or
+                ``agent`` is not the agent it acts for in this game.
         """
+        self.bind_seat(agent)
         legal = legal_ids(observation)
         if text is None:
             if state is None:

@@ -307,3 +307,97 @@ def test_an_advised_policy_and_its_advisor_draw_different_streams():
     assert first(again.rng) == first(agent.rng)
     assert first(again.advisor.agent.rng) == first(agent.advisor.agent.rng)
     assert first(spawned.rng) != first(agent.rng)
+
+
+def _two_seat_views(game, n, seed=2):
+    """The live state and view of the first two decisions with a choice of different seats."""
+    state = env_module(game).raw_env.state_class(seed=seed, num_players=n)
+    found = {}
+    while len(found) < 2:
+        p = state.current_player
+        mask = state.legal_action_mask()
+        if p not in found and np.flatnonzero(mask).size > 1:
+            found[p] = (state.clone(), {"observation": state.observation_tensor(p),
+                                        "action_mask": mask})
+        state.apply_action(int(np.flatnonzero(mask)[0]))
+    return list(found.items())
+
+
+def _remembering_agents():
+    """Agents that remember the game (spec label -> maker of a fresh 3-player Clans one)."""
+    from agents import shipped_policy_path
+    from agents.advice import Advisor
+    from agents.learned import PolicyAgent
+    from agents.llm import LanguageModelAgent
+
+    cfg = {"num_players": 3}
+    path = shipped_policy_path("clans")
+    return {
+        "heuristic": lambda: make_agent("heuristic", "clans", cfg, seed=0),
+        "heuristic:belief": lambda: make_agent("heuristic:belief", "clans", cfg, seed=0),
+        "advisor": lambda: _AdvisorAsAgent(Advisor("heuristic", "clans", cfg, seed=0)),
+        "advised ppo": lambda: PolicyAgent.load(path, seed=0, game="clans", config=cfg),
+        "llm": lambda: LanguageModelAgent(lambda prompt: "0", fallback="first"),
+    }
+
+
+class _AdvisorAsAgent:
+    """An advisor called through ``act`` (its advice's first id), to test it like an agent."""
+
+    def __init__(self, advisor):
+        self.advisor = advisor
+
+    def reset(self):
+        self.advisor.reset()
+
+    def act(self, observation, agent):
+        return int(np.flatnonzero(self.advisor(observation, agent))[0])
+
+
+@pytest.mark.parametrize("label", ["heuristic", "heuristic:belief", "advisor", "advised ppo",
+                                   "llm"])
+def test_an_agent_that_remembers_the_game_refuses_a_second_seat_until_reset(label):
+    """An agent with memory of the game (Clans heuristic and its belief variant, a Clans
+    advisor, the shipped advised Clans policy, the language-model agent), asked for player_A
+    and then player_B of the same game, raises naming both and telling to use one instance
+    per seat (it silently mixed the two seats' memories before); after reset() it plays
+    player_B, and it keeps playing player_A as often as asked."""
+    (pa, (sa, va)), (pb, (sb, vb)) = _two_seat_views("clans", 3)
+    agent = _remembering_agents()[label]()
+    agent.reset()
+    first = act_with_state(agent, va, f"player_{pa}", sa)
+    assert va["action_mask"][first] == 1
+    assert act_with_state(agent, va, f"player_{pa}", sa) == first
+    with pytest.raises(ValueError, match=(
+            rf"acted for player_{pa} in this game and is now asked to act for player_{pb}: .*"
+            r"one instance per seat \(or call reset\(\) between games\)")):
+        act_with_state(agent, vb, f"player_{pb}", sb)
+    agent.reset()
+    assert vb["action_mask"][act_with_state(agent, vb, f"player_{pb}", sb)] == 1
+
+
+@pytest.mark.parametrize("game,spec", [("prowl", "heuristic"), ("badland_wolves", "heuristic"),
+                                       ("clandestine", "heuristic"), ("clans", "random"),
+                                       ("prowl", "ppo:prowl")])
+def test_a_memoryless_agent_may_act_for_several_seats(game, spec):
+    """Agents that decide from the observation alone (the Prowl, Badland Wolves and
+    Clandestine heuristics, random, a policy without advice) are not bound to a seat."""
+    n = GAMES[game]
+    (pa, (sa, va)), (pb, (sb, vb)) = _two_seat_views(game, n)
+    agent = make_agent(spec, game, dict(sa.config), seed=0)
+    agent.reset()
+    assert not getattr(agent, "remembers_game", False)
+    assert va["action_mask"][act_with_state(agent, va, f"player_{pa}", sa)] == 1
+    assert vb["action_mask"][act_with_state(agent, vb, f"player_{pb}", sb)] == 1
+
+
+def test_a_spawned_policy_is_not_bound_to_its_prototypes_seat():
+    """PolicyAgent.spawn gives a new agent: not bound to the seat its prototype played."""
+    (pa, (_, va)), (pb, (_, vb)) = _two_seat_views("clans", 3)
+    proto = _remembering_agents()["advised ppo"]()
+    assert proto.remembers_game
+    proto.act(va, f"player_{pa}")
+    child = proto.spawn(3)
+    assert vb["action_mask"][child.act(vb, f"player_{pb}")] == 1
+    with pytest.raises(ValueError, match=f"acted for player_{pb}"):
+        child.act(va, f"player_{pa}")
