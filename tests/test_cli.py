@@ -412,3 +412,43 @@ def test_evaluate_out_checks_before_any_game(tmp_path, capsys):
     assert main(base + ["--out", str(linked), "--overwrite"]) == 0
     assert not (tmp_path / "elsewhere.json").exists()
     assert not (linked / "evaluation.json").is_symlink()
+
+
+def _failing_play_game(exc):
+    """A stand-in for training.arena.play_game that plays one game, then raises ``exc``."""
+    from training import arena
+
+    real = arena.play_game
+
+    def play(*args, **kwargs):
+        play.calls += 1
+        if play.calls > 1:
+            raise exc
+        return real(*args, **kwargs)
+    play.calls = 0
+    return play
+
+
+@pytest.mark.parametrize("exc", [ValueError("the agent failed"), KeyboardInterrupt()])
+def test_evaluate_overwrite_keeps_the_earlier_files_when_the_games_fail(tmp_path, capsys,
+                                                                        monkeypatch, exc):
+    """--overwrite into an --out holding an earlier evaluation (with records.jsonl), where the
+    second game fails (a ValueError: a one-line error) or is interrupted (Ctrl-C): every
+    earlier file is left as it was (they were deleted before the first game)."""
+    from training import arena
+    from training.evaluate import OUTPUT_NAMES, main
+
+    out = tmp_path / "ev"
+    argv = ["--game", "prowl", "--agents", "heuristic", "random", "random", "random",
+            "--games", "3", "--out", str(out), "--no-progress"]
+    assert main(argv + ["--records"]) == 0
+    before = {n: (out / n).read_bytes() for n in OUTPUT_NAMES}
+    capsys.readouterr()
+    play = _failing_play_game(exc)
+    monkeypatch.setattr(arena, "play_game", play)
+    with pytest.raises(type(exc) if isinstance(exc, KeyboardInterrupt) else SystemExit):
+        main(argv + ["--seed", "3", "--overwrite"])
+    assert play.calls == 2
+    if isinstance(exc, ValueError):
+        assert "the agent failed" in capsys.readouterr().err
+    assert {n: (out / n).read_bytes() for n in OUTPUT_NAMES} == before

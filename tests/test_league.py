@@ -199,6 +199,38 @@ def test_an_out_folder_holding_an_earlier_league_is_refused_unless_overwrite(tmp
     assert (out / "league.json").read_bytes() != before
 
 
+
+@pytest.mark.parametrize("exc", [ValueError("the agent failed"), KeyboardInterrupt()])
+def test_overwrite_keeps_the_earlier_league_when_the_games_fail(tmp_path, capsys, monkeypatch,
+                                                                exc):
+    """--overwrite into an --out holding an earlier league, where the second game fails (a
+    ValueError: a one-line error) or is interrupted (Ctrl-C): league.json, league.md and
+    league.png are left as they were (they were deleted before the first game)."""
+    from training import arena
+
+    out = tmp_path / "league"
+    argv = ["--game", "prowl", "--agents", "random", "heuristic", "--games", "2",
+            "--out", str(out), "--no-progress"]
+    assert main(argv) == 0
+    names = ("league.json", "league.md", "league.png")
+    before = {n: (out / n).read_bytes() for n in names}
+    capsys.readouterr()
+    real, calls = arena.play_game, []
+
+    def play(*args, **kwargs):
+        calls.append(1)
+        if len(calls) > 1:
+            raise exc
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(arena, "play_game", play)
+    with pytest.raises(type(exc) if isinstance(exc, KeyboardInterrupt) else SystemExit):
+        main(argv + ["--seed", "5", "--overwrite"])
+    if isinstance(exc, ValueError):
+        assert "the agent failed" in capsys.readouterr().err
+    assert len(calls) == 2
+    assert {n: (out / n).read_bytes() for n in names} == before
+
 def test_run_league_refuses_bad_games_and_too_few_agents():
     with pytest.raises(ValueError, match="games must be a positive integer"):
         run_league("prowl", ["random", "heuristic"], 0)

@@ -71,14 +71,22 @@ def creatable_problem(option: str, path: Path, folder_word: str = "folder") -> s
 
 
 def refuse_to_replace(ap: argparse.ArgumentParser, out: Path, names: Sequence[str],
-                      overwrite: bool) -> None:
+                      overwrite: bool) -> list[str]:
     """Refuse (``ap.error``, one line, exit 2) an output folder ``out`` that already holds one
-    of the files ``names`` this command writes, unless ``overwrite``; with ``overwrite`` those
-    files are deleted first, so that none of an earlier run's outputs (``records.jsonl`` of a run
-    with ``--records``, say) is left beside the new ones. Called before any game is played."""
+    of the files ``names`` this command writes, unless ``overwrite``; a folder of one of those
+    names is refused even with ``overwrite`` (it is not an earlier output). Called before any
+    game is played; deletes nothing.
+
+    Returns:
+        the names of the earlier outputs found (files or symlinks, dangling ones included),
+        which the command deletes with :func:`remove_outputs` only once its new results are
+        ready to be written: games that fail or are interrupted leave the earlier run intact,
+        and none of its outputs (``records.jsonl`` of a run with ``--records``, say) is left
+        beside the new ones.
+    """
     found = [n for n in names if (out / n).exists() or (out / n).is_symlink()]
     if not found:
-        return
+        return []
     folders = [n for n in found if (out / n).is_dir() and not (out / n).is_symlink()]
     if folders:   # not an earlier run's output: never deleted, and nothing can be written there
         ap.error(f"--out {out}: {', '.join(folders)} is a folder, not an output of an earlier "
@@ -86,8 +94,15 @@ def refuse_to_replace(ap: argparse.ArgumentParser, out: Path, names: Sequence[st
     if not overwrite:
         ap.error(f"--out {out} already holds {', '.join(found)} from an earlier run: add "
                  "--overwrite to replace them, or choose another --out")
-    for n in found:
-        (out / n).unlink()
+    return found
+
+
+def remove_outputs(out: Path, names: Sequence[str]) -> None:
+    """Delete the earlier outputs ``names`` (from :func:`refuse_to_replace`) in ``out``, just
+    before the new results are written; a name already gone is skipped. A symlink is removed,
+    never followed (nothing is written through it to a file outside ``out``)."""
+    for n in names:
+        (out / n).unlink(missing_ok=True)
 
 
 def set_num_players(ap: argparse.ArgumentParser, config: dict[str, Any],

@@ -13,8 +13,9 @@ agents sets ``num_players``. Seats are rotated game by game. Writes ``evaluation
 and prints the table: win rate with its 95% Wilson interval, mean return, openskill rating.
 ``--records`` adds ``records.jsonl``: every game's replayable record with the agent in each seat.
 An ``--out`` that already holds any of these files is refused before any game is played unless
-``--overwrite`` is given, which deletes them first (no earlier ``records.jsonl`` is left beside
-new results).
+``--overwrite`` is given, which deletes them once the new results are ready to be written (no
+earlier ``records.jsonl`` is left beside new results; games that fail or are interrupted leave
+the earlier files in place).
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from agents import make_agent
 from envs import GAMES, make_raw_env
 
 from .arena import EvaluationReport, evaluate
-from .cli import ArgumentParser, creatable_problem, refuse_to_replace
+from .cli import ArgumentParser, creatable_problem, refuse_to_replace, remove_outputs
 from .plots import save_chart
 from .seatview import RULES_LABEL
 
@@ -152,7 +153,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                   for i, spec in enumerate(args.agents)]
     except (ValueError, OSError) as exc:
         parser.error(str(exc))
-    refuse_to_replace(parser, out, OUTPUT_NAMES, args.overwrite)
+    earlier = refuse_to_replace(parser, out, OUTPUT_NAMES, args.overwrite)
     try:
         with tqdm(total=args.games, desc="games", unit="game", disable=args.no_progress) as bar:
             report = evaluate(args.game, args.agents, args.games, seed=args.seed,
@@ -161,6 +162,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ValueError, OSError) as exc:
         parser.error(str(exc))
     print_report(report)
+    remove_outputs(out, earlier)      # only now: failed or interrupted games left them in place
     paths = write_report(report, out)
     if args.records:
         with (out / "records.jsonl").open("w") as fh:

@@ -24,7 +24,8 @@ Written into ``--out`` (and the tables printed):
   the tables can be recomputed.
 
 An ``--out`` that already holds one of them is refused before any game is played unless
-``--overwrite`` is given (which deletes them first).
+``--overwrite`` is given, which deletes them once the new results are ready to be written
+(games that fail or are interrupted leave the earlier files in place).
 
 Ratings: OpenSkill's Plackett-Luce model (Weng & Lin 2011), one rating per agent; each game ranks
 its seats by their returns (equal returns tie); the games are rated in an interleaved order (game 0
@@ -47,7 +48,7 @@ import numpy as np
 from envs import GAMES, make_raw_env
 
 from .arena import evaluate, wilson_interval
-from .cli import ArgumentParser, refuse_to_replace, set_num_players
+from .cli import ArgumentParser, refuse_to_replace, remove_outputs, set_num_players
 
 
 @dataclass
@@ -414,7 +415,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         parser.error(f"--out {out} cannot be created: {exc.strerror or exc}")
-    refuse_to_replace(parser, out, ("league.json", "league.md", "league.png"), args.overwrite)
+    earlier = refuse_to_replace(parser, out, ("league.json", "league.md", "league.png"),
+                                args.overwrite)
     from tqdm import tqdm
 
     try:
@@ -426,6 +428,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(str(exc))
     text = report.markdown()
     print(text, end="")
+    remove_outputs(out, earlier)      # only now: failed or interrupted games left them in place
     paths = write_league(report, out)
     print(f"wrote {', '.join(str(p) for p in paths.values())}")
     return 0
