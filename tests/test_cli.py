@@ -1,5 +1,6 @@
 """The ``python -m training.*`` command lines as a newcomer meets them (fast, toy game)."""
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -452,3 +453,41 @@ def test_evaluate_overwrite_keeps_the_earlier_files_when_the_games_fail(tmp_path
     if isinstance(exc, ValueError):
         assert "the agent failed" in capsys.readouterr().err
     assert {n: (out / n).read_bytes() for n in OUTPUT_NAMES} == before
+
+
+def _out_refusals(tmp_path, monkeypatch):
+    """(--out, expected message) for the three --out refusals, the setup done."""
+    (tmp_path / "file").write_text("x")
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    real = os.access
+    monkeypatch.setattr(os, "access", lambda p, mode: Path(p) != locked and real(p, mode))
+    under_file = tmp_path / "file" / "sub"
+    return [
+        (tmp_path / "file", f"--out {tmp_path / 'file'} exists and is not a folder"),
+        (under_file, (f"--out {under_file} cannot be created: a parent of {under_file} "
+                      f"({tmp_path / 'file'}) is not a folder")),
+        (locked / "new", (f"--out {locked / 'new'} cannot be created: no permission to write "
+                          f"in the folder {locked}")),
+    ]
+
+
+def test_evaluate_and_league_refuse_an_uncreatable_out_with_one_message(tmp_path, capsys,
+                                                                         monkeypatch):
+    """training.evaluate and training.league share one --out check (training.cli.
+    check_out_folder): an --out that is a file, under a file, or in a folder this process may
+    not write in is refused in one line before any game with the same message from both, and
+    nothing is created (the league created the folder at once and said "cannot be created:
+    Not a directory" where the evaluation said "--out X: a parent of X (P) is not a folder")."""
+    from training.evaluate import main as evaluate_main
+    from training.league import main as league_main
+
+    commands = {"evaluate": (evaluate_main, ["--agents", "random", "random", "random", "random"]),
+                "league": (league_main, ["--agents", "random", "heuristic"])}
+    for out, message in _out_refusals(tmp_path, monkeypatch):
+        for prog, (main, agents) in commands.items():
+            err = _one_line_error(main, ["--game", "prowl", *agents, "--games", "1",
+                                         "--out", str(out), "--no-progress"], capsys, prog)
+            assert err == f"python -m training.{prog}: error: {message} (try --help)\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file", "locked"]
+    assert list((tmp_path / "locked").iterdir()) == []

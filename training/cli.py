@@ -56,18 +56,38 @@ if __name__ == "__main__":
                           "python -m training.selfplay, evaluate, play, web, replay or plots"))
 
 
-def creatable_problem(option: str, path: Path, folder_word: str = "folder") -> str | None:
-    """Why the missing ``path`` given as ``option`` cannot be created, or None when it can: its
-    nearest existing ancestor must be a folder (``folder_word`` names one in the message) that
-    this process may write in. The missing folders between are created when saving."""
+def _uncreatable_reason(path: Path, folder_word: str = "folder") -> str | None:
+    """Why the missing ``path`` cannot be created (see :func:`creatable_problem`), or None."""
     parent = path.parent
     while not parent.exists() and parent != parent.parent:
         parent = parent.parent
     if not parent.is_dir():
-        return f"{option} {path}: a parent of {path} ({parent}) is not a {folder_word}"
+        return f"a parent of {path} ({parent}) is not a {folder_word}"
     if not os.access(parent, os.W_OK | os.X_OK):
-        return f"{option} {path}: no permission to write in the folder {parent}"
+        return f"no permission to write in the folder {parent}"
     return None
+
+
+def creatable_problem(option: str, path: Path, folder_word: str = "folder") -> str | None:
+    """Why the missing ``path`` given as ``option`` cannot be created, or None when it can: its
+    nearest existing ancestor must be a folder (``folder_word`` names one in the message) that
+    this process may write in. The missing folders between are created when saving."""
+    reason = _uncreatable_reason(path, folder_word)
+    return None if reason is None else f"{option} {path}: {reason}"
+
+
+def check_out_folder(ap: argparse.ArgumentParser, out: Path, option: str = "--out") -> None:
+    """Refuse (``ap.error``, one line, exit 2) an output folder ``out`` given as ``option``
+    that exists and is not a folder, or is missing and cannot be created (a parent that is not
+    a folder, or a folder this process may not write in). Creates nothing: the folder is made
+    when the results are written. The one check of ``training.evaluate`` and
+    ``training.league``, called before any game is played."""
+    if out.exists() and not out.is_dir():
+        ap.error(f"{option} {out} exists and is not a folder")
+    if not out.exists():
+        reason = _uncreatable_reason(out)
+        if reason is not None:
+            ap.error(f"{option} {out} cannot be created: {reason}")
 
 
 def refuse_to_replace(ap: argparse.ArgumentParser, out: Path, names: Sequence[str],

@@ -33,7 +33,7 @@ from agents import make_agent
 from envs import GAMES, make_raw_env
 
 from .arena import EvaluationReport, evaluate
-from .cli import ArgumentParser, creatable_problem, refuse_to_replace, remove_outputs
+from .cli import ArgumentParser, check_out_folder, refuse_to_replace, remove_outputs
 from .plots import save_chart
 from .seatview import RULES_LABEL
 
@@ -130,12 +130,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "without it)")
     args = parser.parse_args(argv)
     out = args.out or Path("runs") / f"eval-{args.game}-{time.strftime('%Y%m%d-%H%M%S')}"
-    if out.exists() and not out.is_dir():
-        parser.error(f"--out {out} exists and is not a folder")
-    if not out.exists():   # found before the games are played, not when writing the report
-        problem = creatable_problem("--out", out)
-        if problem:
-            parser.error(problem)
+    check_out_folder(parser, out)    # found before the games are played, not when writing
     if args.games < 1:
         parser.error(f"--games must be a positive integer, got {args.games}")
     if args.seed < 0:

@@ -48,7 +48,13 @@ import numpy as np
 from envs import GAMES, make_raw_env
 
 from .arena import evaluate, wilson_interval
-from .cli import ArgumentParser, refuse_to_replace, remove_outputs, set_num_players
+from .cli import (
+    ArgumentParser,
+    check_out_folder,
+    refuse_to_replace,
+    remove_outputs,
+    set_num_players,
+)
 
 
 @dataclass
@@ -394,8 +400,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "without it)")
     args = parser.parse_args(argv)
     out = args.out or Path("runs") / f"league-{args.game}-{time.strftime('%Y%m%d-%H%M%S')}"
-    if out.exists() and not out.is_dir():
-        parser.error(f"--out {out} exists and is not a folder")
+    check_out_folder(parser, out)    # found before the games are played, not when writing
     if args.games < 1:
         parser.error(f"--games must be a positive integer, got {args.games}")
     if args.seed < 0:
@@ -411,10 +416,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             make_agent(spec, args.game, resolved, seed=i)
     except (ValueError, OSError) as exc:
         parser.error(str(exc))
-    try:   # an unwritable --out is refused before any game is played
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        parser.error(f"--out {out} cannot be created: {exc.strerror or exc}")
     earlier = refuse_to_replace(parser, out, ("league.json", "league.md", "league.png"),
                                 args.overwrite)
     from tqdm import tqdm
