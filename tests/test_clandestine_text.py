@@ -142,6 +142,82 @@ def test_another_seat_is_never_told_a_hidden_card(config):
     assert told and (primes or "serpent" not in config.get("societies", ()))
 
 
+def test_the_first_line_of_the_view_of_the_first_decision():
+    """Hand-worked: seed 1, 3 players (Garden Club, Blue Army, Twilight Masks), seat 0's first
+    decision is its window before the Action; it used to read "phase PRE, decision
+    window_pre" and list the tiles as "T-START-blue-1 T-START-blue-2"."""
+    st = ClandestineState.from_config(1, num_players=3)
+    view = st.render_text(1).splitlines()
+    assert view[0] == ("Clandestine, 3 players, round 1, turn of seat 0 (The Garden Club), before "
+                       "the Action (a Secret, Alchemy); seat 0 decides Alchemy trades, tile flips "
+                       "or a Secret before the Action")
+    assert view[2].startswith("  seat 1 The Blue Army      L1 gold 4 energy 1 ")
+    assert "  seat 1 slots - - - - - - tiles Call to Arms [T-START-blue-1]; Old Colours " \
+           "[T-START-blue-2]" in view
+
+
+#: engine codes of the first line: the phases and the decision kinds
+_PHASE_CODE = re.compile(r"\b(START|PRE|SELECT_LEADER|ACTION|POST|END|REACT|FINAL|OVER)\b")
+_DECISION_CODE = re.compile(r"\b[a-z]+_[a-z_]+\b")
+
+
+@pytest.mark.parametrize("config", CONFIGS)
+def test_the_views_first_line_and_tiles_are_in_the_rulebooks_words(config):
+    """Every seat's view of a few hundred random positions: the first line names no phase or
+    decision code (it said "phase PRE, decision window_pre"), says the part of the turn and
+    what the seat to act decides in words; every tile on the table is listed by name and id,
+    a spent one starred."""
+    from envs.clandestine.words import DECISION_WORDS, PHASE_WORDS, decision_words
+
+    tiles = _C["ascension"]["tiles"]
+    phases, decided = set(), set()
+    for n, (st, _action) in enumerate(random_decisions(config, 5, 300)):
+        for seat in st.agent_seats:
+            view = st.render_text(seat).splitlines()
+            first = view[0]
+            assert not _PHASE_CODE.search(first) and not _DECISION_CODE.search(first), (n, first)
+            assert PHASE_WORDS[st.phase] in first
+            assert first.endswith(f"; seat {st.current_player} decides {decision_words(st)}")
+            for s in range(st.num_players):
+                line = next(x for x in view if x.startswith(f"  seat {s} slots "))
+                listed = [f"{tiles[t]['name']} [{tiles[t]['id']}]"
+                          + ("*" if t in st.tiles_spent[s] else "") for t in st.tiles[s]]
+                assert line.partition(" tiles ")[2].partition(" Conjunction ")[0] == \
+                    "; ".join(listed), (n, line)
+        phases.add(st.phase)
+        decided.add(decision_words(st))
+    assert {"PRE", "ACTION"} <= phases and len(decided) >= 5
+    assert decided - {""} <= set(DECISION_WORDS.values()) | {
+        "which Route refills the Harbor", "where to add a Universal Follower", "where to Invest",
+        "which space to Initiate", "where to place Chaos", "where to Extend the Map"}
+
+
+def test_the_first_line_of_a_finished_game_says_why_it_ended():
+    st = ClandestineState.from_config(3, num_players=1, nemesis="most_holy", difficulty=3)
+    rng = np.random.default_rng(0)
+    while not st.is_over:
+        st.apply_action(int(rng.choice(st.legal_actions())))
+    first = st.render_text(0).splitlines()[0]
+    assert first == ("Clandestine, 1 player against the Nemesis The Most Holy (P1, difficulty 3), "
+                     f"round {st.rounds_done + 1}, game over (a Society reached Level V), scores "
+                     f"{st.final_scores().tolist()}")
+    assert st.end_reason == "level_v"
+
+
+@pytest.mark.parametrize("config", CONFIGS)
+def test_a_seats_view_never_names_a_hidden_card(config):
+    """Each seat's text view (``render_text(seat)``, what the terminal play and the text
+    observation show) names no card of another seat's hand nor of a deck."""
+    views = 0
+    for st, _action in random_decisions(config, 13, 250):
+        for viewer in st.agent_seats:
+            text = st.render_text(viewer)
+            leaked = [n for n in _hidden_names(st, viewer, None) if n in text]
+            assert not leaked, (viewer, leaked)
+            views += 1
+    assert views > 100
+
+
 @pytest.mark.parametrize("opponents,config,expected", [
     ([], {"nemesis": "most_holy", "difficulty": 3},
      ("clandestine, 1 player against the Nemesis The Most Holy (P1, difficulty 3), seed 5: "

@@ -94,7 +94,8 @@ from . import scoring as SC
 from .actions import NUM_ACTIONS, decode
 from .city import build_city, load_content
 from .content import load_content as load_cards
-from .words import LEGEND, action_words, relic_words, secret_words
+from .words import (LEGEND, action_words, relic_words, secret_words, society_name,
+                    status_words, tile_words)
 from .spec import DEFAULT_MAX_ROUNDS, NEMESES, SOCIETIES, make_spec
 from . import nemesis as NEM
 
@@ -1651,17 +1652,14 @@ class ClandestineState(GameState):
 
 
 def render_state(st: ClandestineState, seat: int | None = None) -> str:
-    """Text picture: flow, each seat's tableau, the pawns by space (hands only for ``seat``,
-    everything with ``seat=None``)."""
-    players = (f"{len(st.agent_seats)} player{'s' if len(st.agent_seats) != 1 else ''} against "
-               f"{st.rules_seat_label(st.nem.seat)}"
-               if st.nem is not None else f"{st.num_players} players")
-    lines = [f"Clandestine, {players}, round {st.rounds_done + 1}, turn of seat {st.turn},"
-             f" phase {st.phase}, decision {st.kind}"
-             + (f", over ({st.end_reason}) scores {st.final_scores().tolist()}"
-                if st.phase == "OVER" else "")]
+    """Text picture: where the turn is and what is decided (:func:`words.status_words`), each
+    seat's tableau, the pawns by space (hands only for ``seat``, everything with
+    ``seat=None``)."""
+    lines = [status_words(st)]
+    names = [society_name(soc) for soc in st.societies]
+    width = max(len(name) for name in names)
     for s in range(st.num_players):
-        line = (f"  seat {s} {st.societies[s]:9s} L{st.level[s]} gold {st.gold[s]} energy "
+        line = (f"  seat {s} {names[s]:{width}s} L{st.level[s]} gold {st.gold[s]} energy "
                 f"{st.energy[s]} intrigue {st.intrigue[s]} chaos {st.chaos[s]} relics "
                 f"{len(st.relic_hand[s])} secrets {len(st.secret_hand[s])} deck "
                 f"{len(st.secret_deck[s])}")
@@ -1673,11 +1671,11 @@ def render_state(st: ClandestineState, seat: int | None = None) -> str:
         lines.append(line)
     for s in range(st.num_players):
         slots = [RELIC_IDS[r] if r >= 0 else "-" for r in st.slots[s]]
-        tiles = [TILE_IDS[t] + ("*" if t in st.tiles_spent[s] else "") for t in st.tiles[s]]
+        tiles = [tile_words(t) + ("*" if t in st.tiles_spent[s] else "") for t in st.tiles[s]]
+        conj = _C["conjunctions"][st.conj[s]] if st.conj[s] >= 0 else None
         lines.append(f"  seat {s} slots {' '.join(slots)}"
-                     + (f" tiles {' '.join(tiles)}" if tiles else "")
-                     + (f" Conjunction {_C['conjunctions'][st.conj[s]]['id']}"
-                        if st.conj[s] >= 0 else ""))
+                     + (f" tiles {'; '.join(tiles)}" if tiles else "")
+                     + (f" Conjunction {conj['name']} [{conj['id']}]" if conj else ""))
     lines.append("  Map " + " ".join(f"{m}:{RELIC_IDS[r] if r >= 0 else '-'}"
                                      for m, r in zip(MAP_ORDER, st.relic_map))
                  + f" | deck {len(st.relic_deck)}")

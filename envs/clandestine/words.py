@@ -11,7 +11,9 @@ The words name only what the deciding seat sees (its own hand, the public table)
 seat is told of the action is decided by ``envs.core.text.action_text_for`` (a primed Secret is
 never named to the others).
 
-:data:`LEGEND` explains the abbreviations of the text view (:func:`render_state`).
+:data:`LEGEND` explains the abbreviations of the text view (:func:`render_state`), whose first
+line (:func:`status_words`) says where the turn is and what is being decided in the same terms
+(never a card: the decision is named, not the hand it is made from).
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ _C = load_content()
 
 #: The abbreviations of the Clandestine text view, one line.
 LEGEND = ("Legend: L = Level; hand: R = your Relics, S = your Secrets (name [id]); slots = "
-          "Relic slots 1-6 (- = empty); tiles = Ascension tiles (* = spent); Map H = Harbor, R1.0-R4.2 = Route "
+          "Relic slots 1-6 (- = empty); tiles = Ascension tiles (name [id], * = spent); Map H = "
+          "Harbor, R1.0-R4.2 = Route "
           "spaces, E1-E4 = Extension, R### = a Relic; spaces: K#a/K#b = connectors, P#S1-S3 = "
           "Sidewalks, P#C1-C4 = Chambers of seat #; pawns: pl = Public Leader, pf = Public "
           "Follower, uf = Universal Follower, sl# = Society Leader of seat #")
@@ -149,6 +152,105 @@ def tile_words(index: int) -> str:
     """``"<name> [<id>]"`` of Ascension tile ``index``."""
     t = _C["ascension"]["tiles"][index]
     return f"{t['name']} [{t['id']}]"
+
+
+#: The engine's phases of a turn (``ClandestineState.phase``) in the rulebook's terms ("On your
+#: turn": a Secret and Alchemy before the Action, the Leader, the Action, Alchemy after it, the
+#: end of the turn; "Any Time" Alchemy on the other players' turns; the final turns).
+PHASE_WORDS = {
+    "START": "start of the turn",
+    "PRE": "before the Action (a Secret, Alchemy)",
+    "SELECT_LEADER": "choosing the Leader",
+    "ACTION": "the Action",
+    "POST": "after the Action (Alchemy)",
+    "END": "end of the turn",
+    "REACT": "Any Time Alchemy after the turn",
+    "FINAL": "Any Time Alchemy before the end of the game",
+    "OVER": "game over",
+}
+
+#: The decisions (``decisions.kinds`` of the content data) as what the deciding seat chooses.
+DECISION_WORDS = {
+    "window_pre": "Alchemy trades, tile flips or a Secret before the Action",
+    "window_post": "Alchemy trades or tile flips after the Action",
+    "window_react": "Any Time Alchemy trades",
+    "secret_option": "which option of the Secret to resolve",
+    "select_leader": "the Leader whose space's Action to take",
+    "placement_type": "which type of pawn to place next",
+    "uf_route": "which path the Universal Follower takes",
+    "either_timing": "when the Relic resolves",
+    "discover_pick": "which Relic to Discover",
+    "ascend_suit": "whether to Ascend, and with which suit",
+    "ascend_reduction": "what the Strength reduces in the Ascension cost",
+    "ascend_card": "which card pays for the Ascension",
+    "pawn_pick": "which pawn to pick",
+    "distance": "how far to move",
+    "purge_destination": "where the purged Universal Follower goes",
+    "target": "where the effect applies",
+    "prime": "whether to Prime a Secret, and where",
+    "assign": "which Relic to Assign, and to which slot",
+    "choose": "which effect to take",
+    "conjunction_pick": "which Conjunction to claim",
+    "board_pick": "which Ascension slot to take",
+    "hand_discard": "which card to discard down to the hand limit",
+}
+
+#: A ``target`` decision by the effect step asking for it.
+_TARGET_WORDS = {"add_uf": "where to add a Universal Follower", "invest": "where to Invest",
+                 "initiate": "which space to Initiate", "place_chaos": "where to place Chaos",
+                 "extend": "where to Extend the Map"}
+
+#: Why the game ended (``ClandestineState.end_reason``).
+END_WORDS = {"level_v": "a Society reached Level V", "relic_deck": "the Relic deck ran out",
+             "round_limit": "the round limit was reached"}
+
+
+def decision_words(state) -> str:
+    """What the seat to act in ``state`` decides, in the rulebook's terms (:data:`DECISION_WORDS`;
+    an effect's own decision by its step); ``""`` when nothing is decided (the game is over)."""
+    if state.phase == "OVER" or state.kind is None:
+        return ""
+    kind, req = _pending(state)
+    if kind == "target":
+        op = getattr(req, "op", None)
+        if op is None:
+            return "which Route refills the Harbor"
+        return _TARGET_WORDS.get(op, DECISION_WORDS["target"])
+    return DECISION_WORDS.get(kind, kind.replace("_", " "))
+
+
+def society_name(society: str) -> str:
+    """The Society's name on its Tableau (``"The Blue Army"``), a Nemesis's name (``"the
+    Nemesis The Most Holy"``); the id if it has none."""
+    nemesis = _C.get("nemesis", {}).get(society)
+    if isinstance(nemesis, dict) and "name" in nemesis:
+        return f"the Nemesis {nemesis['name']}"
+    return _C["societies"].get(society, {}).get("name", society)
+
+
+def status_words(state) -> str:
+    """The first line of the text view: players, round, whose turn (its Society), the part of
+    the turn, and who decides what (or how the game ended and the scores)."""
+    if state.nem is not None:
+        n = len(state.agent_seats)
+        players = (f"{n} player{'s' if n != 1 else ''} against "
+                   f"{state.rules_seat_label(state.nem.seat)}")
+    else:
+        players = f"{state.num_players} players"
+    head = f"Clandestine, {players}, round {state.rounds_done + 1}"
+    if state.phase == "OVER":
+        why = END_WORDS.get(state.end_reason, str(state.end_reason).replace("_", " "))
+        return f"{head}, game over ({why}), scores {state.final_scores().tolist()}"
+    turn = state.turn
+    line = (f"{head}, turn of seat {turn} ({society_name(state.societies[turn])}), "
+            f"{PHASE_WORDS.get(state.phase, state.phase.lower())}")
+    if state.end_trigger is not None:
+        why = END_WORDS.get(state.end_reason, str(state.end_reason).replace("_", " "))
+        line += f" (the end is triggered: {why})"
+    what = decision_words(state)
+    if what:
+        line += f"; seat {state.current_player} decides {what}"
+    return line
 
 
 def _space(state, index: int) -> str:
