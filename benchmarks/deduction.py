@@ -303,8 +303,10 @@ TRACKER_DEFAULTS = {"particles": 100, "samples": 200, "epsilon": 0.1, "refresh":
                     "policy_mix": 0.0}
 
 
-def check_cli_args(ap: argparse.ArgumentParser, a: argparse.Namespace) -> dict[str, Any]:
-    """Check the command line before any game is played; returns the game config.
+def check_cli_args(ap: argparse.ArgumentParser, a: argparse.Namespace
+                   ) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Check the command line before any game is played; returns the game config as given and
+    as the game resolved it (defaults filled in), from the one game built to check it.
 
     Every mistake ends in ``ap.error`` (one line, exit 2): a count out of range (``--games``,
     ``--particles``, ``--policy-samples``, ``--refresh`` below 1, ``--samples`` below 2,
@@ -382,7 +384,7 @@ def check_cli_args(ap: argparse.ArgumentParser, a: argparse.Namespace) -> dict[s
             # a model file torch cannot read (not a saved probe or policy)
             ap.error(f"--trackers {spec}: cannot read its model ({type(exc).__name__}: {exc})")
     check_output_args(ap, a)
-    return config
+    return config, dict(state.config)
 
 
 def check_output_args(ap: argparse.ArgumentParser, a: argparse.Namespace) -> None:
@@ -476,11 +478,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         heading = f"{a.game}, {games} games merged from {len(a.merge)} files"
         title = f"{a.game}, {games} games"
     else:
-        config = check_cli_args(ap, a)
-        from agents.belief import new_game
-
+        config, resolved = check_cli_args(ap, a)
         # the game's whole configuration (defaults filled in), written with --json for --merge
-        resolved = json.loads(json.dumps(dict(new_game(a.game, a.seed, **config).config)))
+        resolved = json.loads(json.dumps(resolved))
         trackers = list(a.trackers)
         if "probe" in trackers and a.probe is None:
             print("note: no --probe model given; the probe tracker is skipped")

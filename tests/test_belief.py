@@ -1134,6 +1134,40 @@ def test_deduction_benchmark_refuses_a_tracker_option_no_tracker_reads(args, tra
     assert "decisions" not in out.out + out.err
 
 
+
+def test_deduction_benchmark_builds_the_game_once_before_running(tmp_path, monkeypatch):
+    """The command line builds the game once to check its arguments and resolve its
+    configuration, then runs (it built the same game a second time for the configuration it
+    writes with --json); the configuration written is the game's resolved one."""
+    import json
+
+    from agents import belief
+    from benchmarks import deduction
+
+    built, ran = [], []
+    real = belief.new_game
+
+    def counting(*args, **kw):
+        built.append(args)
+        return real(*args, **kw)
+
+    def run(*args, **kw):
+        ran.append(len(built))
+        return real_run(*args, **kw)
+
+    real_run = deduction.run
+    monkeypatch.setattr(belief, "new_game", counting)
+    monkeypatch.setattr(deduction, "run", run)
+    out = tmp_path / "d.json"
+    assert deduction.main(["--game", "clans", "--num-players", "2", "--players", "random",
+                           "--games", "1", "--max-decisions", "3", "--trackers", "uniform",
+                           "--seed", "4", "--png", str(tmp_path / "d.png"),
+                           "--json", str(out)]) == 0
+    assert ran == [1] and built[0] == ("clans", 4)
+    written = json.loads(out.read_text())
+    assert written["uniform"]["config"] == json.loads(json.dumps(dict(
+        real("clans", 4, num_players=2).config)))
+
 def test_deduction_benchmark_takes_tracker_options_their_trackers_read(tmp_path, capsys):
     """The tracker options given with the trackers that read them (and none given with
     ``uniform`` alone) run, with the values given: the policy tracker's particle count and
