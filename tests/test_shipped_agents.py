@@ -56,6 +56,7 @@ def test_shipped_policy_plays_legal_moves(game):
     for g in range(2):
         env = make_raw_env(game, num_players=n)
         env.reset(seed=100 + g)
+        policy.reset()      # a new game (the Clans policy's advisor remembers the last one)
         others = {a: make_agent("random", game, config, seed=10 * g + i)
                   for i, a in enumerate(env.possible_agents)}
         learner = env.possible_agents[g % n]
