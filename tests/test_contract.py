@@ -280,7 +280,8 @@ def _play_interleaved(game, weights, with_snapshot, shared=False, learner_steps=
     actions. Returns ``(pool, config, streams, made)``: ``streams[(env, seat, label)]`` logs
     what that seat of that env asked of its opponent; ``made[id(agent)]`` is the seed each
     instance was built with. ``shared=True`` rebuilds the reported fault: the pool hands out
-    one instance per opponent label for every seat and env."""
+    one instance per opponent label for every seat and env; ``shared="unchecked"`` does so with
+    the instances' check of their seat (``agents.base.SeatBound.bind_seat``) switched off."""
     from training.selfplay import LearnerEnv, OpponentPool
 
     cls = state_class(game)
@@ -302,6 +303,8 @@ def _play_interleaved(game, weights, with_snapshot, shared=False, learner_steps=
             return cache[label]
         agent = cache[label] = pool_make(label, seed)
         made[id(agent)] = seed
+        if shared == "unchecked" and hasattr(agent, "bind_seat"):
+            agent.bind_seat = lambda name: None
         return agent
 
     pool.make = make
@@ -342,11 +345,17 @@ def test_shared_pool_opponents_decide_as_private_ones(game):
     assert _mismatches(pool, game, config, streams, made) == 0
 
 
-def test_shared_clans_heuristic_would_decide_otherwise():
-    """The check above has teeth: one Clans heuristic playing every seat of both envs (the
-    reported fault) decides otherwise than private instances fed the same observations."""
+def test_shared_clans_heuristic_is_refused_and_would_decide_otherwise():
+    """One Clans heuristic playing every seat of both envs (the reported fault) is refused at
+    its second seat (it remembers the game: agents.base.SeatBound); and the check above has
+    teeth: with that refusal switched off, the shared heuristic decides otherwise than private
+    instances fed the same observations."""
+    with pytest.raises(ValueError, match=r"clans_heuristic acted for player_\d in this game and "
+                                         r"is now asked to act for player_\d: .*one instance "
+                                         r"per seat"):
+        _play_interleaved("clans", {"heuristic": 1.0}, with_snapshot=False, shared=True)
     pool, config, streams, made = _play_interleaved(
-        "clans", {"heuristic": 1.0}, with_snapshot=False, shared=True)
+        "clans", {"heuristic": 1.0}, with_snapshot=False, shared="unchecked")
     assert len({id(st.agent) for st in streams.values()}) == 1 and len(streams) >= 4
     assert _mismatches(pool, "clans", config, streams, made) > 0
 
