@@ -800,9 +800,14 @@ def test_selfplay_nemesis_flags(capsys):
 
 @pytest.mark.parametrize("nemesis", ["most_holy", "silver_guard"])
 def test_views_with_a_nemesis(nemesis):
-    """The text views name the Nemesis seat; the City picture draws it (uint8 RGB)."""
+    """The text views name the Nemesis seat (by its name: they showed its id); the City
+    picture draws it (uint8 RGB)."""
+    from envs.clandestine.engine import NEMESIS_NAMES
+
     st = solo(1, 3, 2, nemesis)
-    assert nemesis in st.render_text() and nemesis in st.render_text(0)
+    for view in (st.render_text(), st.render_text(0)):
+        assert f"  seat {st.nem.seat} the Nemesis {NEMESIS_NAMES[nemesis]} " in view
+        assert nemesis not in view
     img = st.render_rgb()
     assert img.dtype == np.uint8 and img.ndim == 3 and img.shape[2] == 3
 
