@@ -39,7 +39,8 @@ from tests.laws import assert_history_consistent
 from tests.test_badland_wolves_rules import position
 
 SCRAP = np.array(SCRAP_COUNTS)
-PRIVATE_FIELDS = ("hand", "known", "drawn")
+PRIVATE_FIELDS = ("hand", "known", "last_seen", "since_gain", "since_loss", "since_unseen",
+                  "since_stolen", "drawn")
 
 
 # ------------------------------------------------------------------------------------------
