@@ -158,7 +158,15 @@ def observation_layout(P: int) -> Layout:
 
     Seats are absolute (row/column ``p`` = wolf ``p``); ``seat`` tells the observer who it is.
     Counts are divided by their largest possible value (copies of the card type, 5 tokens of a
-    colour, 60 Scrap cards, ...), so nothing is clipped.
+    colour, 60 Scrap cards, ...), so nothing is clipped; counts with no fixed bound are c/(c+1).
+
+    What a seat knows of another wolf's hand is ``known`` (lower bounds) and the hand it last
+    knew in full (``last_seen``: its last Crow's Ally look, or empty) with the changes since as
+    far as it saw them (``since_gain``, ``since_loss``, ``since_unseen``, ``since_stolen``; their
+    sum is the public hand size). Left out (docs/badland_wolves.md, "Perfect recall"): the order
+    of the events since (a face-up play before or after an unseen draw or steal), which unseen
+    card a steal took, where a card stolen from a third wolf sits in the victim's history when
+    the counts leave it open, and which Scrap pile an unseen drawn card came from.
     """
     L = Layout()
     L.add("seat", P, "one-hot: the observing seat")
