@@ -89,7 +89,7 @@ def test_shipped_spec_errors_are_clear(tmp_path, monkeypatch):
     # a path wins over the shipped name: a missing file named like a game is not shadowed
     monkeypatch.chdir(tmp_path)
     shutil.copy(CHECKPOINT_DIR / "badland_wolves.zip", tmp_path / "prowl.zip")
-    with pytest.raises(ValueError, match=r"'ppo:prowl' expects observations of shape \(444,\)"
+    with pytest.raises(ValueError, match=r"'ppo:prowl' expects observations of shape \(576,\)"
                                          r".*trained for another game"):
         make_agent("ppo:prowl", "prowl", _config("prowl"))
 
@@ -113,7 +113,7 @@ def test_stale_shipped_policy_names_the_shape_mismatch(tmp_path, monkeypatch):
     with pytest.raises(ValueError) as exc:
         make_agent("ppo:prowl", "prowl", _config("prowl"))
     msg = str(exc.value)
-    assert "expects observations of shape (444,) and 88 actions" in msg
+    assert "expects observations of shape (576,) and 88 actions" in msg
     assert "prowl with num_players=4 has observations of shape (1607,) and 112 actions" in msg
     assert "has changed since this policy was trained" in msg
     assert str(tmp_path / "prowl.md") in msg
