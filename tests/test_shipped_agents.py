@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import fnmatch
+import re
 import shutil
 from pathlib import Path
 
@@ -29,7 +30,10 @@ def test_shipped_policy_is_packaged_small_and_documented(game):
     assert path.stat().st_size < 5_000_000            # a few MB at most
     note = (CHECKPOINT_DIR / f"{game}.md").read_text()
     assert f"python -m training.selfplay --game {game}" in note
-    assert f"python -m training.ship runs/{game} --game {game}" in note
+    # the ship command reads the run folder the training command wrote (runs/GAME, or a fresh
+    # folder for a later run)
+    ship = re.search(rf"python -m training\.ship (runs/[\w.-]+) --game {game}\b", note)
+    assert ship and f"--run-dir {ship.group(1)}\n" in note
     n = SHIPPED_POLICIES[game]
     assert f"| trained vs {n - 1} random |" in note and f"| trained vs {n - 1} heuristic |" in note
 
