@@ -35,7 +35,7 @@ def test_registry_and_spaces():
     e = envs.make_env("badland_wolves", num_players=5)
     e.reset(seed=0)
     s = e.unwrapped.game
-    assert e.observation_space("player_0")["observation"].shape == (96 + 51 * 5 + 9 * 25,)
+    assert e.observation_space("player_0")["observation"].shape == (96 + 80 * 5 + 10 * 25,) == (746,)
     assert e.action_space("player_4").n == 20 + 17 * 5 == s.num_actions
     assert e.unwrapped.state().shape == (5 * s.observation_size,)
 

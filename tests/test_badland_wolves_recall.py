@@ -22,7 +22,11 @@ from envs import make_raw_env
 from envs.badland_wolves import BadlandWolvesState
 from envs.badland_wolves import engine as E
 from envs.badland_wolves.cards import (
+    ANTLER,
+    BONE,
     CROW,
+    CROWS_ALLY,
+    FEATHER,
     FRENZY,
     GRIZZLY,
     HUNT_COUNTS,
@@ -31,15 +35,18 @@ from envs.badland_wolves.cards import (
     RABBIT,
     RAVENOUS,
     SCRAP_COUNTS,
+    SKULL,
     TC,
     THORN,
+    WEASEL,
 )
 from envs.core.text import action_text_for
 from tests.laws import assert_history_consistent
 from tests.test_badland_wolves_rules import position
 
 SCRAP = np.array(SCRAP_COUNTS)
-PRIVATE_FIELDS = ("hand", "known", "drawn")
+PRIVATE_FIELDS = ("hand", "known", "last_seen", "since_gain", "since_loss", "since_unseen",
+                  "since_stolen", "drawn")
 
 
 # ------------------------------------------------------------------------------------------
@@ -717,6 +724,160 @@ def _timing_run(games: int, seed: int) -> collections.Counter:
         s = random_state(n, seed * 10_000 + g, max_actions=400)
         check_timing_law(s, g % n, rng, covered)
     return covered
+
+
+def _perm(counts, top):
+    """A chance permutation of the Scrap (or Hunt) deck drawing the types ``top`` first."""
+    pile = np.repeat(np.arange(len(counts)), counts)
+    rest = pile.tolist()
+    for k in top:
+        rest.remove(k)
+    free = {k: deque(np.flatnonzero(pile == k).tolist()) for k in range(len(counts))}
+    return [free[k].popleft() for k in rest + top[::-1]]
+
+
+def _look_then_steal(p0_hand, p1_hand, steal):
+    """Three wolves, wolf 0 first, dealt ``p0_hand`` (a Crow's Ally first), ``p1_hand`` and two
+    Feathers to wolf 2. Wolf 0 looks at wolf 1's hand with Crow's Ally and ends its turn; wolf
+    1 hunts alone (Rabbit: it draws a Feather); wolf 2 hunts with wolf 1 (Weasel) and steals
+    wolf 1's card number ``steal`` (in card-type order): wolf 0 does not see which."""
+    st = BadlandWolvesState.__new__(BadlandWolvesState)
+    st._pending_chance = deque([
+        ("scrap_deck", _perm(SCRAP_COUNTS, list(p0_hand) + list(p1_hand) + [FEATHER] * 3)),
+        ("hunt_deck", _perm(HUNT_COUNTS, [RABBIT, WEASEL])), ("start_player", 0),
+        ("steal", steal)])
+    st.__init__(seed=1, num_players=3)
+    ids = st.ids
+    for a in (ids.CROWS_ALLY + 1, ids.DECLINE, ids.HUNT, ids.COLOUR + 1, ids.DECLINE,
+              ids.DECLINE, ids.HUNT, ids.COLOUR + 2, ids.DECLINE, ids.COLOUR + 1, ids.TARGET + 1):
+        st.apply_action(a)
+    assert st.phase == E.TURN and st.lead == 0 and not st._forced_chance
+    return st
+
+
+def _counts(s, o, name):
+    """Field ``name`` of observation ``o`` as whole counts (``c/(c+1)`` or ``/ copies``)."""
+    x = s.layout.view(o, name).astype(np.float64)
+    if name in ("known", "last_seen"):
+        return np.rint(x * SCRAP).astype(int)
+    return np.rint(x / (1.0 - x)).astype(int)
+
+
+def test_a_steal_between_two_other_wolves_keeps_what_a_look_told_the_seat():
+    """Wolf 0 saw Tooth & Claw + Skull in one history, Antler + Bone in the other; one card was
+    then stolen by wolf 2 unseen. Wolf 0 still knows wolf 1 holds one of the two it saw (its
+    resampled worlds say so), and the two histories give it different observations (the
+    lower bounds of ``known`` alone lose it: both are all zeros)."""
+    a = _look_then_steal([CROWS_ALLY, FEATHER], [TC, SKULL], 0)
+    b = _look_then_steal([CROWS_ALLY, FEATHER], [ANTLER, BONE], 0)
+    assert a.public_history() == b.public_history()
+    rng = np.random.default_rng(0)
+    for _ in range(50):
+        assert a.resample_from_infostate(0, rng).hands[1, [TC, SKULL]].sum() >= 1
+        assert b.resample_from_infostate(0, rng).hands[1, [ANTLER, BONE]].sum() >= 1
+    oa, ob = a.observation_tensor(0), b.observation_tensor(0)
+    assert not _counts(a, oa, "known").any() and not _counts(b, ob, "known").any()
+    assert not np.array_equal(oa, ob), "two histories wolf 0 can tell apart give it one " \
+        "observation"
+    seen = _counts(a, oa, "last_seen")
+    assert seen[1].tolist() == [1, 0, 0, 0, 0, 0, 0, 1, 0] and not seen[[0, 2]].any()
+    assert _counts(b, ob, "last_seen")[1].tolist() == [0, 0, 0, 0, 0, 1, 1, 0, 0]
+    # wolf 1 since the look: one card from the deck (Rabbit), one lost to a third wolf's steal;
+    # wolf 2 (never looked at): its two set-up cards from the deck, one card stolen from wolf 1
+    assert _counts(a, oa, "since_unseen").tolist() == [[0, 0], [1, 1], [2, 0]]
+    assert _counts(a, oa, "since_stolen").tolist() == [[0, 0, 0], [0, 0, 0], [0, 1, 0]]
+
+
+def test_look_then_unseen_steal_then_face_up_play_hand_worked():
+    """Wolf 0 (dealt Crow's Ally + Tooth & Claw) looks at wolf 1's Tooth & Claw + Skull; wolf 1
+    draws a Feather (Rabbit); wolf 2 steals wolf 1's Skull (card 1 of Tooth & Claw, Skull,
+    Feather); wolf 0 attacks wolf 1 with Tooth & Claw and wolf 1 defends with Tooth & Claw.
+
+    Wolf 0 now knows: the hand it saw (Tooth & Claw + Skull), one unseen card drawn and one
+    unseen card lost since, a Tooth & Claw played: wolf 1's one card is the Skull or the drawn
+    card, and if not the Skull, the Skull is what wolf 2 stole. The thief (wolf 2) saw the
+    Skull go; the victim (wolf 1) saw wolf 2 receive it. Wolf 0's own hand is empty, so every
+    seat's rows for wolf 0 are zeros."""
+    s = _look_then_steal([CROWS_ALLY, TC], [TC, SKULL], 1)
+    I = s.ids
+    s.apply_action(I.ATTACK_TC + 1)
+    assert s.phase == E.DEFEND and s.current_player == 1 and s.legal_actions() == [I.DECLINE,
+                                                                                  I.DEFEND]
+    s.apply_action(I.DEFEND)                    # defence 0: one Tooth & Claw
+    assert s.hands.tolist() == [[0] * 9, [0] * 8 + [1], [0] * 7 + [1, 2]]
+    o = [s.observation_tensor(v) for v in range(3)]
+    z9 = [0] * 9
+    # wolf 0
+    assert _counts(s, o[0], "known").tolist() == [z9] * 3
+    assert _counts(s, o[0], "last_seen").tolist() == [z9, [1, 0, 0, 0, 0, 0, 0, 1, 0], z9]
+    assert _counts(s, o[0], "since_gain").tolist() == [z9] * 3
+    assert _counts(s, o[0], "since_loss").tolist() == [z9, [1] + [0] * 8, z9]
+    assert _counts(s, o[0], "since_unseen").tolist() == [[0, 0], [1, 1], [2, 0]]
+    assert _counts(s, o[0], "since_stolen").tolist() == [[0, 0, 0], [0, 0, 0], [0, 1, 0]]
+    # wolf 1 (the victim; wolf 0's hand went empty)
+    assert _counts(s, o[1], "known").tolist() == [z9, z9, [0] * 7 + [1, 0]]
+    assert _counts(s, o[1], "last_seen").tolist() == [z9] * 3
+    assert _counts(s, o[1], "since_gain").tolist() == [z9, z9, [0] * 7 + [1, 0]]
+    assert _counts(s, o[1], "since_unseen").tolist() == [[0, 0], [0, 0], [2, 0]]
+    assert not _counts(s, o[1], "since_stolen").any()
+    # wolf 2 (the thief: never looked at wolf 1, saw the Skull it took and the Tooth & Claw)
+    assert _counts(s, o[2], "last_seen").tolist() == [z9] * 3
+    assert _counts(s, o[2], "since_loss").tolist() == [z9, [1] + [0] * 6 + [1, 0], z9]
+    assert _counts(s, o[2], "since_unseen").tolist() == [[0, 0], [3, 0], [0, 0]]
+    # resampled worlds keep what wolf 0 knows, and both cases happen
+    rng = np.random.default_rng(3)
+    kept = stolen = 0
+    for _ in range(60):
+        w = s.resample_from_infostate(0, rng)
+        assert np.array_equal(w.observation_tensor(0), o[0])
+        took = [ev[3] for ev in w.card_log if ev[0] == E.C_STEAL]
+        assert w.hands[1].sum() == 1 and len(took) == 1
+        assert w.hands[1, SKULL] == 1 or took[0] == SKULL
+        kept += int(w.hands[1, SKULL])
+        stolen += took[0] == SKULL
+    assert kept > 0 and stolen > 0
+    # a history where wolf 0 saw Tooth & Claw + Antler instead stays apart for wolf 0 only
+    t = _look_then_steal([CROWS_ALLY, TC], [TC, ANTLER], 1)
+    t.apply_action(I.ATTACK_TC + 1)
+    t.apply_action(I.DEFEND)
+    assert t.public_history() == s.public_history()
+    assert not np.array_equal(t.observation_tensor(0), o[0])
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_hand_knowledge_fields_account_for_every_hand_size(n):
+    """Law over random positions, read from the observation alone: for every seat ``s`` and
+    other wolf ``p``, the hand ``s`` last knew in full, plus what it saw ``p`` receive, minus
+    what it saw ``p`` lose, plus the unseen cards ``p`` received from the deck and stole, minus
+    its unseen losses, is ``p``'s public hand size; an empty hand has all-zero rows, the own
+    rows are zeros, every entry in [0, 1]; and what ``s`` saw ``p`` lose since then is at most
+    ``p``'s face-up cards plus the cards ``s`` stole from it over the whole game."""
+    checked = 0
+    for seed in range(12):
+        s = random_state(n, 4000 + 17 * n + seed, max_actions=400)
+        sizes = s.hands.sum(axis=1)
+        for v in range(n):
+            o = s.observation_tensor(v)
+            assert o.min() >= 0.0 and o.max() <= 1.0
+            assert np.array_equal(np.rint(s.layout.view(o, "hand_sizes") * 60), sizes)
+            seen = _counts(s, o, "last_seen")
+            gain, loss = _counts(s, o, "since_gain"), _counts(s, o, "since_loss")
+            unseen, stolen = _counts(s, o, "since_unseen"), _counts(s, o, "since_stolen")
+            for p in range(n):
+                rows = (seen[p], gain[p], loss[p], unseen[p], stolen[p])
+                if p == v or sizes[p] == 0:
+                    assert not any(r.any() for r in rows), (seed, v, p)
+                    continue
+                total = seen[p].sum() + gain[p].sum() - loss[p].sum() + unseen[p, 0] \
+                    + stolen[p].sum() - unseen[p, 1]
+                assert total == sizes[p], (seed, v, p)
+                assert stolen[p, v] == 0 and stolen[p, p] == 0
+                # what it saw p lose: p's face-up cards and the cards it stole from p
+                took = _counts(s, o, "steals")[v, p]
+                assert loss[p].sum() <= _counts(s, o, "played_total")[p].sum() + took
+                assert (loss[p] <= _counts(s, o, "played_total")[p] + took).all()
+                checked += 1
+    assert checked > 50
 
 
 def test_timing_law_fast():

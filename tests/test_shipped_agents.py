@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import fnmatch
+import re
 import shutil
 from pathlib import Path
 
@@ -29,7 +30,10 @@ def test_shipped_policy_is_packaged_small_and_documented(game):
     assert path.stat().st_size < 5_000_000            # a few MB at most
     note = (CHECKPOINT_DIR / f"{game}.md").read_text()
     assert f"python -m training.selfplay --game {game}" in note
-    assert f"python -m training.ship runs/{game} --game {game}" in note
+    # the ship command reads the run folder the training command wrote (runs/GAME, or a fresh
+    # folder for a later run)
+    ship = re.search(rf"python -m training\.ship (runs/[\w.-]+) --game {game}\b", note)
+    assert ship and f"--run-dir {ship.group(1)}\n" in note
     n = SHIPPED_POLICIES[game]
     assert f"| trained vs {n - 1} random |" in note and f"| trained vs {n - 1} heuristic |" in note
 
@@ -90,7 +94,7 @@ def test_shipped_spec_errors_are_clear(tmp_path, monkeypatch):
     # a path wins over the shipped name: a missing file named like a game is not shadowed
     monkeypatch.chdir(tmp_path)
     shutil.copy(CHECKPOINT_DIR / "badland_wolves.zip", tmp_path / "prowl.zip")
-    with pytest.raises(ValueError, match=r"'ppo:prowl' expects observations of shape \(444,\)"
+    with pytest.raises(ValueError, match=r"'ppo:prowl' expects observations of shape \(576,\)"
                                          r".*trained for another game"):
         make_agent("ppo:prowl", "prowl", _config("prowl"))
 
@@ -114,7 +118,7 @@ def test_stale_shipped_policy_names_the_shape_mismatch(tmp_path, monkeypatch):
     with pytest.raises(ValueError) as exc:
         make_agent("ppo:prowl", "prowl", _config("prowl"))
     msg = str(exc.value)
-    assert "expects observations of shape (444,) and 88 actions" in msg
+    assert "expects observations of shape (576,) and 88 actions" in msg
     assert "prowl with num_players=4 has observations of shape (1607,) and 112 actions" in msg
     assert "has changed since this policy was trained" in msg
     assert str(tmp_path / "prowl.md") in msg

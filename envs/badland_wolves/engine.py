@@ -73,6 +73,10 @@ D_RATTLE, D_PORCUPINE, D_JACKALOPE = range(3)
 C_DRAW, C_SDRAW, C_SRESH, C_PLAY, C_STEAL, C_LOOK, C_GIVE, C_KEEP, C_HDRAW, C_HRESH, C_JINS = \
     range(11)
 
+# columns of since_unseen: cards received from the Scrap deck, lost to a third wolf's steal (types
+# unseen by the observing seat; cards stolen from a third wolf: since_stolen)
+U_DECK, U_LOST = range(2)
+
 # public events (:meth:`BadlandWolvesState.public_history`)
 EV_TURN, EV_ACTION, EV_GIVE, EV_DRAW, EV_DRAW_SHARE, EV_KEEP_SHARE, EV_SCRAP_RESHUFFLE, \
     EV_HUNT_CARD, EV_HUNT_RESHUFFLE, EV_JACKALOPE_BACK, EV_FACE_UP, EV_STEAL, EV_END = range(13)
@@ -154,7 +158,15 @@ def observation_layout(P: int) -> Layout:
 
     Seats are absolute (row/column ``p`` = wolf ``p``); ``seat`` tells the observer who it is.
     Counts are divided by their largest possible value (copies of the card type, 5 tokens of a
-    colour, 60 Scrap cards, ...), so nothing is clipped.
+    colour, 60 Scrap cards, ...), so nothing is clipped; counts with no fixed bound are c/(c+1).
+
+    What a seat knows of another wolf's hand is ``known`` (lower bounds) and the hand it last
+    knew in full (``last_seen``: its last Crow's Ally look, or empty) with the changes since as
+    far as it saw them (``since_gain``, ``since_loss``, ``since_unseen``, ``since_stolen``; their
+    sum is the public hand size). Left out (docs/badland_wolves.md, "Perfect recall"): the order
+    of the events since (a face-up play before or after an unseen draw or steal), which unseen
+    card a steal took, where a card stolen from a third wolf sits in the victim's history when
+    the counts leave it open, and which Scrap pile an unseen drawn card came from.
     """
     L = Layout()
     L.add("seat", P, "one-hot: the observing seat")
@@ -183,6 +195,24 @@ def observation_layout(P: int) -> Layout:
     L.add("known", (P, NUM_SCRAP_TYPES),
           "row wolf: cards this seat knows that wolf still holds (Crow's Ally looks, shares it "
           "dealt, cards stolen from it), per type / copies; own row 0")
+    L.add("last_seen", (P, NUM_SCRAP_TYPES),
+          "row wolf: its hand when this seat last knew it in full (its last Crow's Ally look at "
+          "that wolf; empty at the start and whenever the hand was empty since), per type / "
+          "copies; own row 0")
+    L.add("since_gain", (P, NUM_SCRAP_TYPES),
+          "row wolf: cards this seat saw it receive since then (shares this seat dealt it, cards "
+          "it stole from this seat), per type, c/(c+1); own row 0")
+    L.add("since_loss", (P, NUM_SCRAP_TYPES),
+          "row wolf: cards this seat saw it lose since then (played or discarded face up, cards "
+          "this seat stole from it), per type, c/(c+1); own row 0")
+    L.add("since_unseen", (P, 2),
+          "row wolf: cards of types this seat did not see since then: received from the Scrap "
+          "deck (draws, shares another wolf dealt it, drawn cards it kept), and stolen from it by "
+          "a third wolf; c/(c+1); own row 0")
+    L.add("since_stolen", (P, P),
+          "row thief, column victim (both other wolves): cards the thief stole from the victim "
+          "since this seat last knew the thief's hand in full (types unseen), c/(c+1); own row "
+          "0")
     L.add("tokens", (P, P), "row holder, column colour: Loyalty tokens held / 5")
     L.add("wild", P, "Wild Loyalties (caught Jackalopes) per wolf / 2")
     L.add("allegiance", (P, P), "row holder, column wolf: 1 if holder holds that wolf's Allegiance")
@@ -233,7 +263,12 @@ class BadlandWolvesState(GameState):
     Attributes (engine truth): ``hands`` int64 (n, 9) Scrap counts; ``tokens`` int64 (n, n)
     holder × colour; ``wild`` int64 (n,); ``scrap_deck`` / ``hunt_deck`` lists of types (top =
     last); ``scrap_discard`` int64 (9,), ``hunt_discard`` int64 (12,); ``known`` int64 (n, n, 9)
-    lower bounds ``known[s, p, k]`` of what seat ``s`` knows wolf ``p`` holds.
+    lower bounds ``known[s, p, k]`` of what seat ``s`` knows wolf ``p`` holds; ``last_seen``
+    int64 (n, n, 9) wolf ``p``'s hand when seat ``s`` last knew it in full, and since then
+    ``since_gain`` / ``since_loss`` int64 (n, n, 9) the cards ``s`` saw ``p`` receive / lose,
+    ``since_unseen`` int64 (n, n, 2) the cards ``p`` received from the deck and lost to a third
+    wolf's steal, and ``since_stolen`` int64 (n, n, n) ``[s, p, q]`` the cards ``p`` stole from a
+    third wolf ``q``, types unseen by ``s``.
     """
 
     game_name = "badland_wolves"
@@ -285,6 +320,14 @@ class BadlandWolvesState(GameState):
         self.tokens = np.eye(n, dtype=np.int64) * TOKENS_PER_COLOUR
         self.wild = np.zeros(n, dtype=np.int64)
         self.known = np.zeros((n, n, NUM_SCRAP_TYPES), dtype=np.int64)
+        # what seat s knows of wolf p's hand beyond lower bounds (observation fields last_seen,
+        # since_gain, since_loss, since_unseen): the hand when s last knew it in full, then the
+        # changes to it as far as s saw them
+        self.last_seen = np.zeros((n, n, NUM_SCRAP_TYPES), dtype=np.int64)
+        self.since_gain = np.zeros((n, n, NUM_SCRAP_TYPES), dtype=np.int64)
+        self.since_loss = np.zeros((n, n, NUM_SCRAP_TYPES), dtype=np.int64)
+        self.since_unseen = np.zeros((n, n, 2), dtype=np.int64)
+        self.since_stolen = np.zeros((n, n, n), dtype=np.int64)
         self.played_now = np.zeros((n, NUM_SCRAP_TYPES), dtype=np.int64)
         self.played_prev = np.zeros((n, NUM_SCRAP_TYPES), dtype=np.int64)
         self.prev_hunt = -1       # Hunt card of the previous turn, -1 if it did not hunt
@@ -426,8 +469,28 @@ class BadlandWolvesState(GameState):
                                 else (EV_DRAW_SHARE, self.lead, count))
 
     def _give_drawn(self, p: int, m: int) -> None:
-        for k in self._draw_scrap(m, p):
+        drawn = self._draw_scrap(m, p)
+        for k in drawn:
             self.hands[p, k] += 1
+        self.since_unseen[:, p, U_DECK] += len(drawn)
+
+    def _hand_seen(self, s: int, p: int) -> None:
+        """Seat ``s`` now knows wolf ``p``'s whole hand: it becomes ``last_seen``, with nothing
+        changed since."""
+        self.last_seen[s, p] = self.hands[p]
+        self.since_gain[s, p] = 0
+        self.since_loss[s, p] = 0
+        self.since_unseen[s, p] = 0
+        self.since_stolen[s, p] = 0
+
+    def _check_empty(self, p: int) -> None:
+        """An empty hand (its size is public) is known in full to every seat."""
+        if not self.hands[p].any():
+            self.last_seen[:, p] = 0
+            self.since_gain[:, p] = 0
+            self.since_loss[:, p] = 0
+            self.since_unseen[:, p] = 0
+            self.since_stolen[:, p] = 0
 
     def _keep_drawn(self) -> None:
         """The Lead Wolf takes the undealt drawn cards (its own share, ruling 6)."""
@@ -435,6 +498,7 @@ class BadlandWolvesState(GameState):
         cnt = int(self.drawn.sum())
         self.hands[lead] += self.drawn
         self.drawn[:] = 0
+        self.since_unseen[:, lead, U_DECK] += cnt
         self.card_log.append((C_KEEP, lead))
         self.pub_log.append((EV_KEEP_SHARE, lead, cnt))
 
@@ -450,6 +514,8 @@ class BadlandWolvesState(GameState):
         col = self.known[:, p, k]
         col -= cnt
         np.maximum(col, 0, out=col)
+        self.since_loss[:, p, k] += cnt
+        self._check_empty(p)
 
     def _discard_hand(self, p: int) -> None:
         h = self.hands[p].copy()
@@ -458,6 +524,7 @@ class BadlandWolvesState(GameState):
         self.played_now[p] += h
         self.played_total[p] += h
         self.known[:, p, :] = 0
+        self._check_empty(p)
         for k in range(NUM_SCRAP_TYPES):
             for _ in range(int(h[k])):
                 self.card_log.append((C_PLAY, p, k))
@@ -492,6 +559,15 @@ class BadlandWolvesState(GameState):
         if self.known[thief, victim, k] > 0:
             self.known[thief, victim, k] -= 1
         self.known[victim, thief, k] += 1
+        # the card's type is seen by thief and victim only
+        self.since_unseen[:, victim, U_LOST] += 1
+        self.since_stolen[:, thief, victim] += 1
+        for s in (thief, victim):
+            self.since_unseen[s, victim, U_LOST] -= 1
+            self.since_stolen[s, thief, victim] -= 1
+        self.since_loss[thief, victim, k] += 1
+        self.since_gain[victim, thief, k] += 1
+        self._check_empty(victim)
 
     # --------------------------------------------------------------------------------------
     # tokens, Allegiance, win
@@ -914,6 +990,7 @@ class BadlandWolvesState(GameState):
                 t = a - I.CROWS_ALLY
                 self._play(lead, CROWS_ALLY)
                 self.known[lead, t] = self.hands[t]
+                self._hand_seen(lead, t)
                 self.looks[lead, t] += 1
                 self.card_log.append((C_LOOK, lead, t, tuple(int(x) for x in self.hands[t])))
                 self.look_target = t
@@ -950,6 +1027,9 @@ class BadlandWolvesState(GameState):
             self.hands[t, k] += 1
             self.share_left[t] -= 1
             self.known[lead, t, k] += 1
+            self.since_gain[lead, t, k] += 1
+            self.since_unseen[:, t, U_DECK] += 1
+            self.since_unseen[lead, t, U_DECK] -= 1
             self.card_log.append((C_GIVE, t, k))
             self._continue_deal()
         elif ph == JACK:
@@ -1046,8 +1126,10 @@ class BadlandWolvesState(GameState):
         card, share sizes; the older public history as the whole-game summaries of the layout
         (risked colours, Crow swaps and Grizzly Bear victims included: rulebook "The Hunt",
         "Risked Loyalty", "Crow", "Grizzly Bear"). Private to ``seat``: its hand, the drawn
-        cards when it deals, and its ``known`` lower bounds on other hands (Crow's Ally looks,
-        shares it dealt, steals).
+        cards when it deals, its ``known`` lower bounds on other hands (Crow's Ally looks,
+        shares it dealt, steals), and per other wolf the hand it last knew in full with the
+        changes since as far as it saw them (``last_seen``, ``since_gain``, ``since_loss``,
+        ``since_unseen``; what they leave out: docs/badland_wolves.md, "Perfect recall").
 
         Raises:
             ValueError: ``seat`` is not in 0..num_players-1.
@@ -1100,8 +1182,17 @@ class BadlandWolvesState(GameState):
         w = n * NUM_SCRAP_TYPES
         priv = np.concatenate((self.hands[seat], self.known[seat].ravel()))
         o[hs:hs + NUM_SCRAP_TYPES + w] = priv * _PRIV_SCALE[n]
-        ks = F["known"] + seat * NUM_SCRAP_TYPES
-        o[ks:ks + NUM_SCRAP_TYPES] = 0
+        ls = F["last_seen"]
+        o[ls:ls + w] = (self.last_seen[seat] * _INV_COPIES).ravel()
+        since = np.concatenate((self.since_gain[seat].ravel(), self.since_loss[seat].ravel(),
+                                self.since_unseen[seat].ravel(),
+                                self.since_stolen[seat].ravel())).astype(np.float64)
+        gs = F["since_gain"]
+        o[gs:gs + since.size] = since / (since + 1.0)
+        for name, width in (("known", NUM_SCRAP_TYPES), ("last_seen", NUM_SCRAP_TYPES),
+                            ("since_gain", NUM_SCRAP_TYPES), ("since_loss", NUM_SCRAP_TYPES),
+                            ("since_unseen", 2), ("since_stolen", n)):
+            o[F[name] + seat * width:F[name] + (seat + 1) * width] = 0
         alleg = self.tokens >= ALLEGIANCE_AT
         alleg[_DIAG[n]] = False
         pub = np.concatenate((
@@ -1223,7 +1314,8 @@ class BadlandWolvesState(GameState):
         """An independent copy (generator state included), faster than a deepcopy."""
         new = object.__new__(type(self))
         d = self.__dict__.copy()
-        for key in ("hands", "tokens", "wild", "known", "played_now", "played_prev",
+        for key in ("hands", "tokens", "wild", "known", "last_seen", "since_gain", "since_loss",
+                    "since_unseen", "since_stolen", "played_now", "played_prev",
                     "scrap_discard", "hunt_discard", "drawn", "played_total", "steals", "looks",
                     "risked_total", "crow_swaps", "grizzly", "deck_source", "from_deck"):
             d[key] = d[key].copy()
