@@ -491,3 +491,26 @@ def test_evaluate_and_league_refuse_an_uncreatable_out_with_one_message(tmp_path
             assert err == f"python -m training.{prog}: error: {message} (try --help)\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file", "locked"]
     assert list((tmp_path / "locked").iterdir()) == []
+
+
+def test_evaluate_and_league_refuse_a_dangling_symlink_out_before_any_game(tmp_path, capsys):
+    """An --out that is a dangling symlink, or lies under one, is refused in one line before
+    any game (both commands played every game, then raised FileExistsError from mkdir)."""
+    from training.evaluate import main as evaluate_main
+    from training.league import main as league_main
+
+    link = tmp_path / "link"
+    link.symlink_to(tmp_path / "missing")
+    commands = {"evaluate": (evaluate_main, ["--agents", "random", "random", "random", "random"]),
+                "league": (league_main, ["--agents", "random", "heuristic"])}
+    missing = tmp_path / "missing"
+    for out, message in (
+            (link, (f"--out {link} is a symlink to the missing {missing}: create that folder "
+                    "or choose another --out")),
+            (link / "sub", (f"--out {link / 'sub'} cannot be created: {link} is a symlink to "
+                            f"the missing {missing}"))):
+        for prog, (main, agents) in commands.items():
+            err = _one_line_error(main, ["--game", "prowl", *agents, "--games", "1",
+                                         "--out", str(out), "--no-progress"], capsys, prog)
+            assert err == f"python -m training.{prog}: error: {message} (try --help)\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link"]

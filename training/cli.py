@@ -60,6 +60,8 @@ def _uncreatable_reason(path: Path, folder_word: str = "folder") -> str | None:
     """Why the missing ``path`` cannot be created (see :func:`creatable_problem`), or None."""
     parent = path.parent
     while not parent.exists() and parent != parent.parent:
+        if parent.is_symlink():   # mkdir would fail on it after the games
+            return f"{parent} is a symlink to the missing {os.readlink(parent)}"
         parent = parent.parent
     if not parent.is_dir():
         return f"a parent of {path} ({parent}) is not a {folder_word}"
@@ -78,12 +80,15 @@ def creatable_problem(option: str, path: Path, folder_word: str = "folder") -> s
 
 def check_out_folder(ap: argparse.ArgumentParser, out: Path, option: str = "--out") -> None:
     """Refuse (``ap.error``, one line, exit 2) an output folder ``out`` given as ``option``
-    that exists and is not a folder, or is missing and cannot be created (a parent that is not
-    a folder, or a folder this process may not write in). Creates nothing: the folder is made
-    when the results are written. The one check of ``training.evaluate`` and
+    that exists and is not a folder, is a dangling symlink, or is missing and cannot be created
+    (a parent that is not a folder or is a dangling symlink, or a folder this process may not
+    write in). Creates nothing: the folder is made when the results are written. The one check of ``training.evaluate`` and
     ``training.league``, called before any game is played."""
     if out.exists() and not out.is_dir():
         ap.error(f"{option} {out} exists and is not a folder")
+    if out.is_symlink() and not out.exists():   # mkdir would fail on it after the games
+        ap.error(f"{option} {out} is a symlink to the missing {os.readlink(out)}: create "
+                 "that folder or choose another --out")
     if not out.exists():
         reason = _uncreatable_reason(out)
         if reason is not None:
