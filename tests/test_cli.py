@@ -514,3 +514,27 @@ def test_evaluate_and_league_refuse_a_dangling_symlink_out_before_any_game(tmp_p
                                          "--out", str(out), "--no-progress"], capsys, prog)
             assert err == f"python -m training.{prog}: error: {message} (try --help)\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["link"]
+
+
+def test_evaluate_and_league_refuse_an_existing_out_they_may_not_write_in(tmp_path, capsys,
+                                                                          monkeypatch):
+    """An existing --out folder this process may not write in is refused in one line before
+    any game, as a missing one under such a folder is (both commands played every game, then
+    failed with a PermissionError traceback when writing), and its earlier outputs are kept."""
+    from training.evaluate import main as evaluate_main
+    from training.league import main as league_main
+
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    (locked / "league.json").write_text("earlier")
+    real = os.access
+    monkeypatch.setattr(os, "access", lambda p, mode: Path(p) != locked and real(p, mode))
+    commands = {"evaluate": (evaluate_main, ["--agents", "random", "random", "random", "random"]),
+                "league": (league_main, ["--agents", "random", "heuristic"])}
+    for prog, (main, agents) in commands.items():
+        err = _one_line_error(main, ["--game", "prowl", *agents, "--games", "1", "--out",
+                                     str(locked), "--no-progress", "--overwrite"], capsys, prog)
+        assert err == (f"python -m training.{prog}: error: --out {locked}: no permission to "
+                       f"write in the folder {locked} (try --help)\n")
+    assert [p.name for p in locked.iterdir()] == ["league.json"]
+    assert (locked / "league.json").read_text() == "earlier"

@@ -80,7 +80,8 @@ def creatable_problem(option: str, path: Path, folder_word: str = "folder") -> s
 
 def check_out_folder(ap: argparse.ArgumentParser, out: Path, option: str = "--out") -> None:
     """Refuse (``ap.error``, one line, exit 2) an output folder ``out`` given as ``option``
-    that exists and is not a folder, is a dangling symlink, or is missing and cannot be created
+    that exists and is not a folder, is a folder this process may not write in, is a dangling
+    symlink, or is missing and cannot be created
     (a parent that is not a folder or is a dangling symlink, or a folder this process may not
     write in). Creates nothing: the folder is made when the results are written. The one check of ``training.evaluate`` and
     ``training.league``, called before any game is played."""
@@ -89,6 +90,8 @@ def check_out_folder(ap: argparse.ArgumentParser, out: Path, option: str = "--ou
     if out.is_symlink() and not out.exists():   # mkdir would fail on it after the games
         ap.error(f"{option} {out} is a symlink to the missing {os.readlink(out)}: create "
                  "that folder or choose another --out")
+    if out.is_dir() and not os.access(out, os.W_OK | os.X_OK):
+        ap.error(f"{option} {out}: no permission to write in the folder {out}")
     if not out.exists():
         reason = _uncreatable_reason(out)
         if reason is not None:
