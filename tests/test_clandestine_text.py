@@ -246,3 +246,28 @@ def test_the_play_header_names_the_nemesis(opponents, config, expected):
     assert f"Clandestine, {players} player{'s' if players != 1 else ''}" in view
     if config:
         assert "against the Nemesis" in view
+
+
+@pytest.mark.parametrize("nemesis, expected", [
+    ("most_holy", {"P1C1": "Add a Tithe token", "P1C2": "Gain Gold per Tithe token",
+                   "P1C3": "Convert Pawns", "P1C4": "Add a Tithe token, then Convert Pawns"}),
+    ("silver_guard", {"P1C1": "Place Agents on the Relics of the Target Suit",
+                      "P1C2": "Place an Agent on the next open space",
+                      "P1C3": "Place Agents on the Relics of the Target Suit",
+                      "P1C4": "Place an Agent on the next open space"})])
+def test_a_nemesis_chambers_actions_are_in_the_rulebooks_words(nemesis, expected):
+    """The spaces of the Nemesis's Chambers name their Actions in the rulebook's words (the
+    view showed the content codes: "P1C4  tithe_convert sl1", "P1C2  deploy uf")."""
+    st = ClandestineState.from_config(1, num_players=1, nemesis=nemesis, difficulty=2)
+    rng = np.random.default_rng(4)
+    seen = set()
+    for _ in range(600):
+        if st.is_over:
+            break
+        for line in st.render_text(0).splitlines():
+            sid = line.split()[0] if line.startswith("  P1C") else None
+            if sid in expected:
+                assert line.startswith(f"  {sid}  {expected[sid]} "), line
+                seen.add(sid)
+        st.apply_action(int(rng.choice(st.legal_actions())))
+    assert seen, "no pawn on the Nemesis's Chambers"

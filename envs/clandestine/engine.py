@@ -95,7 +95,7 @@ from .actions import NUM_ACTIONS, decode
 from .city import build_city, load_content
 from .content import load_content as load_cards
 from .words import (LEGEND, action_words, relic_words, secret_words, society_name,
-                    status_words, tile_words)
+                    space_action_words, status_words, tile_words)
 from .spec import DEFAULT_MAX_ROUNDS, NEMESES, SOCIETIES, make_spec
 from . import nemesis as NEM
 
@@ -1681,7 +1681,8 @@ def render_state(st: ClandestineState, seat: int | None = None) -> str:
                  + f" | deck {len(st.relic_deck)}")
     for sid, codes in st.pawns.as_lists(st.city).items():
         if codes:
-            lines.append(f"  {sid:5s} {st.city.action(sid) or '-':9s} {' '.join(codes)}")
+            action = space_action_words(st.city.action(sid)) or "-"
+            lines.append(f"  {sid:5s} {action:9s} {' '.join(codes)}")
     lines.append("  " + LEGEND)
     return "\n".join(lines)
 

@@ -253,13 +253,34 @@ def status_words(state) -> str:
     return line
 
 
+#: The Actions of a Nemesis's Chambers (lower-case codes in the content data) in the rulebook's
+#: words (solo rules, "Unique Actions" of the Most Holy and of the Silver Guard).
+NEMESIS_ACTION_WORDS = {
+    "tithe": "Add a Tithe token",
+    "collect": "Gain Gold per Tithe token",
+    "convert": "Convert Pawns",
+    "tithe_convert": "Add a Tithe token, then Convert Pawns",
+    "seize": "Place Agents on the Relics of the Target Suit",
+    "deploy": "Place an Agent on the next open space",
+}
+
+
+def space_action_words(action: str | None) -> str | None:
+    """The Action printed on a space (``City.action``) as the text view names it: a Society's
+    Action as printed (``"Fundraise"``), a Nemesis's by :data:`NEMESIS_ACTION_WORDS`; None for
+    a space without one."""
+    if action is None:
+        return None
+    return NEMESIS_ACTION_WORDS.get(action, action)
+
+
 def _space(state, index: int) -> str:
     from .phases import _abs
     try:
         sp = _abs(state, index)
     except ValueError:
         return f"space {index} (no such space)"
-    action = state.city.action(sp)
+    action = space_action_words(state.city.action(sp))
     return f"{state.city.space_ids[sp]}" + (f" ({action})" if action else "")
 
 
