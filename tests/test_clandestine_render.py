@@ -71,3 +71,45 @@ def test_render_draws_no_hidden_card_name():
         nm = names[r]["name"][:16]
         if not any(nm in names[p]["name"] for p in public):
             assert nm not in drawn
+
+
+def _title(st: ClandestineState, monkeypatch) -> str:
+    """The title line ``render_rgb`` draws for ``st`` (the text drawn at the top)."""
+    from matplotlib.figure import Figure
+
+    from envs.clandestine import render as R
+
+    drawn = []
+    real = Figure.text
+
+    def text(self, x, y, s, *args, **kwargs):
+        drawn.append((y, s))
+        return real(self, x, y, s, *args, **kwargs)
+
+    monkeypatch.setattr(Figure, "text", text)
+    R.render_rgb(st, dpi=20)
+    monkeypatch.setattr(Figure, "text", real)
+    return max(drawn)[1]
+
+
+def test_the_pictures_title_is_in_the_rulebooks_words(monkeypatch):
+    """The picture's title says the part of the turn and why the game ended as the text view's
+    first line does (it read "phase PRE" and "over (level_v)")."""
+    from envs.clandestine.words import END_WORDS, PHASE_WORDS
+
+    st = ClandestineState.from_config(3, num_players=1, nemesis="most_holy", difficulty=3)
+    rng = np.random.default_rng(0)
+    title = _title(st, monkeypatch)
+    assert title == ("Clandestine 2p — round 1, turn of seat 0 (Blue Army), "
+                     f"{PHASE_WORDS['PRE']}")
+    seen = set()
+    while not st.is_over:
+        if st.phase not in seen:
+            seen.add(st.phase)
+            title = _title(st, monkeypatch)
+            assert PHASE_WORDS[st.phase] in title and f"phase {st.phase}" not in title, title
+        st.apply_action(int(rng.choice(st.legal_actions())))
+    assert len(seen) >= 4
+    assert _title(st, monkeypatch) == (
+        f"Clandestine 2p — round {st.rounds_done + 1} — game over ({END_WORDS[st.end_reason]}), "
+        f"scores {st.final_scores().tolist()}")

@@ -39,6 +39,25 @@ def _pawn_text(counts) -> list[tuple[str, int]]:
     return [(PAWN_NAMES[t], int(counts[t])) for t in range(4) if counts[t] > 0]
 
 
+def picture_status(state) -> str:
+    """The picture's title line in the rulebook's terms (as the text view's first line,
+    :func:`words.status_words`): round, whose turn (its Society), the part of the turn, or
+    why the game ended and the scores; no phase or end-reason codes."""
+    from .words import END_WORDS, PHASE_WORDS
+
+    def why() -> str:
+        return END_WORDS.get(state.end_reason, str(state.end_reason).replace("_", " "))
+
+    head = f"Clandestine {state.num_players}p — round {state.rounds_done + 1}"
+    if state.phase == "OVER":
+        return f"{head} — game over ({why()}), scores {state.final_scores().tolist()}"
+    status = (f"{head}, turn of seat {state.turn} ({SOCIETY_SHORT[state.societies[state.turn]]}"
+              f"), {PHASE_WORDS.get(state.phase, state.phase.lower())}")
+    if state.end_trigger is not None:
+        status += f" — end triggered by seat {state.end_trigger} ({why()})"
+    return status
+
+
 def render_rgb(state, dpi: int = 80) -> np.ndarray:
     """Uint8 array ``(H, W, 3)`` picturing ``state`` (full public truth, no hidden card ids).
 
@@ -61,13 +80,7 @@ def render_rgb(state, dpi: int = 80) -> np.ndarray:
     ax.set_ylim(-11.2, 10.8)
     ax.set_aspect("equal")
     ax.axis("off")
-    status = (f"Clandestine {n}p — round {state.rounds_done + 1}, turn of seat {state.turn} "
-              f"({SOCIETY_SHORT[state.societies[state.turn]]}), phase {state.phase}")
-    if state.phase == "OVER":
-        status += f" — over ({state.end_reason}), scores {state.final_scores().tolist()}"
-    elif state.end_trigger is not None:
-        status += f" — end triggered by seat {state.end_trigger} ({state.end_reason})"
-    fig.text(0.01, 0.975, status, fontsize=15, weight="bold", va="center")
+    fig.text(0.01, 0.975, picture_status(state), fontsize=15, weight="bold", va="center")
 
     # ---- City: the Public loop on a ring, Chambers outside their Sidewalks
     loop = [int(s) for s in city.public_loop]
