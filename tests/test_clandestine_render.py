@@ -113,3 +113,33 @@ def test_the_pictures_title_is_in_the_rulebooks_words(monkeypatch):
     assert _title(st, monkeypatch) == (
         f"Clandestine 2p — round {st.rounds_done + 1} — game over ({END_WORDS[st.end_reason]}), "
         f"scores {st.final_scores().tolist()}")
+
+
+@pytest.mark.parametrize("nemesis", ["most_holy", "silver_guard"])
+def test_the_pictures_spaces_show_no_content_codes(nemesis, monkeypatch):
+    """Every text of the solo picture is free of content codes: a Nemesis's Chambers showed
+    their Actions as "tithe_convert", "seize", "deploy"."""
+    import re
+
+    from matplotlib.figure import Figure
+
+    from envs.clandestine import render as R
+
+    st = ClandestineState.from_config(1, num_players=1, nemesis=nemesis, difficulty=2)
+    drawn = []
+    real = Figure.add_axes
+
+    def add_axes(self, *args, **kwargs):
+        ax = real(self, *args, **kwargs)
+        inner = ax.text
+        ax.text = lambda x, y, s, *a, **k: drawn.append(str(s)) or inner(x, y, s, *a, **k)
+        return ax
+
+    monkeypatch.setattr(Figure, "add_axes", add_axes)
+    R.render_rgb(st, dpi=20)
+    chambers = [t for t in drawn if t.startswith("1C")]
+    assert len(chambers) == 4, drawn
+    expected = {"most_holy": ["Tithe", "Collect", "Convert", "Tithe+Conv"],
+                "silver_guard": ["Seize", "Deploy", "Seize", "Deploy"]}[nemesis]
+    assert [t.split(" ", 1)[1] for t in chambers] == expected
+    assert not [t for t in drawn if re.search(r"\b[a-z]+_[a-z]+\b|\b(tithe|seize|deploy)\b", t)]

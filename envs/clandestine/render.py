@@ -31,7 +31,10 @@ SOCIETY_SHORT = {"mariners": "Mariners", "garden": "Garden Club", "twilight": "T
 PAWN_NAMES = ("PL", "PF", "UF", "SL")
 PAWN_RGB = ("#d62728", "#ff9896", "#555555", None)  # SL: the owner's colour
 ACTION_SHORT = {"Fundraise": "Fund", "Discover": "Disc", "Ascend": "Ascend", "Reveal": "Reveal",
-                "Purge": "Purge", "Revolt": "Revolt", "Regroup": "Regroup"}
+                "Purge": "Purge", "Revolt": "Revolt", "Regroup": "Regroup",
+                # a Nemesis's Chambers (content codes; words.NEMESIS_ACTION_WORDS in full)
+                "tithe": "Tithe", "collect": "Collect", "convert": "Convert",
+                "tithe_convert": "Tithe+Conv", "seize": "Seize", "deploy": "Deploy"}
 _RELICS = _C["relics"]
 
 
