@@ -354,6 +354,11 @@ class ClandestineState(GameState):
         #: Action, "waiting": for that Action}``
         self.runners: list[dict] = []
         self.extra_select = False  # SELECT_LEADER of an extra Action (Public Leaders only)
+        #: public record of past choices (perfect recall, CONVENTIONS.md): per seat, Actions
+        #: started on each absolute space with each Leader type (0 Public, 1 Society), and
+        #: 'either' Relic timings chosen (0 now, 1 after the formula)
+        self.leader_acts = np.zeros((n, 9 * n, 2), dtype=np.int64)
+        self.either_timings = np.zeros((n, 2), dtype=np.int64)
         self.effect_pick: Any = None  # first-stage pick of a two-stage effect decision
         self.end_trigger: int | None = None
         self.end_reason: str | None = None
@@ -682,6 +687,7 @@ class ClandestineState(GameState):
             strength += x if self.has_power(seat, "twilight") else -x
             self.masks_space[space] = 0
             self.gain_chaos(seat, x)
+        self.leader_acts[seat, space, int(leader == P.SL)] += 1
         traps = self._flip_traps(space, seat)
         self.acts.append(PH.ActionFrame(name, seat, space, leader, strength, PH.MOVE, mv,
                                         moved=np.zeros_like(self.pawns.counts)))

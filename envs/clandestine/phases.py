@@ -665,6 +665,7 @@ def mask_either_timing(state, mask: np.ndarray) -> None:
 
 def apply_either_timing(state, block: str, index: int) -> None:
     f = state.acts[-1]
+    state.either_timings[state.decider, index] += 1
     relic, f.asking = f.asking, -1
     if index == 0:
         f.queue.insert(0, ("run", state.cards.relics[relic].plus))
