@@ -3,6 +3,8 @@ resampling, the timing law, the leak law and resampling of finished games."""
 
 from __future__ import annotations
 
+import collections
+
 import numpy as np
 import pytest
 
@@ -277,3 +279,155 @@ def test_blind_relics_are_resampled_whatever_their_tone():
             tones |= {bool(RELIC_DARK[r]) for r in set(w.relic_hand[j]) - set(w.relic_known[j])}
         assert tones == {False, True}, f"seat {q}: seat {j}'s blind Relics keep their tone"
         assert_history_consistent(a, q, w)
+
+
+# ------------------------------------------------------- perfect recall: sibling decisions
+_ALL_OPTIONS = {flag: True for flag in (
+    "conjunctions", "society_powers", "secret_options_b", "relic_effects", "deep_alchemy",
+    "ascension_tiles", "first_to_level_effects", "chaos", "map_extension", "hand_limits",
+    "offturn_alchemy", "finite_pawns")}
+
+
+def _decision_kind(st: ClandestineState) -> str:
+    """The decision due (phases.KINDS), an effect decision named by the op asking it."""
+    if st.kind == "effect":
+        return "effect:" + st.runners[-1]["runner"].pending.kind
+    return st.kind
+
+
+def check_sibling_law(st: ClandestineState, covered: collections.Counter,
+                      broken: collections.Counter) -> None:
+    """Perfect recall (CONVENTIONS.md: a seat's observation holds everything it knows with a
+    perfect memory of the game): the decision due is branched on every legal action (clones
+    sharing the generator state, so the same chance outcomes follow). Two children whose public
+    histories differ, or, for the deciding seat, whose actions differ (it knows what it picked,
+    a prime's hidden Secret too), leave every seat concerned different observations.
+
+    ``covered`` counts the seats compared per decision kind, ``broken`` the seats (kind, whether
+    the decider) for which two such children gave one observation."""
+    legal = st.legal_actions()
+    if len(legal) < 2:
+        return
+    kind, decider = _decision_kind(st), st.decider
+    kids = {}
+    for a in legal:
+        kids[a] = st.probe_clone()
+        kids[a].apply_action(a)
+    public = {a: tuple(kids[a].public_history()) for a in legal}
+    for v in st.agent_seats:
+        same: dict[bytes, list[int]] = collections.defaultdict(list)
+        for a in legal:
+            same[kids[a].observation_tensor(v).tobytes()].append(a)
+        if any(len({(public[a], a if v == decider else None) for a in g}) > 1
+               for g in same.values()):
+            broken[kind, v == decider] += 1
+        covered[kind] += 1
+
+
+def _sibling_run(games: int, seed: int, max_steps: int) -> tuple[collections.Counter, ...]:
+    """Random games (2-5 players; every other one with every option on; each fourth one a
+    Nemesis game, the Most Holy and the Silver Guard in turn, solo or with 2-3 humans) checked
+    at each decision of the first ``max_steps``."""
+    covered: collections.Counter = collections.Counter()
+    broken: collections.Counter = collections.Counter()
+    for g in range(games):
+        kw = dict(_ALL_OPTIONS) if g % 2 else {}
+        n = 2 + g % 4
+        if g % 4 == 3:
+            kw.update(nemesis=("most_holy", "silver_guard")[g // 4 % 2], difficulty=3)
+            n = 1 + g // 4 % 3
+        st = ClandestineState(seed=seed * 1000 + g, num_players=n, **kw)
+        rng = np.random.default_rng(seed * 1000 + g)
+        for _ in range(max_steps):
+            if st.is_over:
+                break
+            check_sibling_law(st, covered, broken)
+            st.apply_action(int(rng.choice(st.legal_actions())))
+    return covered, broken
+
+
+def test_sibling_decisions_stay_apart_fast():
+    """A few thousand branchings: no decision kind gives two children one observation."""
+    covered, broken = _sibling_run(8, 1, 150)
+    assert not broken, f"seats given one observation for two public histories: {dict(broken)}"
+    assert sum(covered.values()) > 2000
+    assert covered["select_leader"] > 200 and covered["window_pre"] > 200
+
+
+@pytest.mark.slow
+def test_sibling_decisions_stay_apart_every_decision_kind():
+    """Whole games (up to 1,500 decisions): the kinds the leader record (select_leader),
+    the 'either' timing record (either_timing) and the Nemesis's Masks record (effect:target
+    place_chaos) were added for are among those checked."""
+    covered, broken = _sibling_run(24, 2, 1500)
+    print("\nseats compared per decision kind:", dict(covered))
+    assert not broken, f"seats given one observation for two public histories: {dict(broken)}"
+    assert covered["either_timing"] > 0 and covered["effect:target"] > 0
+    assert len(covered) >= 20
+
+
+def _leader_record(st: ClandestineState, v: int) -> np.ndarray:
+    """Seat ``v``'s ``leader_acts`` view decoded: counts per relative seat, relative space and
+    Leader type."""
+    from envs.clandestine.observation import SCALES, decode_amount
+
+    n = st.num_players
+    view = st.layout.view(st.observation_tensor(v), "leader_acts").reshape(n, 9 * n, 2)
+    return decode_amount(view, SCALES["leader_acts"])
+
+
+def test_the_leader_a_seat_acted_with_stays_in_the_observations():
+    """2 players, every option on, engine seed 20, 342 random actions (generator seed 20): seat
+    1 chooses between acting with the Public Leader (54) and the Society Leader (57) on one
+    space; the Action resolves at once in both. The public histories differ, and every seat
+    reads which Leader acted from ``leader_acts`` (one more Action with that Leader type on that
+    space, in its own relative numbering)."""
+    from envs.clandestine import phases as PH
+
+    s = ClandestineState(seed=20, num_players=2, **_ALL_OPTIONS)
+    rng = np.random.default_rng(20)
+    for _ in range(342):
+        s.apply_action(int(rng.choice(s.legal_actions())))
+    assert s.current_player == 1 and s.legal_actions() == [54, 57]
+    space = s.leader_space
+    x, y = s.probe_clone(), s.probe_clone()
+    x.apply_action(54)
+    y.apply_action(57)
+    assert x.public_history() != y.public_history()
+    for v in (1, 0):
+        assert not np.array_equal(x.observation_tensor(v), y.observation_tensor(v))
+        rel, sp = (1 - v) % 2, PH.space_to_index(space, v, 2)
+        before = _leader_record(s, v)
+        assert before[rel, sp].tolist() == s.leader_acts[1, space].tolist()
+        assert (_leader_record(x, v) - before)[rel, sp].tolist() == [1, 0]
+        assert (_leader_record(y, v) - before)[rel, sp].tolist() == [0, 1]
+        assert (_leader_record(x, v) - before).sum() == 1
+
+
+def test_leader_record_counts_every_leader_picked():
+    """Law over random games (3 and 4 players, default and every option on): every seat's
+    decoded ``leader_acts``, summed over the Leader types, equals per seat and space the
+    select_leader picks of that space in the public history (a pick of a space with both Leader
+    types is followed by the type's pick; either way one Action starts there)."""
+    from envs.clandestine import phases as PH
+    from envs.clandestine.actions import OFFSET, SIZE
+    from envs.clandestine.engine import _KIND_IDS
+
+    for seed in range(4):
+        n = 3 + seed // 2
+        st = random_position(seed, n, 400, **(_ALL_OPTIONS if seed % 2 else {}))
+        picks = np.zeros((n, 9 * n), dtype=np.int64)
+        for e in st.public_history():
+            if e[0] == EV_DECISION and e[2] == _KIND_IDS["select_leader"] \
+                    and OFFSET["SPACE"] <= e[3] < OFFSET["SPACE"] + SIZE["SPACE"]:
+                seat = e[1]
+                space = next(x for x in range(9 * n)
+                             if PH.space_to_index(x, seat, n) == e[3] - OFFSET["SPACE"])
+                picks[seat, space] += 1
+        assert picks.sum() > 20
+        for v in range(n):
+            rec = _leader_record(st, v).sum(axis=2)
+            for r in range(n):
+                s = (v + r) % n
+                assert rec[r].tolist() == [picks[s, x] for x in sorted(
+                    range(9 * n), key=lambda x: PH.space_to_index(x, v, n))]
