@@ -1,24 +1,32 @@
 """Clandestine information laws (issue 7; design §1.5): public history, history-consistent
-resampling, the timing law, the leak law and resampling of finished games."""
+resampling (hidden Secret Levels included), the timing law, the leak law, resampling of finished
+games and perfect recall of sibling decisions."""
 
 from __future__ import annotations
 
 import collections
+import json
 
 import numpy as np
 import pytest
 
 from envs.clandestine import ops as OPS
 from envs.clandestine.engine import (
+    _C,
     EV_DECISION,
     EV_MAP,
     EV_PRIME_PICK,
     EV_SOCIETIES,
     PUBLIC_EVENTS,
+    SM_DRAW,
+    SM_REVEAL,
+    SM_SHUFFLE,
     ClandestineState,
 )
 from envs.clandestine.spec import SOCIETIES
+from envs.core import RecordError
 from tests.clandestine_hooks import clandestine_hidden_change
+from tests.contract_helpers import random_action
 from tests.laws import assert_history_consistent
 from tests.test_clandestine_dsl import FakeContext, run, steps
 
@@ -431,3 +439,112 @@ def test_leader_record_counts_every_leader_picked():
                 s = (v + r) % n
                 assert rec[r].tolist() == [picks[s, x] for x in sorted(
                     range(9 * n), key=lambda x: PH.space_to_index(x, v, n))]
+
+
+# ------------------------------------------------- resampled Secrets: Levels are hidden
+def _levels(st, j):
+    soc = _C["secrets"][st.societies[j]]
+    return collections.Counter(soc[c]["level"] for c in st.secret_hand[j])
+
+
+def _look_alike_pair():
+    """A random 3-seat game stopped right after a seat gained a Level whose Secrets were
+    shuffled into a deck still holding older ones (2 drawn), and the same game with two cards of
+    that shuffle swapped so that the seat holds other Levels, every other seat's observation and
+    the public history unchanged."""
+    rng = np.random.default_rng(1)
+    while True:
+        seed = int(rng.integers(2**31))
+        s = ClandestineState.from_config(seed, num_players=3)
+        while not s.is_over:
+            n_sh = len(s.shuffle_inputs)
+            s.apply_action(random_action(s.legal_action_mask(), rng))
+            if len(s.shuffle_inputs) > n_sh and s.current_player is not None:
+                j, before, _ = s.shuffle_inputs[-1]
+                soc = _C["secrets"][s.societies[j]]
+                if len({soc[c]["level"] for c in before}) > 1:
+                    break
+        else:
+            continue
+        rec = s.to_record()
+        rec.pop("rng_state", None)
+        idx = [i for i, e in enumerate(rec["chance"]) if e[0] == "secret_shuffle"][-1]
+        perm = rec["chance"][idx][1]
+        for x in range(len(perm)):
+            for y in range(x + 1, len(perm)):
+                r2 = json.loads(json.dumps(rec))
+                r2["chance"][idx][1][x], r2["chance"][idx][1][y] = perm[y], perm[x]
+                try:
+                    t = ClandestineState.from_record(r2)
+                except RecordError:  # a swap the recorded actions do not fit
+                    continue
+                if _levels(t, j) != _levels(s, j) and t.public_history() == s.public_history() \
+                        and all(np.array_equal(t.observation_tensor(q), s.observation_tensor(q))
+                                for q in range(3) if q != j):
+                    return s, t, j
+
+
+def test_resampled_worlds_do_not_copy_the_levels_of_hidden_secrets():
+    """A Secret's Level is printed on its face (rulebook "Secrets"): two states another seat
+    cannot tell apart (two cards of the last Secret shuffle swapped, so that seat j holds other
+    Levels) give, with one seed, the same worlds, and the worlds do not all give seat j its
+    real Levels. (Worlds used to relabel hidden Secrets only within each Level, copying the
+    Levels another seat drew into every world.)"""
+    a, b, j = _look_alike_pair()
+    for q in range(3):
+        if q == j:
+            continue
+        wa = [a.resample_from_infostate(q, np.random.default_rng(k)) for k in range(4)]
+        wb = [b.resample_from_infostate(q, np.random.default_rng(k)) for k in range(4)]
+        assert [x.hidden_truth() for x in wa] == [x.hidden_truth() for x in wb], \
+            f"seat {q}: one seed, two look-alike states, different worlds"
+        seen = {tuple(sorted(_levels(a.resample_from_infostate(q, np.random.default_rng(k)),
+                                     j).items())) for k in range(40)}
+        assert len(seen) > 1, f"seat {q}: every world gives seat {j} the real Levels {seen}"
+
+
+def _first_level_two_draws(seed: int) -> tuple[ClandestineState, int, int]:
+    """A random 3-seat game stopped right after a seat's Level II shuffle and its 2 draws, its
+    only Secret moves before: ``a`` <= 7 draws from the Level I deck and cards discarded face
+    up. Returns the state, the seat and ``a``."""
+    rng = np.random.default_rng(seed)
+    while True:
+        s = ClandestineState(seed=int(rng.integers(2**31)), num_players=3)
+        while not s.is_over:
+            shuffles = len(s.shuffle_inputs)
+            s.apply_action(int(rng.choice(s.legal_actions())))
+            if len(s.shuffle_inputs) > shuffles:
+                j = s.shuffle_inputs[-1][0]
+                codes = [c for c, x, _ in s.secret_log if x == j]
+                k = codes.index(SM_SHUFFLE)
+                a = codes[:k].count(SM_DRAW)
+                if codes[k:] == [SM_SHUFFLE, SM_DRAW, SM_DRAW] and a <= 7 \
+                        and set(codes[:k]) <= {SM_DRAW, SM_REVEAL} and s.current_player is not None:
+                    return s, j, a
+                break
+
+
+def test_levels_of_hidden_draws_follow_the_posterior():
+    """Hand-worked posterior: seat j drew ``a`` Secrets from its shuffled Level I deck (10
+    cards), discarded some face up, then gained Level II: its 8 Level II Secrets were shuffled
+    with the 10 - a Level I cards left, and it drew 2. Another seat cannot see those 2 cards'
+    Levels: the number of Level II cards among them is hypergeometric (2 drawn from 18 - a
+    holding 8 Level II), and the cards drawn before are all Level I. 300 worlds drawn for
+    the next seat match these probabilities within 0.09 (3 standard deviations)."""
+    from math import comb
+
+    s, j, a = _first_level_two_draws(1)
+    assert a == 2  # 2 drawn at set-up, then 16 cards in the Level II deck
+    total = 18 - a
+    want = [comb(8, k) * comb(total - 8, 2 - k) / comb(total, 2) for k in range(3)]
+    assert want == pytest.approx([28 / 120, 64 / 120, 28 / 120])
+    hand_size = len(s.secret_hand[j])
+    for q in ((j + 1) % 3,):
+        rng = np.random.default_rng(q)
+        seen = np.zeros(3)
+        for _ in range(300):
+            w = s.resample_from_infostate(q, rng)
+            levels = _levels(w, j)
+            assert sum(levels.values()) == hand_size and set(levels) <= {1, 2}
+            seen[levels[2]] += 1
+        assert seen / 300 == pytest.approx(want, abs=0.09), f"seat {q}: {seen / 300} vs {want}"

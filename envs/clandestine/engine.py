@@ -164,6 +164,11 @@ PUBLIC_EVENTS: dict[int, tuple[str, str]] = {
                "and every refill or extension)"),
 }
 EV_SOCIETIES, EV_DECISION, EV_PRIME_PICK, EV_MAP = 0, 1, 2, 3
+#: ``secret_log`` codes: a Secret drawn (hidden from the others), discarded face up (named),
+#: primed face down (hidden), flipped face up from a space (named, in priming order), and a
+#: Level's Secrets shuffled into the deck
+SECRET_MOVES = ("draw", "reveal", "prime", "flip", "shuffle")
+SM_DRAW, SM_REVEAL, SM_PRIME, SM_FLIP, SM_SHUFFLE = range(5)
 #: codes of the societies event: Society indices, then Nemesis ids (5 Most Holy, 6 Silver Guard)
 SOCIETY_CODES = SOCIETIES + NEMESES
 _KIND_IDS = {k: i for i, k in enumerate(PH.KINDS)}
@@ -306,6 +311,9 @@ class ClandestineState(GameState):
         #: ``(seat, top-first deck + new Level pile, where the pile starts)`` before each
         #: ``secret_shuffle`` chance event (the resampler rewrites its outcome)
         self.shuffle_inputs: list[tuple[int, list[int], int]] = []
+        #: every Secret movement in order, ``(code, seat, card)`` (:data:`SECRET_MOVES`; card -1
+        #: for a shuffle): the resampler's timeline of draws, reveals, primes and shuffles
+        self.secret_log: list[tuple[int, int, int]] = []
         for seat in reversed(range(h)):
             soc = self.society(seat)
             level1 = [i for i, c in enumerate(_C["secrets"][soc["id"]]) if c["level"] == 1]
@@ -916,6 +924,7 @@ class ClandestineState(GameState):
         out = []
         for idx in cards:
             self.secret_discard[keepers].append(idx)
+            self.secret_log.append((SM_FLIP, keepers, idx))
             trap = self.cards.society_secrets("serpent")[idx].trap  # 31: the Conjunction Secret
             if actor == keepers:
                 out.append(("run_for", trap.self, keepers))
@@ -1123,6 +1132,7 @@ class ClandestineState(GameState):
             pile = [i for i, c in enumerate(_C["secrets"][soc]) if c["level"] == new]
             before = self.secret_deck[seat][::-1] + pile
             self.shuffle_inputs.append((seat, before, len(before) - len(pile)))
+            self.secret_log.append((SM_SHUFFLE, seat, -1))
             perm = self.chance_permutation("secret_shuffle", len(before))
             self.secret_deck[seat] = [before[int(p)] for p in perm][::-1]
             self.draw_secrets(seat, 2)
@@ -1272,6 +1282,7 @@ class ClandestineState(GameState):
         for _ in range(k):
             self.secret_hand[seat].append(self.secret_deck[seat].pop())
             self.secret_draws[seat][epoch - 1] += 1
+            self.secret_log.append((SM_DRAW, seat, self.secret_hand[seat][-1]))
         return k
 
     def draw_relics(self, seat: int, n: int) -> int:
@@ -1298,6 +1309,7 @@ class ClandestineState(GameState):
         """A Secret from ``seat``'s hand to its face-up Secret discard pile."""
         self.secret_hand[seat].remove(secret)
         self.secret_discard[seat].append(secret)
+        self.secret_log.append((SM_REVEAL, seat, secret))
 
     # ------------------------------------------------------------------------ alchemy
     def legal_trades(self, seat: int) -> list[tuple[int, int]]:

@@ -874,6 +874,7 @@ class EngineContext:
         self.st.secret_hand[seat].remove(idx)
         self.st.primed.setdefault(space, []).append(idx)
         self.st.primed_epoch.setdefault(space, []).append(min(self.st.level[seat], 4))
+        self.st.secret_log.append((2, seat, idx))  # engine.SM_PRIME
 
     def put_chaos(self, seat: int, obj) -> None:
         st = self.st
