@@ -548,3 +548,39 @@ def test_levels_of_hidden_draws_follow_the_posterior():
             assert sum(levels.values()) == hand_size and set(levels) <= {1, 2}
             seen[levels[2]] += 1
         assert seen / 300 == pytest.approx(want, abs=0.09), f"seat {q}: {seen / 300} vs {want}"
+
+
+def test_resampling_while_a_primed_secret_waits_for_its_space():
+    """Every option on, 3 players: the Serpent Keepers picked the Secret to prime (a hidden
+    pick) and its space is still to choose. Every seat's world replays the pick: the Keepers'
+    own world keeps its card; another seat's world names one of the hand cards it drew for the
+    Keepers, and stays history consistent. (The resampler used to stop with 'prime picks in
+    the history, primes logged'.)"""
+    from envs.clandestine.engine import RELIC_INDEX
+
+    checked = 0
+    for seed in range(60):
+        st = ClandestineState(seed=seed, num_players=3, **_ALL_OPTIONS)
+        rng = np.random.default_rng(seed)
+        while not st.is_over:
+            st.apply_action(int(rng.choice(st.legal_actions())))
+            pick = st.effect_pick
+            if isinstance(pick, str) and pick not in RELIC_INDEX \
+                    and pick not in ("forward", "backward"):
+                break
+        else:
+            continue
+        keepers = st.decider
+        card = st.secret_index(keepers, pick)
+        for q in range(3):
+            w = st.resample_from_infostate(q, np.random.default_rng(q))
+            assert isinstance(w.effect_pick, str) and w.decider == keepers
+            picked = w.secret_index(keepers, w.effect_pick)
+            assert picked in w.secret_hand[keepers]
+            if q == keepers:
+                assert picked == card
+            assert_history_consistent(st, q, w)
+        checked += 1
+        if checked == 2:
+            break
+    assert checked == 2

@@ -245,6 +245,13 @@ class _SecretHistory:
         """The deck, top first."""
         return self.card[len(self.holders):]
 
+    def pending_prime(self) -> int:
+        """The card a prime picked and has not put face down yet (its space still to choose):
+        one of the hidden hand cards, the first hidden hand fate's (the chain leaves every
+        hidden hand card equally likely there)."""
+        fate_card = {f: self.card[h] for h, f in enumerate(self.holders)}
+        return fate_card[min(self.hand_fates)]
+
     def primes(self) -> list[int]:
         """The card each prime took, in order."""
         fate_card = {f: self.card[h] for h, f in enumerate(self.holders)}
@@ -358,7 +365,7 @@ def resample_once(st: ClandestineState, seat: int, rng: np.random.Generator) -> 
     # tone) is rejected by :func:`resample`
     log = [list(e) for e in st.chance_log]
     sig_r = _relabel([sorted(hidden_relics)], rng, _relic_slots(log))
-    orders, primes = [], []
+    orders, primes, pending = [], [], {}
     for j in range(h):
         draws = [c for code, s, c in st.secret_log if s == j and code == SM_DRAW]
         if j == seat:  # its own draws and primes are known; its deck order is not
@@ -373,6 +380,9 @@ def resample_once(st: ClandestineState, seat: int, rng: np.random.Generator) -> 
             hist.sample(rng)
             draws, deck = hist.draws(), hist.deck()
             primes.append(hist.primes())
+            if isinstance(st.effect_pick, str) and st.effect_pick not in RELIC_INDEX \
+                    and hist.hand_fates:
+                pending[j] = hist.pending_prime()
         orders.append(_deck_orders(st, j, draws, deck, rng))
     deck_seats = iter(reversed(range(h)))  # initial Secret decks: reverse turn order
     shuffles = iter(st.shuffle_inputs)
@@ -401,10 +411,16 @@ def resample_once(st: ClandestineState, seat: int, rng: np.random.Generator) -> 
     record["chance"] = log
     keepers = [j for j in range(h) if st.has_power(j, "serpent")]
     if keepers:  # a prime pick names a hidden Secret: the one this history primed
-        if len(primes[keepers[0]]) != len(st.prime_steps):
+        k = keepers[0]
+        picks = primes[k]
+        if len(st.prime_steps) == len(picks) + 1 and isinstance(st.effect_pick, str):
+            # the last pick's space is still to choose: the card is in the hand
+            picks = picks + [st.secret_index(k, st.effect_pick) if k == seat
+                             else pending[k]]
+        if len(picks) != len(st.prime_steps):
             raise RuntimeError(f"resample: {len(st.prime_steps)} prime picks in the history, "
-                               f"{len(primes[keepers[0]])} primes logged (engine fault)")
-        for i, c in zip(st.prime_steps, primes[keepers[0]]):
+                               f"{len(primes[k])} primes logged (engine fault)")
+        for i, c in zip(st.prime_steps, picks):
             record["actions"][i] = OFFSET["SECRET"] + c
     new = ClandestineState.from_record(record)
     new.set_chance_log(new.chance_log, int(rng.integers(2**63)))
