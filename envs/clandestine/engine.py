@@ -207,7 +207,10 @@ class ClandestineState(GameState):
     ``cutouts``, ``tokens_free``, ``panel_deep`` / ``deep_held``, ``ftl``, ``tiles`` /
     ``tiles_spent`` / ``board_tile``, ``conj`` / ``conj_row`` / ``conj_secret``,
     ``invest_space`` / ``invest_route``, ``masks_space`` / ``masks_relic`` / ``masks_panel`` /
-    ``purged``; ``uf_added`` (Universal Followers from the supply, for :meth:`pawn_totals`).
+    ``purged``; ``uf_added`` (Universal Followers from the supply, for :meth:`pawn_totals`);
+    ``leader_acts`` ((N, 9 N, 2) Actions started per seat, space and Leader type) and
+    ``either_timings`` ((N, 2) 'either' Relic timings per seat), the public record of past
+    choices the observation keeps; ``secret_log`` (every Secret move, for the resampler).
 
     Queries for tests and agents: :meth:`pawn_totals`, :meth:`all_relics`, :meth:`legal_trades`,
     :meth:`score_categories`, :meth:`final_scores`, :meth:`winners`, :meth:`relic_mods`.
