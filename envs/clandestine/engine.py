@@ -209,7 +209,8 @@ class ClandestineState(GameState):
     ``invest_space`` / ``invest_route``, ``masks_space`` / ``masks_relic`` / ``masks_panel`` /
     ``purged``; ``uf_added`` (Universal Followers from the supply, for :meth:`pawn_totals`);
     ``leader_acts`` ((N, 9 N, 2) Actions started per seat, space and Leader type) and
-    ``either_timings`` ((N, 2) 'either' Relic timings per seat), the public record of past
+    ``either_timings`` ((N, 2) 'either' Relic timings per seat), ``board_picks`` ((N, 32)
+    Ascension board slots taken per seat), the public record of past
     choices the observation keeps; ``secret_log`` (every Secret move, for the resampler).
 
     Queries for tests and agents: :meth:`pawn_totals`, :meth:`all_relics`, :meth:`legal_trades`,
@@ -370,6 +371,8 @@ class ClandestineState(GameState):
         #: 'either' Relic timings chosen (0 now, 1 after the formula)
         self.leader_acts = np.zeros((n, 9 * n, 2), dtype=np.int64)
         self.either_timings = np.zeros((n, 2), dtype=np.int64)
+        #: per seat, Ascension board slots taken (Gaining a Level step 5), tile or not
+        self.board_picks = np.zeros((n, len(BOARD_SLOTS)), dtype=np.int64)
         self.effect_pick: Any = None  # first-stage pick of a two-stage effect decision
         self.end_trigger: int | None = None
         self.end_reason: str | None = None
@@ -1231,6 +1234,7 @@ class ClandestineState(GameState):
         """Gaining a Level step 5: the tile on the slot, or the slot's empty-slot resources
         (``gain`` / ``lose`` Chaos) when it holds none."""
         seat = f.actor
+        self.board_picks[seat, index] += 1
         if self.board_tile[index] >= 0:
             self.tiles[seat] = sorted(self.tiles[seat] + [self.board_tile[index]],
                                       key=lambda i: TILE_IDS[i])

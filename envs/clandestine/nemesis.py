@@ -778,6 +778,9 @@ def seize(st: ClandestineState, suit: str) -> None:
         if nem.agents_relic.get(r, 0) >= 1:
             del nem.agents_relic[r]
             st.relic_map[k] = -1
+            x = st.masks_relic.pop(r, 0)  # the Masks' Chaos leaves with it, as on a take
+            if x:
+                nem.masks_taken[r] = nem.masks_taken.get(r, 0) + x
             vault(st, r)
         elif agent_supply(st) > 0:
             nem.agents_relic[r] = 1
