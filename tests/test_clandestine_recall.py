@@ -364,14 +364,15 @@ def test_sibling_decisions_stay_apart_fast():
 
 @pytest.mark.slow
 def test_sibling_decisions_stay_apart_every_decision_kind():
-    """Whole games (up to 1,500 decisions): the kinds the leader record (select_leader),
-    the 'either' timing record (either_timing) and the Nemesis's Masks record (effect:target
-    place_chaos) were added for are among those checked."""
+    """Whole games (up to 1,500 decisions, about 5 minutes on one core): the kinds the
+    leader record (select_leader), the 'either' timing record (either_timing), the board slot
+    record (board_pick) and the Nemesis's Masks record (effect:target place_chaos) were added
+    for are among those checked."""
     covered, broken = _sibling_run(24, 2, 1500)
     print("\nseats compared per decision kind:", dict(covered))
     assert not broken, f"seats given one observation for two public histories: {dict(broken)}"
     assert covered["either_timing"] > 0 and covered["effect:target"] > 0
-    assert len(covered) >= 20
+    assert covered["board_pick"] > 0 and len(covered) >= 20
 
 
 def _leader_record(st: ClandestineState, v: int) -> np.ndarray:

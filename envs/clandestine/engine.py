@@ -209,7 +209,7 @@ class ClandestineState(GameState):
     ``invest_space`` / ``invest_route``, ``masks_space`` / ``masks_relic`` / ``masks_panel`` /
     ``purged``; ``uf_added`` (Universal Followers from the supply, for :meth:`pawn_totals`);
     ``leader_acts`` ((N, 9 N, 2) Actions started per seat, space and Leader type) and
-    ``either_timings`` ((N, 2) 'either' Relic timings per seat), ``board_picks`` ((N, 32)
+    ``either_timings`` ((N, 2) 'either' Relic timings per seat), ``board_picks`` ((N, 40)
     Ascension board slots taken per seat), the public record of past
     choices the observation keeps; ``secret_log`` (every Secret move, for the resampler).
 
