@@ -25,14 +25,14 @@ from envs import make_env
 
 #: (num_players, basic_preset) -> (play hash, obs hash), first 16 hex digits of SHA-256
 EXPECTED: dict[tuple[int, bool], tuple[str, str]] = {
-    (2, False): ('78e640e86b448e13', '21ab3ca41966a5b4'),
-    (2, True): ('aabf3bc5670947b2', '7691e80cd66f052c'),
-    (3, False): ('60643d91ca51634b', '93e786f295b1e6e9'),
-    (3, True): ('2d2ba24fbf55c42c', '0e01c1c2ffd43705'),
-    (4, False): ('905a7ea98600eeb3', '7f061853432b1c82'),
-    (4, True): ('830a40274d44ebe0', 'c6944aa31682c1c4'),
-    (5, False): ('b1cc3b03a2960c5f', '55ef722bc3158f8c'),
-    (5, True): ('9d391f33a26eaab5', '1d3200036e7c6f71'),
+    (2, False): ('78e640e86b448e13', '9b61bb663d71b6b3'),
+    (2, True): ('aabf3bc5670947b2', '0a9a3685d5908aa7'),
+    (3, False): ('60643d91ca51634b', '822b9006ad1aeba3'),
+    (3, True): ('2d2ba24fbf55c42c', '83692e8e8d065cf2'),
+    (4, False): ('905a7ea98600eeb3', 'e93fe39228a0e892'),
+    (4, True): ('830a40274d44ebe0', '9a4624693493361d'),
+    (5, False): ('b1cc3b03a2960c5f', 'c28fcd198b004c3c'),
+    (5, True): ('9d391f33a26eaab5', '578c6bc00bc10eb3'),
 }
 
 
