@@ -165,6 +165,11 @@ PUBLIC_EVENTS: dict[int, tuple[str, str]] = {
                "and every refill or extension)"),
 }
 EV_SOCIETIES, EV_DECISION, EV_PRIME_PICK, EV_MAP = 0, 1, 2, 3
+#: ``secret_log`` codes: a Secret drawn (hidden from the others), discarded face up (named),
+#: primed face down (hidden), flipped face up from a space (named, in priming order), and a
+#: Level's Secrets shuffled into the deck
+SECRET_MOVES = ("draw", "reveal", "prime", "flip", "shuffle")
+SM_DRAW, SM_REVEAL, SM_PRIME, SM_FLIP, SM_SHUFFLE = range(5)
 #: codes of the societies event: Society indices, then Nemesis ids (5 Most Holy, 6 Silver Guard)
 SOCIETY_CODES = SOCIETIES + NEMESES
 _KIND_IDS = {k: i for i, k in enumerate(PH.KINDS)}
@@ -203,7 +208,11 @@ class ClandestineState(GameState):
     ``cutouts``, ``tokens_free``, ``panel_deep`` / ``deep_held``, ``ftl``, ``tiles`` /
     ``tiles_spent`` / ``board_tile``, ``conj`` / ``conj_row`` / ``conj_secret``,
     ``invest_space`` / ``invest_route``, ``masks_space`` / ``masks_relic`` / ``masks_panel`` /
-    ``purged``; ``uf_added`` (Universal Followers from the supply, for :meth:`pawn_totals`).
+    ``purged``; ``uf_added`` (Universal Followers from the supply, for :meth:`pawn_totals`);
+    ``leader_acts`` ((N, 9 N, 2) Actions started per seat, space and Leader type) and
+    ``either_timings`` ((N, 2) 'either' Relic timings per seat), ``board_picks`` ((N, 40)
+    Ascension board slots taken per seat), the public record of past
+    choices the observation keeps; ``secret_log`` (every Secret move, for the resampler).
 
     Queries for tests and agents: :meth:`pawn_totals`, :meth:`all_relics`, :meth:`legal_trades`,
     :meth:`score_categories`, :meth:`final_scores`, :meth:`winners`, :meth:`relic_mods`.
@@ -307,6 +316,9 @@ class ClandestineState(GameState):
         #: ``(seat, top-first deck + new Level pile, where the pile starts)`` before each
         #: ``secret_shuffle`` chance event (the resampler rewrites its outcome)
         self.shuffle_inputs: list[tuple[int, list[int], int]] = []
+        #: every Secret movement in order, ``(code, seat, card)`` (:data:`SECRET_MOVES`; card -1
+        #: for a shuffle): the resampler's timeline of draws, reveals, primes and shuffles
+        self.secret_log: list[tuple[int, int, int]] = []
         for seat in reversed(range(h)):
             soc = self.society(seat)
             level1 = [i for i, c in enumerate(_C["secrets"][soc["id"]]) if c["level"] == 1]
@@ -355,6 +367,13 @@ class ClandestineState(GameState):
         #: Action, "waiting": for that Action}``
         self.runners: list[dict] = []
         self.extra_select = False  # SELECT_LEADER of an extra Action (Public Leaders only)
+        #: public record of past choices (perfect recall, CONVENTIONS.md): per seat, Actions
+        #: started on each absolute space with each Leader type (0 Public, 1 Society), and
+        #: 'either' Relic timings chosen (0 now, 1 after the formula)
+        self.leader_acts = np.zeros((n, 9 * n, 2), dtype=np.int64)
+        self.either_timings = np.zeros((n, 2), dtype=np.int64)
+        #: per seat, Ascension board slots taken (Gaining a Level step 5), tile or not
+        self.board_picks = np.zeros((n, len(BOARD_SLOTS)), dtype=np.int64)
         self.effect_pick: Any = None  # first-stage pick of a two-stage effect decision
         self.end_trigger: int | None = None
         self.end_reason: str | None = None
@@ -683,6 +702,7 @@ class ClandestineState(GameState):
             strength += x if self.has_power(seat, "twilight") else -x
             self.masks_space[space] = 0
             self.gain_chaos(seat, x)
+        self.leader_acts[seat, space, int(leader == P.SL)] += 1
         traps = self._flip_traps(space, seat)
         self.acts.append(PH.ActionFrame(name, seat, space, leader, strength, PH.MOVE, mv,
                                         moved=np.zeros_like(self.pawns.counts)))
@@ -911,6 +931,7 @@ class ClandestineState(GameState):
         out = []
         for idx in cards:
             self.secret_discard[keepers].append(idx)
+            self.secret_log.append((SM_FLIP, keepers, idx))
             trap = self.cards.society_secrets("serpent")[idx].trap  # 31: the Conjunction Secret
             if actor == keepers:
                 out.append(("run_for", trap.self, keepers))
@@ -1118,6 +1139,7 @@ class ClandestineState(GameState):
             pile = [i for i, c in enumerate(_C["secrets"][soc]) if c["level"] == new]
             before = self.secret_deck[seat][::-1] + pile
             self.shuffle_inputs.append((seat, before, len(before) - len(pile)))
+            self.secret_log.append((SM_SHUFFLE, seat, -1))
             perm = self.chance_permutation("secret_shuffle", len(before))
             self.secret_deck[seat] = [before[int(p)] for p in perm][::-1]
             self.draw_secrets(seat, 2)
@@ -1213,6 +1235,7 @@ class ClandestineState(GameState):
         """Gaining a Level step 5: the tile on the slot, or the slot's empty-slot resources
         (``gain`` / ``lose`` Chaos) when it holds none."""
         seat = f.actor
+        self.board_picks[seat, index] += 1
         if self.board_tile[index] >= 0:
             self.tiles[seat] = sorted(self.tiles[seat] + [self.board_tile[index]],
                                       key=lambda i: TILE_IDS[i])
@@ -1267,6 +1290,7 @@ class ClandestineState(GameState):
         for _ in range(k):
             self.secret_hand[seat].append(self.secret_deck[seat].pop())
             self.secret_draws[seat][epoch - 1] += 1
+            self.secret_log.append((SM_DRAW, seat, self.secret_hand[seat][-1]))
         return k
 
     def draw_relics(self, seat: int, n: int) -> int:
@@ -1293,6 +1317,7 @@ class ClandestineState(GameState):
         """A Secret from ``seat``'s hand to its face-up Secret discard pile."""
         self.secret_hand[seat].remove(secret)
         self.secret_discard[seat].append(secret)
+        self.secret_log.append((SM_REVEAL, seat, secret))
 
     # ------------------------------------------------------------------------ alchemy
     def legal_trades(self, seat: int) -> list[tuple[int, int]]:

@@ -123,6 +123,10 @@ class NemesisSeat:
         self.cells: dict[int, list[int]] = {}
         self.revealed: list[int] = []  # Relics revealed at setup and put under the deck
         self.discarded = np.zeros(P.NUM_PAWN_TYPES, dtype=np.int64)  # end-of-game discards
+        # the Twilight Masks' Chaos the Nemesis swept away (ignored on its Action's space, gone
+        # with a Relic it took): public history kept for the observation (perfect recall)
+        self.masks_ignored = [0] * num_spaces
+        self.masks_taken: dict[int, int] = {}
 
     def intent(self) -> dict:
         """The intent row in force: the top slot's card (during its turn)."""
@@ -360,6 +364,7 @@ def perform(st: ClandestineState, space: int, leader: int) -> None:
     if x:  # step 2: the Masks' Chaos on the space (the Nemesis ignores the Chaos itself)
         strength += -x
         st.masks_space[space] = 0
+        nem.masks_ignored[space] += x
     if nem.nemesis == "most_holy" and space in chambers:
         capture(st, mv.placements)
     s = max(0, strength)
@@ -420,7 +425,9 @@ def discover(st: ClandestineState) -> tuple[str, ...]:
         st.relic_map[k] = -1
         st.relic_hand[seat].append(r)
         st.relic_known[seat].append(r)
-        st.masks_relic.pop(r, None)
+        x = st.masks_relic.pop(r, 0)
+        if x:
+            st.nem.masks_taken[r] = st.nem.masks_taken.get(r, 0) + x
         st.nem.agents_relic.pop(r, None)  # its Agents return to the supply
         if route is not None and route not in used:
             used.append(route)
@@ -596,6 +603,10 @@ def off_city_pawns(st: ClandestineState) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------------- observation
+#: scale of the Masks' Chaos swept away by the Nemesis (encoded x/(x+3))
+MASKS_SCALE = 3.0
+
+
 def add_layout(lay: Any, num_spaces: int) -> None:
     """The Nemesis block of the observation (all public, design §1.5: a Nemesis's state is
     public): appended to the base layout. The Actions of the Nemesis's Chambers are fixed by
@@ -619,6 +630,10 @@ def add_layout(lay: Any, num_spaces: int) -> None:
     lay.add("sg_cells", num_spaces, "Silver Guard: unlocked Cells per relative space / 2, "
             "the Followers trapped in them counted in sg_cell_pawns")
     lay.add("sg_cell_pawns", num_spaces, "Followers trapped in the Cells of each relative space / 2")
+    from .engine import NUM_RELICS
+    lay.add("nemesis_masks", num_spaces + NUM_RELICS, "the Twilight Masks' Chaos the Nemesis swept "
+            "away this game: ignored on each relative space it acted on, then taken with each "
+            "Relic (by id), each x/(x+3) (public history)")
 
 
 def encode(st: ClandestineState, obs: np.ndarray, lay: Any, perm: np.ndarray) -> None:
@@ -639,6 +654,12 @@ def encode(st: ClandestineState, obs: np.ndarray, lay: Any, perm: np.ndarray) ->
     v("nemesis_tithes")[perm] = np.minimum(np.asarray(nem.tithes) / 5, 1.0)
     v("nemesis_choir")[:] = (nem.upper / 7, min(nem.lower_uf / 7, 1), st.cutouts[nem.seat] / 4)
     v("nemesis_score")[0] = min(score(st) / 100, 1.0)
+    if any(nem.masks_ignored) or nem.masks_taken:
+        from .observation import encode_amount
+        m = v("nemesis_masks")
+        m[perm] = encode_amount(nem.masks_ignored, MASKS_SCALE, "Chaos ignored by the Nemesis")
+        for r, x in nem.masks_taken.items():
+            m[len(perm) + r] = encode_amount(x, MASKS_SCALE, "Chaos taken by the Nemesis")
     if nem.nemesis == "silver_guard":
         v("sg_agents_space")[perm] = np.minimum(np.asarray(nem.agents_space) / 4, 1.0)
         for k, r in enumerate(st.relic_map):
@@ -757,6 +778,9 @@ def seize(st: ClandestineState, suit: str) -> None:
         if nem.agents_relic.get(r, 0) >= 1:
             del nem.agents_relic[r]
             st.relic_map[k] = -1
+            x = st.masks_relic.pop(r, 0)  # the Masks' Chaos leaves with it, as on a take
+            if x:
+                nem.masks_taken[r] = nem.masks_taken.get(r, 0) + x
             vault(st, r)
         elif agent_supply(st) > 0:
             nem.agents_relic[r] = 1

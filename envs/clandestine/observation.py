@@ -32,6 +32,7 @@ from .actions import OFFSET
 from .engine import (
     _C,
     _KIND_IDS,
+    BOARD_SLOTS,
     CARDS,
     DEEP_TOKENS,
     END_REASONS,
@@ -96,7 +97,7 @@ SCALES: dict[str, float] = {
     "uf": 10.0, "strength": 10.0, "picks": 10.0, "gold": 50.0, "energy": 20.0,
     "intrigue": 50.0, "chaos": 12.0, "relic_hand": 10.0, "purged": 30.0, "secrets_turn": 2.0,
     "cost_gold": 20.0, "cost_suits": 10.0, "pending_strength": 10.0, "budget": 10.0,
-    "effect_n": 5.0,
+    "effect_n": 5.0, "leader_acts": 10.0, "either_timings": 5.0, "board_picks": 5.0,
 }
 #: The Actions printed on City spaces (Public paths and every Society's Chambers).
 SPACE_ACTIONS: tuple[str, ...] = tuple(dict.fromkeys(
@@ -297,6 +298,14 @@ def observation_layout(num_players: int, nemesis: bool = False) -> Layout:
             "choosing (public once picked)")
     lay.add("secret_options", (n, _SECRETS_PER_SOCIETY, 2), "per relative seat and Secret: "
             "one-hot option (A, B) it was played with, face up (public history)")
+    lay.add("leader_acts", (n, ns, 2), "per relative seat, relative space and Leader type "
+            "(Public, Society): Actions it started there with that Leader this game, x/(x+10) "
+            "(public history: which Leader acted stays known after the Action)")
+    lay.add("either_timings", (n, 2), "per relative seat: 'either' Relic timings it chose this "
+            "game, now (step 4) and after the formula (step 7), each x/(x+5) (public history)")
+    lay.add("board_picks", (n, len(BOARD_SLOTS)), "per relative seat: Ascension board slots "
+            "(ascension.board_slots order) it took this game, x/(x+5) (public history: two empty "
+            "slots with one reward stay told apart)")
     if nemesis:
         from .nemesis import add_layout
         add_layout(lay, ns)
@@ -599,6 +608,16 @@ def encode_observation(st: ClandestineState, seat: int) -> np.ndarray:
             for k in st.secret_discard[s]:
                 if table[s][k] >= 0:
                     so[r, k, table[s][k]] = 1
+    la = st.leader_acts[order]
+    if la.any():
+        v("leader_acts")[:, perm] = encode_amount(la, SCALES["leader_acts"], "Actions started")
+    et = st.either_timings[order]
+    if et.any():
+        v("either_timings")[:] = encode_amount(et, SCALES["either_timings"],
+                                               "'either' Relic timings")
+    bp = st.board_picks[order]
+    if bp.any():
+        v("board_picks")[:] = encode_amount(bp, SCALES["board_picks"], "board slots taken")
     if st.nem is not None:
         from .nemesis import encode
         encode(st, obs, lay, perm)

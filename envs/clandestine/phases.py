@@ -665,6 +665,7 @@ def mask_either_timing(state, mask: np.ndarray) -> None:
 
 def apply_either_timing(state, block: str, index: int) -> None:
     f = state.acts[-1]
+    state.either_timings[state.decider, index] += 1
     relic, f.asking = f.asking, -1
     if index == 0:
         f.queue.insert(0, ("run", state.cards.relics[relic].plus))
@@ -873,6 +874,7 @@ class EngineContext:
         self.st.secret_hand[seat].remove(idx)
         self.st.primed.setdefault(space, []).append(idx)
         self.st.primed_epoch.setdefault(space, []).append(min(self.st.level[seat], 4))
+        self.st.secret_log.append((2, seat, idx))  # engine.SM_PRIME
 
     def put_chaos(self, seat: int, obj) -> None:
         st = self.st

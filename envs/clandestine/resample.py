@@ -8,7 +8,17 @@ import numpy as np
 
 from ..core.errors import RecordError
 from .actions import OFFSET
-from .engine import _C, CONJ_SECRET, RELIC_INDEX, ClandestineState
+from .engine import (
+    _C,
+    CONJ_SECRET,
+    RELIC_INDEX,
+    SM_DRAW,
+    SM_FLIP,
+    SM_PRIME,
+    SM_REVEAL,
+    SM_SHUFFLE,
+    ClandestineState,
+)
 
 
 def _relabel(hidden_groups: list[list[int]], rng: np.random.Generator,
@@ -40,32 +50,238 @@ def _relabel(hidden_groups: list[list[int]], rng: np.random.Generator,
     return sigma
 
 
-def _slots(st: ClandestineState, log: list[list]) -> tuple[dict, list[dict]]:
-    """Where each card first appears in the chance log, ``(event number, position)``: for the
-    Relics in the ``relic_deck`` permutation; for each human seat's Secrets in its
-    ``secret_deck`` permutation and the decks its ``secret_shuffle`` events leave. The slots are
-    public (every look-alike state has the same events; only which card fills a hidden slot
-    differs)."""
-    h = st.spec.humans
+def _relic_slots(log: list[list]) -> dict[int, tuple[int, int]]:
+    """Where each Relic first appears in the chance log, ``(event number, position)`` in the
+    ``relic_deck`` permutation. The slots are public (every look-alike state has the same
+    events; only which card fills a hidden slot differs)."""
     relics: dict[int, tuple[int, int]] = {}
-    secrets: list[dict[int, tuple[int, int]]] = [{} for _ in range(h)]
-    deck_seats = iter(reversed(range(h)))  # initial Secret decks: reverse turn order
-    shuffles = iter(st.shuffle_inputs)
     for k, e in enumerate(log):
         if e[0] == "relic_deck":
-            cards, into = e[1], relics
-        elif e[0] == "secret_deck":
-            j = next(deck_seats)
-            level1 = [i for i, c in enumerate(_C["secrets"][st.societies[j]]) if c["level"] == 1]
-            cards, into = [level1[p] for p in e[1]], secrets[j]
-        elif e[0] == "secret_shuffle":
-            j, before, _start = next(shuffles)
-            cards, into = [before[p] for p in e[1]], secrets[j]
-        else:
+            for pos, c in enumerate(e[1]):
+                relics.setdefault(c, (k, pos))
+    return relics
+
+
+#: Markov-chain steps per item (draw slot or hidden card) of a seat's Secret history
+CHAIN_STEPS = 40
+#: steps allowed to reach a consistent Secret history from the public start
+REPAIR_STEPS = 200_000
+
+
+class _SecretHistory:
+    """One seat's Secret history as another seat sees it (:func:`sample_secret_history`).
+
+    Public: the draws in order (each with its epoch: the Levels shuffled in so far), the cards
+    named when they left the hand (discarded face up, or primed and later flipped) with that
+    moment, the moments of the primes still face down, the hand and deck sizes, the cards
+    shown in hand (an Ascend payment being picked, the Secret whose option is being chosen).
+    Hidden: which draw brought which card (a named card too: only that it came before it was
+    named), which card each face-down prime took, which cards are in hand and the deck order.
+
+    A history is ``fate_slot`` (the draw each *fate* came from: a named card, a face-down
+    prime, a hidden hand card; a bijection onto the draws) and ``card`` (the hidden cards on
+    the hidden fates and the deck positions). It is consistent when every card came from a draw
+    of its Level's epoch or later and before the moment it left the hand (and, in a finished
+    game, the hidden hand's Levels add up to what the final scores show).
+    """
+
+    def __init__(self, st: ClandestineState, j: int, shown: set[int]):
+        soc = _C["secrets"][st.societies[j]]
+        self.level = [c["level"] for c in soc] + [0]  # the Conjunction Secret: never drawn
+        self.slots: list[tuple[int, int]] = []  # (time, epoch) of each draw
+        fates: list[tuple[int, int]] = []  # (card or -1 if hidden, deadline)
+        self.prime_fate: list[int] = []  # fate of each prime (-1: the Conjunction Secret)
+        self.prime_real: list[int] = []  # the real card of each prime
+        flipped = {c for code, s, c in st.secret_log if code == SM_FLIP and s == j}
+        epoch = 1
+        for t, (code, s, c) in enumerate(st.secret_log):
+            if s != j:
+                continue
+            if code == SM_SHUFFLE:
+                epoch += 1
+            elif code == SM_DRAW:
+                self.slots.append((t, epoch))
+            elif code == SM_REVEAL and c != CONJ_SECRET:
+                fates.append((c, t))
+            elif code == SM_PRIME:
+                self.prime_real.append(c)
+                if c == CONJ_SECRET:
+                    self.prime_fate.append(-1)
+                    continue
+                self.prime_fate.append(len(fates))
+                fates.append((c if c in flipped else -1, t))
+        self.stages = epoch
+        never = 1 << 60
+        hand = [c for c in st.secret_hand[j] if c != CONJ_SECRET]
+        fates += [(c, never) for c in sorted(set(hand) & shown)]
+        fates += [(-1, never)] * (len(hand) - len(set(hand) & shown))
+        if len(fates) != len(self.slots):
+            raise RuntimeError(f"resample: seat {j}'s Secret log has {len(self.slots)} draws "
+                               f"for {len(fates)} cards drawn (engine fault)")
+        self.fates = fates
+        self.known = {c for c, _ in fates if c >= 0}
+        self.hidden = sorted(c for c in range(len(soc)) if soc[c]["level"] <= min(epoch, 4)
+                             and c not in self.known)
+        self.deck_size = len(st.secret_deck[j])
+        # hidden holders: the hidden fates, then the deck positions (top first)
+        self.holders = [f for f, (c, _) in enumerate(fates) if c < 0]
+        n_deck = len(self.hidden) - len(self.holders)
+        if n_deck != self.deck_size:
+            raise RuntimeError(f"resample: seat {j}'s hidden Secrets ({len(self.hidden)}) do not "
+                               f"fill its hidden hand, primes and deck (engine fault)")
+        self.hand_fates = {f for f, (c, d) in enumerate(fates) if c < 0 and d == never}
+        self.target: int | None = None
+        if st.is_over:  # the final scores show the Intrigue (= Level) of the hidden hand
+            real_hand = [c for c in hand if c not in shown]
+            self.target = sum(self.level[c] for c in real_hand)
+
+    def _start(self) -> None:
+        """A history from the public facts alone: each draw, in order, takes the fate due
+        first among those that may come from it (earliest deadline; a named card only from a
+        draw of its Level's epoch or later; named cards first at equal deadlines); the hidden
+        cards go, lowest Levels first, to the hidden fates of the earliest draws, then to the
+        deck."""
+        free = set(range(len(self.fates)))
+        self.fate_slot = [0] * len(self.fates)
+        self.slot_fate = [0] * len(self.slots)
+        for k, (t, e) in enumerate(self.slots):
+            best = min((f for f in free if self.fates[f][1] > t
+                        and (self.fates[f][0] < 0 or self.level[self.fates[f][0]] <= e)),
+                       key=lambda f: (self.fates[f][1], self.fates[f][0] < 0, f), default=None)
+            if best is None:
+                raise RecordError("resample: no Secret history fits the public draws and "
+                                  "reveals (a draw with no card it may have brought)")
+            free.discard(best)
+            self.fate_slot[best], self.slot_fate[k] = k, best
+        order = sorted(range(len(self.holders)),
+                       key=lambda h: self.slots[self.fate_slot[self.holders[h]]][0])
+        self.card = [0] * len(self.hidden)
+        cards = sorted(self.hidden, key=lambda c: (self.level[c], c))
+        for pos, h in enumerate(order + list(range(len(self.holders), len(self.hidden)))):
+            self.card[h] = cards[pos]
+
+    def sample(self, rng: np.random.Generator) -> None:
+        """A history drawn from the public start by a Markov chain whose moves swap the cards
+        of two hidden holders or the draws of two fates (symmetric proposals, a move kept only
+        while the history stays consistent: uniform over consistent histories at
+        equilibrium). Moves that do not increase the inconsistency (cards drawn before their
+        Level was shuffled in, and the distance to a finished game's hand Intrigue) lead the
+        start to a consistent history first.
+
+        Raises:
+            RecordError: no consistent history reached in :data:`REPAIR_STEPS` steps.
+        """
+        self._start()
+        n_h, n_s, n_f = len(self.hidden), len(self.slots), len(self.holders)
+        if n_h + n_s == 0:
+            return
+        level, card, slots, fates = self.level, self.card, self.slots, self.fates
+        fate_slot, slot_fate, holders = self.fate_slot, self.slot_fate, self.holders
+        holder_of = {f: h for h, f in enumerate(holders)}
+        in_hand = [h < n_f and holders[h] in self.hand_fates for h in range(n_h)]
+        target = self.target
+
+        def bad(h) -> bool:  # a hidden card drawn before its Level was shuffled in
+            return h is not None and h < n_f and level[card[h]] > slots[fate_slot[holders[h]]][1]
+
+        def off(x: int) -> int:
+            return 0 if target is None else abs(x - target)
+
+        hand = sum(level[card[h]] for h in range(n_h) if in_hand[h])
+        energy = sum(bad(h) for h in range(n_f)) + off(hand)
+        steps, repair, goal = 0, 0, CHAIN_STEPS * (n_h + n_s)
+        while steps < goal:
+            for kind, x, y in rng.random((1024, 3)):
+                if energy:
+                    repair += 1
+                    if repair > REPAIR_STEPS:
+                        raise RecordError(
+                            "resample: no Secret history consistent with the public draws, "
+                            f"reveals and scores found in {REPAIR_STEPS} steps")
+                else:
+                    steps += 1
+                    if steps > goal:
+                        break
+                if kind < 0.5:
+                    a, b = int(x * n_h), int(y * n_h)
+                    if a == b:
+                        continue
+                    old = bad(a) + bad(b)
+                    moved = hand + (in_hand[a] - in_hand[b]) * (level[card[b]] - level[card[a]])
+                    card[a], card[b] = card[b], card[a]
+                    new = energy - old - off(hand) + bad(a) + bad(b) + off(moved)
+                    if new > energy or (not energy and new):
+                        card[a], card[b] = card[b], card[a]
+                    else:
+                        energy, hand = new, moved
+                else:
+                    k1, k2 = int(x * n_s), int(y * n_s)
+                    if k1 == k2:
+                        continue
+                    f1, f2 = slot_fate[k1], slot_fate[k2]
+                    (t1, e1), (t2, e2) = slots[k1], slots[k2]
+                    c1, c2 = fates[f1][0], fates[f2][0]
+                    if t2 >= fates[f1][1] or t1 >= fates[f2][1] \
+                            or c1 >= 0 and level[c1] > e2 or c2 >= 0 and level[c2] > e1:
+                        continue  # drawn after leaving the hand, or a named card too early
+                    h1, h2 = holder_of.get(f1), holder_of.get(f2)
+                    old = bad(h1) + bad(h2)
+                    fate_slot[f1], fate_slot[f2] = k2, k1
+                    slot_fate[k1], slot_fate[k2] = f2, f1
+                    new = energy - old + bad(h1) + bad(h2)
+                    if new > energy or (not energy and new):
+                        fate_slot[f1], fate_slot[f2] = k1, k2
+                        slot_fate[k1], slot_fate[k2] = f1, f2
+                    else:
+                        energy = new
+
+    def draws(self) -> list[int]:
+        """The card of each draw, in order."""
+        fate_card = {f: self.card[h] for h, f in enumerate(self.holders)}
+        return [self.fates[f][0] if self.fates[f][0] >= 0 else fate_card[f]
+                for f in self.slot_fate]
+
+    def deck(self) -> list[int]:
+        """The deck, top first."""
+        return self.card[len(self.holders):]
+
+    def pending_prime(self) -> int:
+        """The card a prime picked and has not put face down yet (its space still to choose):
+        one of the hidden hand cards, the first hidden hand fate's (the chain leaves every
+        hidden hand card equally likely there)."""
+        fate_card = {f: self.card[h] for h, f in enumerate(self.holders)}
+        return fate_card[min(self.hand_fates)]
+
+    def primes(self) -> list[int]:
+        """The card each prime took, in order."""
+        fate_card = {f: self.card[h] for h, f in enumerate(self.holders)}
+        return [real if f < 0 else (self.fates[f][0] if self.fates[f][0] >= 0 else fate_card[f])
+                for f, real in zip(self.prime_fate, self.prime_real)]
+
+
+def _deck_orders(st: ClandestineState, j: int, draws: list[int], deck: list[int],
+                 rng: np.random.Generator) -> list[tuple[list[int], int]]:
+    """Seat ``j``'s deck, top first, and the number of draws from it, right after each of its shuffles (the first: the Level I
+    deck at set-up) for a history with these ``draws`` (in order) and this ``deck`` (top first):
+    each epoch's draws, then the cards still in the deck at the next shuffle in a uniformly
+    random order (that shuffle mixes them again: nothing shows their order)."""
+    soc = _C["secrets"][st.societies[j]]
+    epochs, epoch = [], 1
+    for code, s, _c in st.secret_log:
+        if s == j and code == SM_SHUFFLE:
+            epoch += 1
+        elif s == j and code == SM_DRAW:
+            epochs.append(epoch)
+    orders = []
+    for e in range(1, epoch + 1):
+        drawn = [c for c, x in zip(draws, epochs) if x == e]
+        if e == epoch:
+            orders.append((drawn + list(deck), len(drawn)))
             continue
-        for pos, c in enumerate(cards):
-            into.setdefault(c, (k, pos))
-    return relics, secrets
+        earlier = {c for c, x in zip(draws, epochs) if x <= e}
+        rest = sorted(c for c in range(len(soc)) if soc[c]["level"] <= e and c not in earlier)
+        orders.append((drawn + [rest[int(p)] for p in rng.permutation(len(rest))], len(drawn)))
+    return orders
 
 
 #: relabellings drawn before :func:`resample` gives up on a position
@@ -75,11 +291,11 @@ MAX_ATTEMPTS = 200
 def resample(st: ClandestineState, seat: int, rng: np.random.Generator) -> ClandestineState:
     """:func:`resample_once` drawn again while its relabelled record cannot be replayed.
 
-    The relabelling keeps each hidden Secret's Level, not its Suit icons, but which cards
-    an Ascend payment may take next (``ascend.card_choices``: those keeping a minimal payment
-    reachable) depends on the icons of the other cards in hand; a relabelled hand can then make
-    a public pick of the real history illegal. Such draws are rejected (the accepted worlds are
-    the relabellings under which the whole public history is legal).
+    Which cards an Ascend payment may take next (``ascend.card_choices``: those keeping a
+    minimal payment reachable) depends on the Suit icons of the other cards in hand, and an
+    assign's slots on a Relic's tone; a world's hand can then make a public pick of the real
+    history illegal. Such draws are rejected (the accepted worlds are those under which the
+    whole public history is legal).
 
     Raises:
         RecordError: no replayable relabelling in :data:`MAX_ATTEMPTS` draws; the message says
@@ -102,22 +318,30 @@ def resample_once(st: ClandestineState, seat: int, rng: np.random.Generator) -> 
     """A state consistent with what ``seat`` knows (design §1.5 Resampler, for the parts
     implemented), with a history that replays to it.
 
-    The cards hidden from ``seat`` are relabelled by a random bijection: the Relics in the deck
-    and in other seats' blind hand parts uniformly among themselves (Bright and Dark alike: the
-    tone is on the card's face); each other seat's hidden Secrets (hand and deck), and
-    ``seat``'s own deck, uniformly within each Level. Every chance outcome is rewritten so that
-    each pile is the relabelled real pile at every moment (draws from the top then give the
-    relabelled cards), and the record is replayed. Approximation (documented): keeping each
-    hidden Secret's Level is narrower than the design's sampler, which mixes Levels subject to
-    the epoch condition (after a Level's Secrets are shuffled into a deck still holding older
-    ones, the Levels another seat drew are hidden, yet every world copies them). With a Nemesis, the Intent cards never seen face up are relabelled within their
-    type (``nemesis.resample_intents``). Future chance comes from a
-    generator seeded from ``rng``.
+    Relics: the cards hidden from ``seat`` (the deck and other seats' blind hand parts) are
+    relabelled by a uniformly random bijection among themselves (Bright and Dark alike: the tone
+    is on the card's face).
 
-    The relabellings take each group's cards in the order of their public slot in the chance
-    log (:func:`_slots`), never in an order of the real hidden cards, so the world drawn depends
-    only on what ``seat`` knows and on ``rng``: one seed gives one world from every state the
-    seat cannot tell from ``st`` (contract law, tests/test_contract_laws.py).
+    Secrets: each other seat's whole Secret history is drawn again (:class:`_SecretHistory`):
+    which draw brought which card, the cards named later included (only that they came before
+    they were named is public), which card each face-down prime took, the hidden hand and the
+    deck order, uniformly over the histories consistent with the public facts (a Level's cards
+    come only from draws after that Level was shuffled in; the Levels are printed on the cards'
+    faces, so the Levels another seat drew are hidden once a deck mixes two of them), drawn by
+    a Markov chain from a start built from the public facts alone. ``seat``'s own draws and
+    primes are kept and its deck order drawn uniformly. The deck orders between shuffles follow
+    (the cards a shuffle mixes again in a uniformly random order) and every chance outcome is
+    rewritten from them, then the record is replayed. Approximations (documented): the chain
+    runs :data:`CHAIN_STEPS` steps per item, so the draw is uniform only up to its mixing; a
+    Conjunction Secret primed face down stays where it really is. With a Nemesis, the Intent
+    cards never seen face up are relabelled within their type (``nemesis.resample_intents``).
+    Future chance comes from a generator seeded from ``rng``.
+
+    Nothing here reads a real hidden card: the Relic relabelling takes its cards in the order of
+    their public slot in the chance log (:func:`_relic_slots`), the Secret histories start
+    from the public facts, so the world drawn depends only on what ``seat`` knows and on
+    ``rng``: one seed gives one world from every state the seat cannot tell from ``st``
+    (contract law, tests/test_contract_laws.py).
     """
     n = st.num_players
     h = st.spec.humans  # seats with Secrets (a Nemesis has none)
@@ -140,37 +364,44 @@ def resample_once(st: ClandestineState, seat: int, rng: np.random.Generator) -> 
     # relabelling under which a public decision is illegal (an assign's slots depend on the
     # tone) is rejected by :func:`resample`
     log = [list(e) for e in st.chance_log]
-    relic_slots, secret_slots = _slots(st, log)
-    sig_r = _relabel([sorted(hidden_relics)], rng, relic_slots)
-    sig_s = []
+    sig_r = _relabel([sorted(hidden_relics)], rng, _relic_slots(log))
+    orders, primes, pending = [], [], {}
     for j in range(h):
-        soc = _C["secrets"][st.societies[j]]
-        hidden = set(st.secret_deck[j]) | (set(st.secret_hand[j]) if j != seat else set())
-        if j != seat:  # primed Secrets: location public, identity the Keepers' own
-            hidden |= {c for cards in st.primed.values() for c in cards} \
-                if st.has_power(j, "serpent") else set()
-        hidden.discard(CONJ_SECRET)  # public once in hand
-        if j == st.turn and st.kind == "secret_option":
-            hidden.discard(st.playing)  # shown by the SECRET action, option not yet chosen
-        hidden -= {i for b, i, jj in picked if b == "SECRET" and jj == j}
-        sig_s.append(_relabel([[c for c in hidden if soc[c]["level"] == lv]
-                               for lv in (1, 2, 3, 4)], rng, secret_slots[j]))
+        draws = [c for code, s, c in st.secret_log if s == j and code == SM_DRAW]
+        if j == seat:  # its own draws and primes are known; its deck order is not
+            deck = sorted(st.secret_deck[j])
+            deck = [deck[int(p)] for p in rng.permutation(len(deck))]
+            primes.append([c for code, s, c in st.secret_log if s == j and code == SM_PRIME])
+        else:
+            shown = {i for b, i, jj in picked if b == "SECRET" and jj == j}
+            if j == st.turn and st.kind == "secret_option":
+                shown.add(st.playing)  # shown by the SECRET action, option not yet chosen
+            hist = _SecretHistory(st, j, shown)
+            hist.sample(rng)
+            draws, deck = hist.draws(), hist.deck()
+            primes.append(hist.primes())
+            if isinstance(st.effect_pick, str) and st.effect_pick not in RELIC_INDEX \
+                    and hist.hand_fates:
+                pending[j] = hist.pending_prime()
+        orders.append(_deck_orders(st, j, draws, deck, rng))
     deck_seats = iter(reversed(range(h)))  # initial Secret decks: reverse turn order
     shuffles = iter(st.shuffle_inputs)
+    stage = [0] * h
     for e in log:
         if e[0] == "relic_deck":
             e[1] = [sig_r.get(x, x) for x in e[1]]
         elif e[0] == "secret_deck":
             j = next(deck_seats)
             level1 = [i for i, c in enumerate(_C["secrets"][st.societies[j]]) if c["level"] == 1]
-            real = [level1[p] for p in e[1]]
-            e[1] = [level1.index(sig_s[j].get(c, c)) for c in real]
+            e[1] = [level1.index(c) for c in orders[j][0][0]]
         elif e[0] == "secret_shuffle":
-            j, before, pile_start = next(shuffles)
-            real = [before[p] for p in e[1]]
-            cf_before = [sig_s[j].get(c, c) for c in before[:pile_start]] + before[pile_start:]
-            pos = {c: i for i, c in enumerate(cf_before)}
-            e[1] = [pos[sig_s[j].get(c, c)] for c in real]
+            j = next(shuffles)[0]
+            prev, drawn = orders[j][stage[j]]
+            stage[j] += 1
+            pile = [i for i, c in enumerate(_C["secrets"][st.societies[j]])
+                    if c["level"] == stage[j] + 1]
+            pos = {c: i for i, c in enumerate(prev[drawn:] + pile)}
+            e[1] = [pos[c] for c in orders[j][stage[j]][0]]
     if st.nem is not None:  # which unseen Intent cards are face down (design §10.5)
         from .nemesis import resample_intents
         resample_intents(st, log, rng)
@@ -178,11 +409,19 @@ def resample_once(st: ClandestineState, seat: int, rng: np.random.Generator) -> 
     record.pop("returns", None)
     record.pop("rng_state", None)  # the world's future chance is drawn afresh below
     record["chance"] = log
-    keepers = [j for j in range(h) if j != seat and st.has_power(j, "serpent")]
-    for i in st.prime_steps:  # a prime pick names a hidden Secret: relabel it too
-        if keepers:
-            k = record["actions"][i] - OFFSET["SECRET"]
-            record["actions"][i] = OFFSET["SECRET"] + sig_s[keepers[0]].get(k, k)
+    keepers = [j for j in range(h) if st.has_power(j, "serpent")]
+    if keepers:  # a prime pick names a hidden Secret: the one this history primed
+        k = keepers[0]
+        picks = primes[k]
+        if len(st.prime_steps) == len(picks) + 1 and isinstance(st.effect_pick, str):
+            # the last pick's space is still to choose: the card is in the hand
+            picks = picks + [st.secret_index(k, st.effect_pick) if k == seat
+                             else pending[k]]
+        if len(picks) != len(st.prime_steps):
+            raise RuntimeError(f"resample: {len(st.prime_steps)} prime picks in the history, "
+                               f"{len(primes[k])} primes logged (engine fault)")
+        for i, c in zip(st.prime_steps, picks):
+            record["actions"][i] = OFFSET["SECRET"] + c
     new = ClandestineState.from_record(record)
     new.set_chance_log(new.chance_log, int(rng.integers(2**63)))
     return new
