@@ -12,7 +12,8 @@ from envs.clandestine import pawns as P
 from envs.clandestine.engine import (
     BOARD_INDEX, CARDS, MAP_ORDER, TILE_INDEX, ClandestineState, observation_layout,
 )
-from envs.clandestine.phases import ActionFrame
+from envs.clandestine.observation import BOUNDS, SCALES, decode_amount
+from envs.clandestine.phases import ActionFrame, space_to_index
 from envs.core import ConfigError
 
 
@@ -796,6 +797,113 @@ def test_selfplay_nemesis_flags(capsys):
             _validated(parser, parser.parse_args(argv))
         assert msg in capsys.readouterr().err
     assert isinstance(args, argparse.Namespace)
+
+
+# ------------------------------------------------------------------------------ observation
+def nemesis_block(st: ClandestineState, seat: int) -> dict[str, np.ndarray]:
+    """The Nemesis block of ``seat``'s observation, field by field."""
+    lay = observation_layout(st.num_players, True)
+    obs = st.observation_tensor(seat)
+    return {f.name: lay.view(obs, f.name) for f in lay
+            if f.name.startswith(("nemesis_", "sg_"))}
+
+
+def read_back(st: ClandestineState, seat: int) -> dict[str, object]:
+    """The Nemesis amounts decoded from ``seat``'s observation (bounded ones times their bound,
+    the others by ``decode_amount``), in absolute spaces."""
+    b = nemesis_block(st, seat)
+    n = st.num_players
+    rel = [space_to_index(s, seat, n) for s in range(9 * n)]
+    out: dict[str, object] = {
+        "score": int(decode_amount(b["nemesis_score"][0], SCALES["nemesis_score"])),
+        "lower_uf": int(decode_amount(b["nemesis_choir"][1], SCALES["lower_choir_uf"])),
+        "upper": round(float(b["nemesis_choir"][0]) * BOUNDS["upper_choir"]),
+        "slots": np.rint(b["nemesis_slots"].astype(np.float64)
+                         * BOUNDS["level_slot_tiles"]).astype(int).tolist(),
+        "tithes": [round(float(b["nemesis_tithes"][r]) * BOUNDS["tithes"]) for r in rel],
+        "masks_ignored": decode_amount(b["nemesis_masks"][rel],
+                                       SCALES["nemesis_masks"]).tolist(),
+        "masks_taken": {r: int(x) for r, x in enumerate(decode_amount(
+            b["nemesis_masks"][9 * n:], SCALES["nemesis_masks"])) if x},
+    }
+    if st.nem.nemesis == "silver_guard":
+        out["agents_space"] = [round(float(b["sg_agents_space"][r]) * BOUNDS["agents"])
+                               for r in rel]
+        out["vault"] = round(float(b["sg_vault"][4]) * BOUNDS["relics"])
+    return out
+
+
+def engine_values(st: ClandestineState) -> dict[str, object]:
+    nem = st.nem
+    out: dict[str, object] = {
+        "score": NEM.score(st), "lower_uf": nem.lower_uf, "upper": nem.upper,
+        "slots": [[len(s), sum(not t[1] for t in s)] for s in nem.level_slots],
+        "tithes": list(nem.tithes), "masks_ignored": list(nem.masks_ignored),
+        "masks_taken": {r: x for r, x in nem.masks_taken.items() if x},
+    }
+    if nem.nemesis == "silver_guard":
+        out["agents_space"] = list(nem.agents_space)
+        out["vault"] = len(nem.vault_relics)
+    return out
+
+
+def test_nemesis_amounts_past_the_old_caps_are_read_back_exactly():
+    """The Nemesis block clipped its amounts (Intrigue / 100 capped, Lower-Choir UFs / 7,
+    Tithes per space / 5, tiles per Level slot / 4, Agents per space / 4, Vault Relics / 40);
+    now a hand-made position past every old cap reads back exactly."""
+    st = solo(0, 3)
+    nem, seat = st.nem, st.nem.seat
+    st.gold[seat] = 400
+    nem.lower_uf = 12
+    space = next(s for s in range(len(nem.tithes)) if nem.tithes[s])
+    nem.tithes = [0] * len(nem.tithes)
+    nem.tithes[space] = NEM.TITHE_TOKENS  # all 12 Tithes on one space
+    for level, slot in zip((2, 3), nem.level_slots):
+        for suit in NEM.SUITS:
+            for side in "LR":
+                idx = NEM.board_slot(level, suit, side)
+                if st.board_tile[idx] >= 0:
+                    slot.append([st.board_tile[idx], level == 2])
+                    st.board_tile[idx] = -1
+    nem.level_slots[0].append([TILE_INDEX["T-FTL-II"], False])
+    want = engine_values(st)
+    assert want["score"] > 100 and want["tithes"][space] == 12
+    assert want["slots"][0][0] > 4 and want["slots"][1][1] > 4
+    assert read_back(st, 0) == want
+    b = nemesis_block(st, 0)
+    assert b["nemesis_tithes"].max() == 1.0 and b["nemesis_score"][0] < 1.0
+
+    sg = solo(0, 6, nemesis="silver_guard")
+    nem = sg.nem
+    chamber = sg.city.chambers(0)[0]
+    nem.agents_space[chamber] += 6
+    nem.vault_relics += [sg.relic_deck.pop() for _ in range(45)]
+    want = engine_values(sg)
+    assert want["agents_space"][chamber] > 4 and want["vault"] > 40
+    assert read_back(sg, 0) == want
+
+
+@pytest.mark.parametrize("nemesis", NEM.NEMESES)
+def test_nemesis_block_law_in_random_solo_games(nemesis):
+    """Law over 6 seeded random solo games per Nemesis (every difficulty once; about 200
+    positions each): every entry of the Nemesis block is in [0, 1] and every amount, the
+    x/(x+s) ones included, reads back to the engine's value."""
+    seen = 0
+    for g in range(6):
+        st = solo(100 + g, 1 + g, 1, nemesis)
+        rng = np.random.default_rng(g)
+        k = 0
+        while True:
+            if k % 9 == 0 or st.is_over:
+                for b in nemesis_block(st, 0).values():
+                    assert b.min() >= 0.0 and b.max() <= 1.0
+                assert read_back(st, 0) == engine_values(st)
+                seen += 1
+            if st.is_over:
+                break
+            st.apply_action(int(rng.choice(np.flatnonzero(st.legal_action_mask()))))
+            k += 1
+    assert seen >= 180
 
 
 @pytest.mark.parametrize("nemesis", ["most_holy", "silver_guard"])

@@ -68,6 +68,10 @@ TYPE_CARDS: dict[str, tuple[int, ...]] = {
 #: Difficulty (1..6) -> its JSON entry (intent counts, Most Holy and Silver Guard setup).
 DIFFICULTY: dict[int, dict] = {d["stars"]: d for card in _N["difficulty"]
                                for d in card["difficulties"]}
+#: Most Intent cards face down at once: the largest deck a Difficulty builds (★6: 8 + 2 + 7);
+#: the deck rebuilt at step 11 holds fewer. Intent cards of each type: 8.
+DECK_MAX = max(sum(d["intent"].values()) for d in DIFFICULTY.values())
+TYPE_SIZE = max(len(c) for c in TYPE_CARDS.values())
 SCORING: dict[str, tuple[int, ...]] = {r["id"]: tuple(r["values"]) for r in _N["scoring"]["rows"]}
 MH = _N["most_holy"]
 UPPER_COSTS: tuple[int, ...] = tuple(MH["upper_choir_costs"])  # left -> right: 9 .. 3
@@ -603,10 +607,6 @@ def off_city_pawns(st: ClandestineState) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------------- observation
-#: scale of the Masks' Chaos swept away by the Nemesis (encoded x/(x+3))
-MASKS_SCALE = 3.0
-
-
 def add_layout(lay: Any, num_spaces: int) -> None:
     """The Nemesis block of the observation (all public, design §1.5: a Nemesis's state is
     public): appended to the base layout. The Actions of the Nemesis's Chambers are fixed by
@@ -616,28 +616,38 @@ def add_layout(lay: Any, num_spaces: int) -> None:
     lay.add("nemesis_face_up", NUM_INTENTS, "one-hot the Nemesis's face-up Intent card (the "
             "bottom pile's top: its next method row)")
     lay.add("nemesis_seen", NUM_INTENTS, "Intent cards that have been face up")
-    lay.add("nemesis_deck", 4, "Intent cards face down / 17; Sun, Moon, Star face down never "
-            "seen / 8")
-    lay.add("nemesis_slots", (4, 2), "per Level slot II-V: tiles / 4, face-down tiles / 4")
-    lay.add("nemesis_tithes", num_spaces, "Most Holy Tithe tokens per relative space / 5")
-    lay.add("nemesis_choir", 3, "Most Holy: upper-Choir UFs / 7, Lower-Choir UFs / 7, "
-            "Lower-Choir leaders / 4")
-    lay.add("nemesis_score", 1, "the Nemesis's scoring-card Intrigue now / 100 (capped)")
-    lay.add("sg_agents_space", num_spaces, "Silver Guard Agents per relative space / 4")
+    lay.add("nemesis_deck", 4, f"Intent cards face down / {DECK_MAX}; Sun, Moon, Star face down "
+            f"never seen / {TYPE_SIZE}")
+    from .observation import BOUNDS as B
+    from .observation import SCALES as S
+    lay.add("nemesis_slots", (4, 2), f"per Level slot II-V: tiles / {B['level_slot_tiles']}, "
+            f"face-down tiles / {B['level_slot_tiles']} (b: the Level's board tiles and its "
+            "First-to-Level tile)")
+    lay.add("nemesis_tithes", num_spaces, f"Most Holy Tithe tokens per relative space / "
+            f"{B['tithes']} (b: the Tithe tokens)")
+    lay.add("nemesis_choir", 3, f"Most Holy: upper-Choir UFs / {B['upper_choir']} (b: its "
+            f"slots), Lower-Choir UFs x/(x+{S['lower_choir_uf']:g}), Lower-Choir leaders / "
+            f"{B['cutouts']}")
+    lay.add("nemesis_score", 1, "the Nemesis's scoring-card Intrigue now, "
+            f"x/(x+{S['nemesis_score']:g})")
+    lay.add("sg_agents_space", num_spaces, f"Silver Guard Agents per relative space / "
+            f"{B['agents']} (b: the Agents)")
     lay.add("sg_agents_map", 17, "Silver Guard Agents on the Relic of each Map space (map_order)")
     lay.add("sg_vault", 6, "Silver Guard: its leader's slot on the Rod, Sword, Disk, Chalice "
-            "tracks / 4 (1 = in the City), Relics in the Vault / 40, Agents in the supply / 16")
+            f"tracks / {VAULT_SLOTS} (1 = in the City), Relics in the Vault / {B['relics']} (b: "
+            f"the Relics), Agents in the supply / {AGENTS}")
     lay.add("sg_cells", num_spaces, "Silver Guard: unlocked Cells per relative space / 2, "
             "the Followers trapped in them counted in sg_cell_pawns")
     lay.add("sg_cell_pawns", num_spaces, "Followers trapped in the Cells of each relative space / 2")
     from .engine import NUM_RELICS
     lay.add("nemesis_masks", num_spaces + NUM_RELICS, "the Twilight Masks' Chaos the Nemesis swept "
             "away this game: ignored on each relative space it acted on, then taken with each "
-            "Relic (by id), each x/(x+3) (public history)")
+            f"Relic (by id), each x/(x+{S['nemesis_masks']:g}) (public history)")
 
 
 def encode(st: ClandestineState, obs: np.ndarray, lay: Any, perm: np.ndarray) -> None:
     """Fill the Nemesis block of ``obs`` (``perm``: absolute space -> relative index)."""
+    from .observation import BOUNDS, SCALES, encode_amount
     nem = st.nem
     v = lambda name: lay.view(obs, name)
     v("nemesis_id")[NEMESES.index(nem.nemesis)] = 1
@@ -646,27 +656,32 @@ def encode(st: ClandestineState, obs: np.ndarray, lay: Any, perm: np.ndarray) ->
         v("nemesis_face_up")[nem.pile[-1]] = 1
     v("nemesis_seen")[:] = nem.seen
     d = v("nemesis_deck")
-    d[0] = len(nem.deck) / 17
+    d[0] = len(nem.deck) / DECK_MAX
     for k, t in enumerate(INTENT_TYPES):
-        d[1 + k] = sum(1 for c in nem.deck if INTENTS[c]["type"] == t and not nem.seen[c]) / 8
+        d[1 + k] = sum(1 for c in nem.deck if INTENTS[c]["type"] == t and not nem.seen[c]) / TYPE_SIZE
+    tiles = BOUNDS["level_slot_tiles"]
     for k, slot in enumerate(nem.level_slots):
-        v("nemesis_slots")[k] = (min(len(slot) / 4, 1), min(sum(not t[1] for t in slot) / 4, 1))
-    v("nemesis_tithes")[perm] = np.minimum(np.asarray(nem.tithes) / 5, 1.0)
-    v("nemesis_choir")[:] = (nem.upper / 7, min(nem.lower_uf / 7, 1), st.cutouts[nem.seat] / 4)
-    v("nemesis_score")[0] = min(score(st) / 100, 1.0)
+        v("nemesis_slots")[k] = (len(slot) / tiles, sum(not t[1] for t in slot) / tiles)
+    v("nemesis_tithes")[perm] = np.asarray(nem.tithes) / BOUNDS["tithes"]
+    v("nemesis_choir")[:] = (nem.upper / BOUNDS["upper_choir"],
+                             encode_amount(nem.lower_uf, SCALES["lower_choir_uf"],
+                                           "Lower-Choir Universal Followers"),
+                             st.cutouts[nem.seat] / BOUNDS["cutouts"])
+    v("nemesis_score")[0] = encode_amount(score(st), SCALES["nemesis_score"], "Nemesis Intrigue")
     if any(nem.masks_ignored) or nem.masks_taken:
-        from .observation import encode_amount
         m = v("nemesis_masks")
-        m[perm] = encode_amount(nem.masks_ignored, MASKS_SCALE, "Chaos ignored by the Nemesis")
+        m[perm] = encode_amount(nem.masks_ignored, SCALES["nemesis_masks"],
+                                "Chaos ignored by the Nemesis")
         for r, x in nem.masks_taken.items():
-            m[len(perm) + r] = encode_amount(x, MASKS_SCALE, "Chaos taken by the Nemesis")
+            m[len(perm) + r] = encode_amount(x, SCALES["nemesis_masks"],
+                                             "Chaos taken by the Nemesis")
     if nem.nemesis == "silver_guard":
-        v("sg_agents_space")[perm] = np.minimum(np.asarray(nem.agents_space) / 4, 1.0)
+        v("sg_agents_space")[perm] = np.asarray(nem.agents_space) / BOUNDS["agents"]
         for k, r in enumerate(st.relic_map):
             if r >= 0 and nem.agents_relic.get(r, 0):
                 v("sg_agents_map")[k] = 1
         v("sg_vault")[:4] = [nem.vault_pos[s] / VAULT_SLOTS for s in SUITS]
-        v("sg_vault")[4:] = (min(len(nem.vault_relics) / 40, 1), agent_supply(st) / AGENTS)
+        v("sg_vault")[4:] = (len(nem.vault_relics) / BOUNDS["relics"], agent_supply(st) / AGENTS)
         for space, cell in nem.cells.items():
             v("sg_cells")[perm[space]] = len(cell) / 2
             v("sg_cell_pawns")[perm[space]] = sum(t >= 0 for t in cell) / 2

@@ -91,6 +91,19 @@ BOUNDS: dict[str, int] = {
     # societies.*.leaders.on_tableau: 4 cutouts
     "cutouts": int(_C["societies"][SOCIETIES[0]]["leaders"]["on_tableau"]),
     "relics": NUM_RELICS,
+    # ---- the Nemesis block (envs.clandestine.nemesis.encode; design §10)
+    # nemesis.most_holy.tithe_tokens: 12 Tithe tokens, none added once all are in play and none
+    # ever removed (tithe_placement), so a space holds at most 12
+    "tithes": int(_C["nemesis"]["most_holy"]["tithe_tokens"]),
+    # nemesis.most_holy.upper_choir_costs: the upper Choir has 7 slots (a UF is captured only
+    # into an empty one)
+    "upper_choir": len(_C["nemesis"]["most_holy"]["upper_choir_costs"]),
+    # nemesis.silver_guard.agents: 16 Agents in all (none placed when the supply is empty)
+    "agents": int(_C["nemesis"]["silver_guard"]["agents"]),
+    # a Nemesis Level slot receives only the tiles of its own Level's board slots (ascension
+    # .board_slots: 8 per Level, never refilled) and that Level's First-to-Level tile: 9
+    "level_slot_tiles": max(sum(b["level"] == lv for b in BOARD_SLOTS)
+                            for lv in {b["level"] for b in BOARD_SLOTS}) + 1,
 }
 #: Scales of the amounts without a bound in the rules: encoded ``x / (x + s)``.
 SCALES: dict[str, float] = {
@@ -98,6 +111,9 @@ SCALES: dict[str, float] = {
     "intrigue": 50.0, "chaos": 12.0, "relic_hand": 10.0, "purged": 30.0, "secrets_turn": 2.0,
     "cost_gold": 20.0, "cost_suits": 10.0, "pending_strength": 10.0, "budget": 10.0,
     "effect_n": 5.0, "leader_acts": 10.0, "either_timings": 5.0, "board_picks": 5.0,
+    # the Nemesis block: its scoring-card Intrigue (Gold counts in it), UFs converted into the
+    # Lower Choir (the upper Choir refills by capture), the Masks' Chaos it swept away
+    "nemesis_score": 50.0, "lower_choir_uf": 5.0, "nemesis_masks": 3.0,
 }
 #: The Actions printed on City spaces (Public paths and every Society's Chambers).
 SPACE_ACTIONS: tuple[str, ...] = tuple(dict.fromkeys(
