@@ -213,3 +213,76 @@ def test_a_nemesis_seat_gets_its_row_in_the_returns_and_the_record(opponents, tm
     assert len(record["agents"]) == len(record["returns"]) == state.num_players
     with pytest.raises(ValueError, match=r"--seat must be in 0\.\.0 for 1 player, got 1"):
         play("clandestine", 1, [], config=config, console=console, read=read)
+
+
+def _reveal_panel(state) -> str:
+    """The "reveal: every secret" panel of the final screen, as plain text."""
+    import io
+
+    from rich.console import Console
+
+    from training.play import final_screen
+
+    console = Console(record=True, width=2000, file=io.StringIO())
+    labels = ["you"] + ["random"] * (state.num_players - 1)
+    console.print(final_screen(state, 0, [], labels, state.game_name or "clandestine"))
+    text = console.export_text()
+    return text.split("reveal: every secret", 1)[1].split("final position", 1)[0]
+
+
+@pytest.mark.parametrize("nemesis", ["most_holy", "silver_guard"])
+def test_clandestine_reveal_names_the_cards_in_rulebook_words(nemesis):
+    # the reveal printed the engine's truth as JSON (relic_hands: [[64, 102], ...],
+    # intent_deck: [...]); it names every card as the text view does
+    from envs.clandestine.engine import ClandestineState
+    from envs.clandestine.nemesis import INTENTS
+    from envs.clandestine.words import intent_words, relic_words, secret_words
+
+    st = ClandestineState(seed=7, num_players=1, nemesis=nemesis, difficulty=4)
+    rng = np.random.default_rng(7)
+    while not st.is_over:
+        st.apply_action(int(rng.choice(np.flatnonzero(st.legal_action_mask()))))
+    panel = _reveal_panel(st)
+    for word in ("relic_hands", "secret_hands", "relic_deck", "secret_decks", "intent_deck",
+                 "primed:"):
+        assert word not in panel
+    assert not re.search(r"\[\s*\d+\s*(,\s*\d+\s*)*\]", panel), "no raw list of ids"
+    assert st.nem.deck and st.relic_hand[st.nem.seat]
+    for s in (0, st.nem.seat):
+        hand = st.relic_hand[s]
+        shown = "; ".join(relic_words(r) for r in hand) if hand else "none"
+        assert f"seat {s} " in panel and shown in panel
+    assert "; ".join(secret_words(st.societies[0], i) for i in st.secret_deck[0]) in panel
+    assert "; ".join(intent_words(c) for c in st.nem.deck) in panel
+    card = INTENTS[st.nem.deck[0]]
+    assert f"{card['name']} [{card['id']}] ({card['type'].capitalize()})" in panel
+
+
+def test_clandestine_reveal_names_primed_secrets_by_space():
+    from envs.clandestine.engine import ClandestineState
+    from envs.clandestine.words import secret_words
+
+    st = next(s for s in (ClandestineState(seed=k, num_players=3) for k in range(40))
+              if "serpent" in s.societies)
+    keepers = st.societies.index("serpent")
+    space = st.city.space("K0a")
+    st.primed[space] = [0, 5]
+    panel = _reveal_panel(st)
+    want = f"K0a: {secret_words('serpent', 0)}; {secret_words('serpent', 5)}"
+    assert want in panel and "Primed Secrets: none" not in panel
+    assert f"seat {keepers} " in panel
+
+
+def test_other_games_keep_their_readable_reveal():
+    # Prowl, Badland Wolves and Clans already name their secrets (clan cards, Scrap cards,
+    # colours): their reveal is hidden_truth line by line, the base class's default
+    from envs import make_raw_env
+
+    for game in ("prowl", "badland_wolves", "clans"):
+        env = make_raw_env(game)
+        env.reset(seed=2)
+        st = env.game
+        truth = st.hidden_truth()
+        assert st.reveal_text() == "\n".join(f"{k}: {json.dumps(v)}" for k, v in truth.items())
+        assert any(isinstance(v, (list, dict)) and v for v in truth.values())
+        assert not re.search(r"\[\s*\d+\s*(,\s*\d+\s*)*\]", st.reveal_text())

@@ -188,9 +188,8 @@ def final_screen(state: GameState, seat: int, events: Sequence[str], labels: Seq
     if events:
         parts.append(Panel("\n".join(escape(e) for e in events),
                            title="since your last decision", title_align="left"))
-    truth = state.hidden_truth()
-    parts.append(Panel(escape("\n".join(f"{k}: {json.dumps(v)}" for k, v in truth.items())),
-                       title="reveal: every secret", title_align="left"))
+    parts.append(Panel(escape(state.reveal_text()), title="reveal: every secret",
+                       title_align="left"))
     parts.append(Panel(escape(state.render_text()), title="final position (full truth, scores)",
                        title_align="left"))
     returns = state.returns() if state.is_terminal else [0.0] * state.num_players

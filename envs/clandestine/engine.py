@@ -94,8 +94,8 @@ from . import scoring as SC
 from .actions import NUM_ACTIONS, decode
 from .city import build_city, load_content
 from .content import load_content as load_cards
-from .words import (LEGEND, action_words, relic_words, secret_words, society_name,
-                    space_action_words, status_words, tile_words)
+from .words import (LEGEND, action_words, intent_words, relic_words, secret_words,
+                    society_name, space_action_words, status_words, tile_words)
 from .spec import DEFAULT_MAX_ROUNDS, NEMESES, SOCIETIES, make_spec
 from . import nemesis as NEM
 
@@ -1664,6 +1664,41 @@ class ClandestineState(GameState):
         if self.nem is not None:  # the Nemesis's face-down Intent cards (design §10.5)
             out["intent_deck"] = list(self.nem.deck)
         return out
+
+    def reveal_text(self) -> str:
+        """Every secret of :meth:`hidden_truth` in the rulebook's words: each seat's Relic and
+        Secret hands and Secret deck, the primed Secrets by space, the Relic deck from its top,
+        a Nemesis's face-down Intent cards; cards by name and id, as the text view names them."""
+        names = [society_name(soc) for soc in self.societies]
+        width = max(len(name) for name in names)
+
+        def row(cards: list[str]) -> str:
+            return "; ".join(cards) if cards else "none"
+
+        lines = ["Relic hands:"]
+        lines += [f"  seat {s} {names[s]:{width}s} {row([relic_words(r) for r in h])}"
+                  for s, h in enumerate(self.relic_hand)]
+        lines.append("Secret hands:")
+        lines += [f"  seat {s} {names[s]:{width}s} "
+                  f"{row([secret_words(self.societies[s], i) for i in h])}"
+                  for s, h in enumerate(self.secret_hand)]
+        lines.append("Secret decks:")
+        lines += [f"  seat {s} {names[s]:{width}s} "
+                  f"{row([secret_words(self.societies[s], i) for i in d])}"
+                  for s, d in enumerate(self.secret_deck)]
+        keepers = [s for s in range(self.num_players) if self.has_power(s, "serpent")]
+        primed = [f"  {self.city.space_ids[sp]}: "
+                  f"{row([secret_words(self.societies[keepers[0]], i) for i in cards])}"
+                  for sp, cards in sorted(self.primed.items()) if cards and keepers]
+        lines.append("Primed Secrets:" + ("" if primed else " none"))
+        lines += primed
+        lines.append(f"Relic deck ({len(self.relic_deck)}, top first): "
+                     + row([relic_words(r) for r in reversed(self.relic_deck)]))
+        if self.nem is not None:
+            lines.append(f"Intent deck of {society_name(self.nem.nemesis)} "
+                         f"({len(self.nem.deck)} face down): "
+                         + row([intent_words(c) for c in self.nem.deck]))
+        return "\n".join(lines)
 
     def resample_from_infostate(self, seat: int, rng: np.random.Generator) -> GameState:
         return resample(self, seat, rng)

@@ -148,6 +148,12 @@ def secret_words(society: str, index: int) -> str:
     return f"{card['name']} [{card['id']}]"
 
 
+def intent_words(index: int) -> str:
+    """``"<name> [<id>] (<Sun|Moon|Star>)"`` of Intent card ``index`` (design §10.4)."""
+    c = _C["nemesis"]["intent_cards"][index]
+    return f"{c['name']} [{c['id']}] ({c['type'].capitalize()})"
+
+
 def tile_words(index: int) -> str:
     """``"<name> [<id>]"`` of Ascension tile ``index``."""
     t = _C["ascension"]["tiles"][index]

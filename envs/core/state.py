@@ -276,6 +276,15 @@ class GameState(ABC):
     def hidden_truth(self) -> dict[str, Any]:
         """The ground truth a deduction researcher probes for (JSON-serialisable)."""
 
+    def reveal_text(self) -> str:
+        """Every secret of the game for a person to read at its end (the terminal's "reveal"
+        panel, ``training.play.final_screen``): one ``key: value`` line per entry of
+        :meth:`hidden_truth`, the value as JSON. A game whose truth holds engine numbers (card
+        ids, indices) overrides this to name them in its rulebook's words."""
+        import json
+
+        return "\n".join(f"{k}: {json.dumps(v)}" for k, v in self.hidden_truth().items())
+
     def public_history(self) -> list[tuple[int, ...]]:
         """Every public event so far, in order, as ``(kind, *args)`` tuples of ints.
 
