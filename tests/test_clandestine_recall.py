@@ -332,13 +332,14 @@ def check_sibling_law(st: ClandestineState, covered: collections.Counter,
         covered[kind] += 1
 
 
-def _sibling_run(games: int, seed: int, max_steps: int) -> tuple[collections.Counter, ...]:
-    """Random games (2-5 players; every other one with every option on; each fourth one a
-    Nemesis game, the Most Holy and the Silver Guard in turn, solo or with 2-3 humans) checked
-    at each decision of the first ``max_steps``."""
+def _sibling_run(games: int, seed: int, max_steps: int, first: int = 0
+                 ) -> tuple[collections.Counter, ...]:
+    """Random games ``first`` .. ``first + games - 1`` (2-5 players; every other one with every
+    option on; each fourth one a Nemesis game, the Most Holy and the Silver Guard in turn, solo
+    or with 2-3 humans) checked at each decision of the first ``max_steps``."""
     covered: collections.Counter = collections.Counter()
     broken: collections.Counter = collections.Counter()
-    for g in range(games):
+    for g in range(first, first + games):
         kw = dict(_ALL_OPTIONS) if g % 2 else {}
         n = 2 + g % 4
         if g % 4 == 3:
@@ -363,12 +364,14 @@ def test_sibling_decisions_stay_apart_fast():
 
 
 @pytest.mark.slow
-def test_sibling_decisions_stay_apart_every_decision_kind():
-    """Whole games (up to 1,500 decisions, about 5 minutes on one core): the kinds the
-    leader record (select_leader), the 'either' timing record (either_timing), the board slot
-    record (board_pick) and the Nemesis's Masks record (effect:target place_chaos) were added
-    for are among those checked."""
-    covered, broken = _sibling_run(24, 2, 1500)
+@pytest.mark.parametrize("part", range(4))
+def test_sibling_decisions_stay_apart_every_decision_kind(part):
+    """Whole games (up to 1,500 decisions; 24 games in four parts of six, 1.5-2 minutes each
+    on one core, so that the parts share the workers): the kinds the leader record
+    (select_leader), the 'either' timing record (either_timing), the board slot record
+    (board_pick) and the Nemesis's Masks record (effect:target place_chaos) were added for are
+    among those checked in every part."""
+    covered, broken = _sibling_run(6, 2, 1500, first=6 * part)
     print("\nseats compared per decision kind:", dict(covered))
     assert not broken, f"seats given one observation for two public histories: {dict(broken)}"
     assert covered["either_timing"] > 0 and covered["effect:target"] > 0
