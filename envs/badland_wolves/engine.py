@@ -474,9 +474,9 @@ class BadlandWolvesState(GameState):
             self.hands[p, k] += 1
         self.since_unseen[:, p, U_DECK] += len(drawn)
 
-    def _hand_seen(self, s: int, p: int) -> None:
-        """Seat ``s`` now knows wolf ``p``'s whole hand: it becomes ``last_seen``, with nothing
-        changed since."""
+    def _hand_seen(self, s: int | slice, p: int) -> None:
+        """Seat ``s`` (or every seat: ``slice(None)``) now knows wolf ``p``'s whole hand: it
+        becomes ``last_seen``, with nothing changed since."""
         self.last_seen[s, p] = self.hands[p]
         self.since_gain[s, p] = 0
         self.since_loss[s, p] = 0
@@ -486,11 +486,7 @@ class BadlandWolvesState(GameState):
     def _check_empty(self, p: int) -> None:
         """An empty hand (its size is public) is known in full to every seat."""
         if not self.hands[p].any():
-            self.last_seen[:, p] = 0
-            self.since_gain[:, p] = 0
-            self.since_loss[:, p] = 0
-            self.since_unseen[:, p] = 0
-            self.since_stolen[:, p] = 0
+            self._hand_seen(slice(None), p)
 
     def _keep_drawn(self) -> None:
         """The Lead Wolf takes the undealt drawn cards (its own share, ruling 6)."""
