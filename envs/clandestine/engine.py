@@ -1675,17 +1675,19 @@ class ClandestineState(GameState):
         def row(cards: list[str]) -> str:
             return "; ".join(cards) if cards else "none"
 
-        lines = ["Relic hands:"]
-        lines += [f"  seat {s} {names[s]:{width}s} {row([relic_words(r) for r in h])}"
-                  for s, h in enumerate(self.relic_hand)]
-        lines.append("Secret hands:")
-        lines += [f"  seat {s} {names[s]:{width}s} "
-                  f"{row([secret_words(self.societies[s], i) for i in h])}"
-                  for s, h in enumerate(self.secret_hand)]
-        lines.append("Secret decks:")
-        lines += [f"  seat {s} {names[s]:{width}s} "
-                  f"{row([secret_words(self.societies[s], i) for i in d])}"
-                  for s, d in enumerate(self.secret_deck)]
+        lines: list[str] = []
+
+        def per_seat(title: str, piles: list[list[int]], word: Any) -> None:
+            lines.append(title)
+            lines.extend(f"  seat {s} {names[s]:{width}s} {row([word(s, c) for c in pile])}"
+                         for s, pile in enumerate(piles))
+
+        def secret(s: int, i: int) -> str:
+            return secret_words(self.societies[s], i)
+
+        per_seat("Relic hands:", self.relic_hand, lambda s, r: relic_words(r))
+        per_seat("Secret hands:", self.secret_hand, secret)
+        per_seat("Secret decks:", self.secret_deck, secret)
         keepers = [s for s in range(self.num_players) if self.has_power(s, "serpent")]
         primed = [f"  {self.city.space_ids[sp]}: "
                   f"{row([secret_words(self.societies[keepers[0]], i) for i in cards])}"
