@@ -235,9 +235,13 @@ class _SecretHistory:
                     else:
                         energy = new
 
+    def _fate_card(self) -> dict[int, int]:
+        """The hidden card of each hidden fate (fate index -> card)."""
+        return {f: self.card[h] for h, f in enumerate(self.holders)}
+
     def draws(self) -> list[int]:
         """The card of each draw, in order."""
-        fate_card = {f: self.card[h] for h, f in enumerate(self.holders)}
+        fate_card = self._fate_card()
         return [self.fates[f][0] if self.fates[f][0] >= 0 else fate_card[f]
                 for f in self.slot_fate]
 
@@ -249,12 +253,12 @@ class _SecretHistory:
         """The card a prime picked and has not put face down yet (its space still to choose):
         one of the hidden hand cards, the first hidden hand fate's (the chain leaves every
         hidden hand card equally likely there)."""
-        fate_card = {f: self.card[h] for h, f in enumerate(self.holders)}
+        fate_card = self._fate_card()
         return fate_card[min(self.hand_fates)]
 
     def primes(self) -> list[int]:
         """The card each prime took, in order."""
-        fate_card = {f: self.card[h] for h, f in enumerate(self.holders)}
+        fate_card = self._fate_card()
         return [real if f < 0 else (self.fates[f][0] if self.fates[f][0] >= 0 else fate_card[f])
                 for f, real in zip(self.prime_fate, self.prime_real)]
 
