@@ -35,6 +35,7 @@ from envs.badland_wolves.cards import (
     RABBIT,
     RAVENOUS,
     SCRAP_COUNTS,
+    SCRAP_NAMES,
     SKULL,
     TC,
     THORN,
@@ -786,6 +787,31 @@ def test_a_steal_between_two_other_wolves_keeps_what_a_look_told_the_seat():
     # wolf 2 (never looked at): its two set-up cards from the deck, one card stolen from wolf 1
     assert _counts(a, oa, "since_unseen").tolist() == [[0, 0], [1, 1], [2, 0]]
     assert _counts(a, oa, "since_stolen").tolist() == [[0, 0, 0], [0, 0, 0], [0, 1, 0]]
+
+
+def test_text_view_says_what_the_look_and_the_steal_left():
+    """The text view names, under another wolf's card count, the hand at the seat's last look
+    and the changes since (the same facts as the observation fields), and nothing for a seat
+    whose record says no more than its lower bounds."""
+    s = _look_then_steal([CROWS_ALLY, TC], [TC, SKULL], 1)
+    I = s.ids
+    s.apply_action(I.ATTACK_TC + 1)
+    s.apply_action(I.DEFEND)
+    tc, skull = SCRAP_NAMES[TC], SCRAP_NAMES[SKULL]
+    lines = s.render_text(0).splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("  wolf 1:"))
+    assert lines[at].endswith("hand: 1 cards")
+    assert lines[at + 1] == (f"    at your last look: {tc}x1, {skull}x1; it lost {tc}x1; it took "
+                             "1 unseen from the Scrap deck; 1 unseen stolen from it")
+    at2 = next(i for i, line in enumerate(lines) if line.startswith("  wolf 2:"))
+    assert lines[at2 + 1] == ("    when its hand was last empty; it took 2 unseen from the "
+                              "Scrap deck; it stole 1 unseen from wolf 1")
+    # wolf 2, the thief, knows the Skull it took: nothing beyond its lower bounds to say of
+    # wolf 1 (never looked at, nothing stolen from it by a third wolf)
+    view2 = s.render_text(2).splitlines()
+    at = next(i for i, line in enumerate(view2) if line.startswith("  wolf 1:"))
+    assert view2[at + 1].startswith("  wolf 2:")
+    assert "at your last look" not in s.render_text(None)
 
 
 def test_look_then_unseen_steal_then_face_up_play_hand_worked():

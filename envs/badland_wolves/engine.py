@@ -1276,6 +1276,10 @@ class BadlandWolvesState(GameState):
                         for k in range(NUM_SCRAP_TYPES) if self.known[seat, p, k]) + ")"
             extra = f" wild {int(self.wild[p])}" if self.wild[p] else ""
             lines.append(f"  wolf {p}: tokens [{toks}]{extra}; hand: {hand or '-'}")
+            if seat is not None and seat != p:
+                record = self._record_text(seat, p)
+                if record:
+                    lines.append(f"    {record}")
         if self.drawn.any() and (seat is None or seat == self.lead):
             lines.append("  drawn to share: " + ", ".join(
                 f"{SCRAP_NAMES[k]}x{int(self.drawn[k])}" for k in range(NUM_SCRAP_TYPES)
@@ -1293,9 +1297,38 @@ class BadlandWolvesState(GameState):
                      "tokens of colour K held; wild N = Wild Loyalties caught; hand: Scrap "
                      "cards (type xN), or only their number for another wolf (with the cards "
                      "you know it holds: dealt to it, stolen, seen with Crow's Ally, not seen "
-                     "leave); decks: cards left; hunters = the wolves in the current Hunt, Lead Wolf first; turn = "
+                     "leave; below it, when that says more, what you saw of that hand since "
+                     "your last Crow's Ally look or since it was last empty); decks: cards "
+                     "left; hunters = the wolves in the current Hunt, Lead Wolf first; turn = "
                      "turns played / turn limit.")
         return "\n".join(lines)
+
+    def _record_text(self, seat: int, p: int) -> str:
+        """What ``seat`` recalls of wolf ``p``'s hand beyond the lower bounds ``known``, in
+        words: the hand at its last Crow's Ally look and the changes since as far as it saw
+        them (observation fields ``last_seen``, ``since_*``). Empty when that record says
+        nothing ``known`` does not: no look since the hand was last empty, and no card lost to
+        or stolen from a third wolf since."""
+        def cards(row: np.ndarray) -> str:
+            return ", ".join(f"{SCRAP_NAMES[k]}x{int(row[k])}"
+                             for k in range(NUM_SCRAP_TYPES) if row[k])
+        last = self.last_seen[seat, p]
+        unseen, stolen = self.since_unseen[seat, p], self.since_stolen[seat, p]
+        if not (last.any() or unseen[U_LOST] or stolen.any()):
+            return ""
+        parts = [f"at your last look: {cards(last)}" if last.any()
+                 else "when its hand was last empty"]
+        if self.since_gain[seat, p].any():
+            parts.append(f"since then it received {cards(self.since_gain[seat, p])}")
+        if self.since_loss[seat, p].any():
+            parts.append(f"it lost {cards(self.since_loss[seat, p])}")
+        if unseen[U_DECK]:
+            parts.append(f"it took {int(unseen[U_DECK])} unseen from the Scrap deck")
+        if unseen[U_LOST]:
+            parts.append(f"{int(unseen[U_LOST])} unseen stolen from it")
+        for q in np.flatnonzero(stolen):
+            parts.append(f"it stole {int(stolen[q])} unseen from wolf {int(q)}")
+        return "; ".join(parts)
 
     # --------------------------------------------------------------------------------------
     # copies, resampling, truth
