@@ -10,7 +10,8 @@ from rich.console import Console
 
 from envs.clandestine.actions import decode
 from envs.clandestine.city import load_content
-from envs.clandestine.engine import ClandestineState
+from envs.clandestine.engine import MAP_ORDER, ClandestineState
+from envs.clandestine.words import relic_card_words
 from envs.core.text import action_text_for
 
 _C = load_content()
@@ -152,8 +153,25 @@ def test_the_first_line_of_the_view_of_the_first_decision():
                        "the Action (a Secret, Alchemy); seat 0 decides Alchemy trades, tile flips "
                        "or a Secret before the Action")
     assert view[2].startswith("  seat 1 The Blue Army      L1 gold 4 energy 1 ")
-    assert "  seat 1 slots - - - - - - tiles Call to Arms [T-START-blue-1]; Old Colours " \
-           "[T-START-blue-2]" in view
+    assert "  seat 1 slots 1 -; 2 -; 3 -; 4 -; 5 -; 6 - tiles Call to Arms [T-START-blue-1]; " \
+           "Old Colours [T-START-blue-2]" in view
+    # the Relic Map, one line per Route, each Relic with its value, icons and suits
+    at = view.index("  Map (Relic deck 95)")
+    assert [line.split()[0] for line in view[at + 1:at + 7]] == ["H", "R1.0", "R2.0", "R3.0",
+                                                               "R4.0", "E1"]
+    assert view[at + 6] == "    E1 -; E2 -; E3 -; E4 -"
+    for line in view[at + 1:at + 6]:
+        for part in line.strip().split("; "):
+            space, _, card = part.partition(" ")
+            r = st.relic_map[MAP_ORDER.index(space)]
+            assert card == relic_card_words(r)
+
+
+def test_relic_card_words_hand_worked():
+    """A Bright and a Dark Relic as the text view writes them (content data R001, R019)."""
+    assert relic_card_words(0) == "Ashwood Staff [R001] (value 1: 1 Rod)"
+    assert relic_card_words(18) == ("Bone Scepter of the Tyrant [R019] (Dark, value 3: 2 Rod "
+                                    "or 1 Sword)")
 
 
 #: engine codes of the first line: the phases and the decision kinds

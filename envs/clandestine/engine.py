@@ -94,8 +94,8 @@ from . import scoring as SC
 from .actions import NUM_ACTIONS, decode
 from .city import build_city, load_content
 from .content import load_content as load_cards
-from .words import (LEGEND, action_words, intent_words, relic_words, secret_words,
-                    society_name, space_action_words, status_words, tile_words)
+from .words import (LEGEND, action_words, intent_words, relic_card_words, relic_words,
+                    secret_words, society_name, space_action_words, status_words, tile_words)
 from .spec import DEFAULT_MAX_ROUNDS, NEMESES, SOCIETIES, make_spec
 from . import nemesis as NEM
 
@@ -1726,21 +1726,26 @@ def render_state(st: ClandestineState, seat: int | None = None) -> str:
                 f"{len(st.relic_hand[s])} secrets {len(st.secret_hand[s])} deck "
                 f"{len(st.secret_deck[s])}")
         if seat is None or seat == s:
-            relics = "; ".join(relic_words(r) for r in st.relic_hand[s]) or "-"
+            relics = "; ".join(relic_card_words(r) for r in st.relic_hand[s]) or "-"
             secrets = "; ".join(secret_words(st.societies[s], i) for i in st.secret_hand[s]) \
                 or "-"
             line += f"\n      hand R: {relics} | S: {secrets}"
         lines.append(line)
     for s in range(st.num_players):
-        slots = [RELIC_IDS[r] if r >= 0 else "-" for r in st.slots[s]]
+        slots = [f"{k + 1} " + (relic_card_words(r) if r >= 0 else "-")
+                 for k, r in enumerate(st.slots[s])]
         tiles = [tile_words(t) + ("*" if t in st.tiles_spent[s] else "") for t in st.tiles[s]]
         conj = _C["conjunctions"][st.conj[s]] if st.conj[s] >= 0 else None
-        lines.append(f"  seat {s} slots {' '.join(slots)}"
+        lines.append(f"  seat {s} slots {'; '.join(slots)}"
                      + (f" tiles {'; '.join(tiles)}" if tiles else "")
                      + (f" Conjunction {conj['name']} [{conj['id']}]" if conj else ""))
-    lines.append("  Map " + " ".join(f"{m}:{RELIC_IDS[r] if r >= 0 else '-'}"
-                                     for m, r in zip(MAP_ORDER, st.relic_map))
-                 + f" | deck {len(st.relic_deck)}")
+    # the Relic Map, one line per Route (the Harbor and the Extension on lines of their own)
+    rows: dict[str, list[str]] = {}
+    for m, r in zip(MAP_ORDER, st.relic_map):
+        row = "E" if m.startswith("E") else m.partition(".")[0]
+        rows.setdefault(row, []).append(f"{m} " + (relic_card_words(r) if r >= 0 else "-"))
+    lines.append(f"  Map (Relic deck {len(st.relic_deck)})")
+    lines.extend(f"    {'; '.join(row)}" for row in rows.values())
     for sid, codes in st.pawns.as_lists(st.city).items():
         if codes:
             action = space_action_words(st.city.action(sid)) or "-"

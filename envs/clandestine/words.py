@@ -26,10 +26,10 @@ from .city import load_content
 _C = load_content()
 
 #: The abbreviations of the Clandestine text view, one line.
-LEGEND = ("Legend: L = Level; hand: R = your Relics, S = your Secrets (name [id]); slots = "
-          "Relic slots 1-6 (- = empty); tiles = Ascension tiles (name [id], * = spent); Map H = "
-          "Harbor, R1.0-R4.2 = Route "
-          "spaces, E1-E4 = Extension, R### = a Relic; spaces: K#a/K#b = connectors, P#S1-S3 = "
+LEGEND = ("Legend: L = Level; hand: R = your Relics, S = your Secrets (name [id]); a Relic: "
+          "name [id] (value V: icons and suit; a Dark Relic counts its first or its second "
+          "suit's icons); slots = Relic slots 1-6 (- = empty); tiles = Ascension tiles (name "
+          "[id], * = spent); Map H = Harbor, R1.0-R4.2 = Route spaces, E1-E4 = Extension; spaces: K#a/K#b = connectors, P#S1-S3 = "
           "Sidewalks, P#C1-C4 = Chambers of seat #; pawns: pl = Public Leader, pf = Public "
           "Follower, uf = Universal Follower, sl# = Society Leader of seat #")
 
@@ -129,6 +129,18 @@ def relic_words(index: int) -> str:
     """``"<name> [R###]"`` of Relic ``index`` (0-based)."""
     r = _C["relics"][index]
     return f"{r['name']} [{r['id']}]"
+
+
+def relic_card_words(index: int) -> str:
+    """``"<name> [R###] (value V: I Suit)"`` of Relic ``index`` (0-based): what the card shows
+    a player, for the text view. A Dark Relic reads ``(Dark, value V: I Suit or J Alt)``: it
+    counts its primary or its alternate icons, not both (rulebook "Ascend"; design §5)."""
+    r = _C["relics"][index]
+    icons = f"{r['icons']} {r['suit']}"
+    if r.get("alt_suit"):
+        icons += f" or {r['alt_icons']} {r['alt_suit']}"
+    tone = "Dark, " if r.get("tone") == "dark" else ""
+    return f"{r['name']} [{r['id']}] ({tone}value {r['value']}: {icons})"
 
 
 def _secret_card(society: str, index: int) -> dict | None:
