@@ -10,6 +10,10 @@
   (``BELIEF_HEURISTICS``; Prowl: the exact consistent posterior; Clans: the exact posterior
   under the heuristic as the opponents' policy; docs/deduction.md); it
   declares ``needs_state = True``;
+* ``heuristic:KEY=VALUE[:KEY=VALUE...]`` — the game's heuristic with some of its rule
+  parameters changed, for a heuristic that declares them (``PARAMETERS``: name -> (type,
+  default, meaning); Badland Wolves), e.g. ``heuristic:join_hand=4``
+  (:func:`heuristic_parameters`);
 * ``ppo:PATH`` — a MaskablePPO policy saved at ``PATH`` (``.zip``), acting greedily
   (:class:`agents.learned.PolicyAgent`);
 * ``ppo:GAME`` (``ppo:prowl``, ``ppo:badland_wolves``, ``ppo:clans``, ``ppo:clandestine``) — the
@@ -106,10 +110,46 @@ def heuristic_class(game: str) -> type:
     return getattr(importlib.import_module(module), cls)
 
 
+def heuristic_parameters(spec: str, game: str) -> dict[str, Any]:
+    """The rule parameters of a ``heuristic:KEY=VALUE[:KEY=VALUE...]`` spec, typed by the
+    game's heuristic class's ``PARAMETERS`` table (name -> (type, default, meaning)).
+
+    Raises:
+        ValueError: the game's heuristic declares no parameters, a part that is not
+            ``KEY=VALUE``, an unknown or repeated key (the message lists the known ones), or a
+            value that is not of the parameter's type (int or float, finite).
+    """
+    cls = heuristic_class(game)
+    table = getattr(cls, "PARAMETERS", None)
+    if not table:
+        raise ValueError(f"the {game} heuristic has no rule parameters: use 'heuristic' "
+                         f"(spec {spec!r})")
+    out: dict[str, Any] = {}
+    for part in spec.split(":")[1:]:
+        key, eq, text = part.partition("=")
+        if not eq or not key or not text:
+            raise ValueError(f"in agent spec {spec!r}: {part!r} is not KEY=VALUE")
+        if key not in table:
+            raise ValueError(f"in agent spec {spec!r}: unknown {game} heuristic parameter "
+                             f"{key!r}; known: {', '.join(sorted(table))}")
+        if key in out:
+            raise ValueError(f"in agent spec {spec!r}: parameter {key!r} given twice")
+        kind = table[key][0]
+        try:
+            value = kind(text)
+        except ValueError:
+            raise ValueError(f"in agent spec {spec!r}: {key} must be {kind.__name__}, got "
+                             f"{text!r}") from None
+        if isinstance(value, float) and not np.isfinite(value):
+            raise ValueError(f"in agent spec {spec!r}: {key} must be finite, got {text!r}")
+        out[key] = value
+    return out
+
+
 def make_agent(spec: str, game: str, config: dict[str, Any], seed: int | None = None) -> Agent:
-    """An agent from ``spec`` (``random``, ``heuristic``, ``heuristic:belief``, ``ppo:PATH``,
-    ``ppo:GAME`` or
-    ``ismcts:N[:...]``; see the module docstring).
+    """An agent from ``spec`` (``random``, ``heuristic``, ``heuristic:belief``,
+    ``heuristic:KEY=VALUE...``, ``ppo:PATH``, ``ppo:GAME`` or ``ismcts:N[:...]``; see the
+    module docstring).
 
     Raises:
         ValueError: a spec that is not a string, unknown spec form or game, a config that is
@@ -117,7 +157,8 @@ def make_agent(spec: str, game: str, config: dict[str, Any], seed: int | None = 
             without a path, a shipped ``ppo:GAME`` policy asked to play another game, or a
             policy whose observation or action size differs from ``game``'s with ``config``
             (the message gives both shapes), a seed that is not None or a non-negative int
-            (``True`` included: a bool is not a seed);
+            (``True`` included: a bool is not a seed), bad ``heuristic:`` parameters
+            (:func:`heuristic_parameters`);
             FileNotFoundError: a ``ppo:`` path is missing and names no shipped policy.
     """
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))
@@ -144,6 +185,10 @@ def make_agent(spec: str, game: str, config: dict[str, Any], seed: int | None = 
                              f"{', '.join(sorted(BELIEF_HEURISTICS))}")
         module, _, cls = BELIEF_HEURISTICS[game].partition(":")
         return getattr(importlib.import_module(module), cls)(config, seed=seed)
+    if spec.startswith("heuristic:"):
+        agent = heuristic_class(game)(config, seed=seed, **heuristic_parameters(spec, game))
+        agent.name = spec
+        return agent
     if spec.startswith("ppo:"):
         from .learned import PolicyAgent
 
@@ -175,5 +220,5 @@ def make_agent(spec: str, game: str, config: dict[str, Any], seed: int | None = 
 
 
 __all__ = ["BELIEF_HEURISTICS", "CHECKPOINT_DIR", "HEURISTICS", "SHIPPED_POLICIES", "Agent",
-           "RandomAgent", "act_with_state", "heuristic_class", "legal_ids", "make_agent",
-           "shipped_policy_path"]
+           "RandomAgent", "act_with_state", "heuristic_class", "heuristic_parameters", "legal_ids",
+           "make_agent", "shipped_policy_path"]

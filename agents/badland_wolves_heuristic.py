@@ -16,7 +16,7 @@ and plays a simple plan:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -41,18 +41,47 @@ class BadlandWolvesHeuristic(OwnCopy):
     Args:
         config: the game's resolved config (``num_players`` is read).
         seed: seed of the tie-breaking generator.
+        **parameters: rule parameters to change from their defaults (:attr:`PARAMETERS`;
+            agent spec ``heuristic:KEY=VALUE[:...]``, e.g. ``heuristic:join_hand=4``).
 
     ``act(observation, agent) -> int`` returns a legal action id (int) for the PettingZoo
     observation dict ``{"observation": float32 (D,), "action_mask": int8 (A,)}``.
 
     Raises:
-        ValueError: the mask has no legal action, or (at a decision with a choice) the
+        ValueError: an unknown parameter or a value of the wrong type or out of range (at
+            construction); the mask has no legal action, or (at a decision with a choice) the
             observation's shape is not that of ``config`` (another player count).
     """
 
     name = "heuristic"
 
-    def __init__(self, config: dict[str, Any], seed: int | None = None) -> None:
+    #: rule parameters: name -> (type, default, meaning); the defaults are the heuristic's play
+    PARAMETERS: ClassVar[dict[str, tuple[type, Any, str]]] = {
+        "join_hand": (int, 6, "Join Hunt: decline with at least this many cards in hand"),
+        "join_cost": (float, 2.5, ("Join Hunt: decline when the cheapest token to risk costs "
+                                   "more than this (own colour 2-4, others 1-10)")),
+        "jack_hand": (int, 4, "Jackalope: accept with at least this many cards in hand"),
+        "attack_threshold": (float, 1.2, ("attack when P(no defence) x token value reaches "
+                                          "this with at least attack_hand cards")),
+        "attack_threshold_short": (float, 2.5, "the same with fewer than attack_hand cards"),
+        "attack_hand": (int, 4, "hand size from which attack_threshold applies"),
+        "feathers_held": (int, 2, ("play Three Feathers once this many of its own Loyalties "
+                                   "are held by others")),
+    }
+
+    def __init__(self, config: dict[str, Any], seed: int | None = None,
+                 **parameters: Any) -> None:
+        for key, value in parameters.items():
+            if key not in self.PARAMETERS:
+                raise ValueError(f"unknown Badland Wolves heuristic parameter {key!r}; known: "
+                                 f"{', '.join(sorted(self.PARAMETERS))}")
+            kind = self.PARAMETERS[key][0]
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or (
+                    kind is int and int(value) != value) or not np.isfinite(value) or value < 0:
+                raise ValueError(f"heuristic parameter {key} must be a non-negative "
+                                 f"{kind.__name__}, got {value!r}")
+        p = {key: spec[1] for key, spec in self.PARAMETERS.items()} | parameters
+        self.parameters = {key: self.PARAMETERS[key][0](value) for key, value in p.items()}
         self.n = int(config.get("num_players", 4))
         self.L = observation_layout(self.n)
         self.I = action_layout(self.n)
@@ -161,7 +190,8 @@ class BadlandWolvesHeuristic(OwnCopy):
             cols = [c for c in range(n) if mask[I.COLOUR + c]]
             cost, c = min((self._risk_cost(d, c), c) for c in cols)
             if ph == JOIN:
-                if hand.sum() >= 6 or cost > 2.5:
+                if hand.sum() >= self.parameters["join_hand"] or \
+                        cost > self.parameters["join_cost"]:
                     return I.DECLINE
             return I.COLOUR + c
         if ph == ORDER:
@@ -174,7 +204,7 @@ class BadlandWolvesHeuristic(OwnCopy):
             _, t, k = min(opts)
             return I.GIVE + t * 9 + k
         if ph == JACK:
-            return I.ACCEPT if hand.sum() >= 4 else I.DECLINE
+            return I.ACCEPT if hand.sum() >= self.parameters["jack_hand"] else I.DECLINE
         if ph == DISCARD:
             val = self._card_values(hand)
             opts = [k for k in range(9) if mask[I.DISCARD + k]]
@@ -249,7 +279,7 @@ class BadlandWolvesHeuristic(OwnCopy):
                         best = (val, I.COLLECT + s * n + t)
         if best is not None:
             return best[1]
-        if mask[I.FEATHER] and tok[:, me].sum() - tok[me, me] >= 2:
+        if mask[I.FEATHER] and tok[:, me].sum() - tok[me, me] >= self.parameters["feathers_held"]:
             return I.FEATHER
         # attacks
         cands = []
@@ -263,7 +293,9 @@ class BadlandWolvesHeuristic(OwnCopy):
                 cands.append((self._p_no_defence(d, t, 2) * val, I.ATTACK_FR + t))
         if cands:
             score, a = max(cands)
-            threshold = 1.2 if hand.sum() >= 4 else 2.5
+            par = self.parameters
+            threshold = (par["attack_threshold"] if hand.sum() >= par["attack_hand"]
+                         else par["attack_threshold_short"])
             if score >= threshold:
                 return a
         # Crow's Ally: look at a wolf with a small hand holding tokens, if we can follow up

@@ -43,9 +43,13 @@ class Demonstrations:
 def collect_demonstrations(game: str, state_class: type[GameState], config: dict[str, Any],
                            games: int, seed: int = 0,
                            progress: Callable[[int], None] | None = None,
-                           tie_sets: bool = False, advice: str | None = None
-                           ) -> Demonstrations:
-    """Play ``games`` heuristic-only games at engine level and record every decision.
+                           tie_sets: bool = False, advice: str | None = None,
+                           teacher: str = "heuristic") -> Demonstrations:
+    """Play ``games`` games of the teacher against itself at engine level and record every
+    decision.
+
+    ``teacher``: agent spec of every seat (:func:`agents.make_agent`; default ``heuristic``, or
+    e.g. ``heuristic:join_hand=4``), one instance per seat, reset before each game.
 
     ``tie_sets``: also record each decision's equally-best moves (the heuristic's
     ``best_moves(observation, agent)``, asked before it acts) in ``Demonstrations.best``.
@@ -54,20 +58,20 @@ def collect_demonstrations(game: str, state_class: type[GameState], config: dict
     (one per seat, reset before each game, asked at every decision of its seat).
 
     Raises:
-        ValueError: ``games < 1``, or ``tie_sets`` for a game whose heuristic has no
-            ``best_moves``.
+        ValueError: ``games < 1``, ``tie_sets`` for a teacher without ``best_moves``, or a
+            bad teacher spec (:func:`agents.make_agent`).
     """
     if games < 1:
         raise ValueError(f"games must be at least 1, got {games}")
     rng = np.random.default_rng(seed)
     probe = state_class(seed=0, **config)
     n = probe.num_players
-    agents = [make_agent("heuristic", game, config, seed=seed + i) for i in range(n)]
+    agents = [make_agent(teacher, game, config, seed=seed + i) for i in range(n)]
     advisors = ([Advisor(advice, game, config, seed=seed + n + i) for i in range(n)]
                 if check_advice(advice) is not None else None)
     if tie_sets and not hasattr(agents[0], "best_moves"):
-        raise ValueError(f"the {game} heuristic has no best_moves (its set of equally-best "
-                         "moves): use the action target for this game")
+        raise ValueError(f"the {game} teacher {teacher!r} has no best_moves (its set of "
+                         "equally-best moves): use the action target for this game")
     obs, masks, actions, seats, game_ids, final, best = [], [], [], [], [], [], []
     for g in range(games):
         state = state_class(seed=int(rng.integers(2**62)), **config)

@@ -408,6 +408,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="warm start: behaviour-clone the heuristic on this many heuristic-only "
                         "games before PPO (0: start from a uniform policy)")
     p.add_argument("--imitation-epochs", type=int, default=12)
+    p.add_argument("--imitation-teacher", default="heuristic",
+                   help="agent spec whose moves the warm start fits (default heuristic; e.g. "
+                        "heuristic:join_hand=4, a heuristic with changed rule parameters, or "
+                        "any spec make_agent knows that acts from the observation); the advice "
+                        "(--advice) stays the plain heuristic's")
     p.add_argument("--imitation-target", choices=("action", "tie-set"), default="action",
                    help="what the warm start fits: the heuristic's action (default), or "
                         "tie-set: the log of the total probability of its equally-best moves "
@@ -474,12 +479,15 @@ def _validated(parser: argparse.ArgumentParser, args: argparse.Namespace
                 overrides[key] = value
             overrides.setdefault("num_players", 1)
         config = dict(state_class.from_config(0, **overrides).config)   # validated, resolved
+        teacher = make_agent(args.imitation_teacher, args.game, config, seed=0)
         if (args.imitation_target == "tie-set" and args.imitation_games > 0
-                and not hasattr(make_agent("heuristic", args.game, config, seed=0),
-                                "best_moves")):
-            raise ValueError(f"--imitation-target tie-set needs a heuristic with best_moves "
-                             f"(its equally-best moves); the {args.game} one has none: use "
-                             "--imitation-target action")
+                and not hasattr(teacher, "best_moves")):
+            raise ValueError(f"--imitation-target tie-set needs a teacher with best_moves "
+                             f"(its equally-best moves); {args.imitation_teacher!r} for "
+                             f"{args.game} has none: use --imitation-target action")
+        if getattr(teacher, "needs_state", False):
+            raise ValueError(f"--imitation-teacher {args.imitation_teacher!r} reads the game "
+                             "state (needs_state); a teacher must act from the observation")
     except ValueError as exc:
         parser.error(str(exc))
     return state_class, config, net, weights
@@ -693,25 +701,28 @@ def sync_snapshots(vec: Any, run_dir: Path, pool: OpponentPool) -> None:
 
 def warm_start(model: Any, args: argparse.Namespace, state_class: type[GameState],
                config: dict[str, Any]) -> dict[str, Any]:
-    """Behaviour-clone the heuristic into ``model.policy`` (see :mod:`training.imitation`)."""
+    """Behaviour-clone the teacher (``--imitation-teacher``, default the heuristic) into
+    ``model.policy`` (see :mod:`training.imitation`)."""
     from tqdm import tqdm
 
     from .imitation import collect_demonstrations, pretrain_policy
 
     t0 = time.perf_counter()
-    with tqdm(total=args.imitation_games, desc="heuristic demonstrations", unit="game",
-              disable=args.no_progress) as bar:
+    with tqdm(total=args.imitation_games, desc=f"{args.imitation_teacher} demonstrations",
+              unit="game", disable=args.no_progress) as bar:
         demos = collect_demonstrations(args.game, state_class, config, args.imitation_games,
                                        seed=args.seed + 17, progress=bar.update,
                                        tie_sets=args.imitation_target == "tie-set",
-                                       advice=advice_of(args))
+                                       advice=advice_of(args),
+                                       teacher=args.imitation_teacher)
     stats = pretrain_policy(model.policy, demos, epochs=args.imitation_epochs, seed=args.seed,
                             log=(lambda line: None) if args.no_progress else print,
                             target=args.imitation_target)
     stats.update({"games": args.imitation_games, "decisions": len(demos),
-                  "target": args.imitation_target,
+                  "target": args.imitation_target, "teacher": args.imitation_teacher,
                   "seconds": time.perf_counter() - t0})
-    print(f"warm start: {len(demos)} heuristic decisions from {args.imitation_games} games, "
+    print(f"warm start: {len(demos)} {args.imitation_teacher} decisions from "
+          f"{args.imitation_games} games, "
           f"imitation accuracy {stats['accuracy']:.3f} ({stats['seconds']:.0f} s)")
     return stats
 
