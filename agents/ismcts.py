@@ -46,8 +46,8 @@ a single legal action is returned without searching.
 
 Constants per game: ``c``, ``max_rollout_depth``, ``cut`` and ``final`` not given take
 :func:`game_defaults` (:data:`BASE_DEFAULTS`: c=2.0, max_rollout_depth=2000, cut="provisional",
-final="visits", overridden per game by :data:`GAME_DEFAULTS`); ``repr(agent)`` shows the values
-in use.
+final="visits", overridden per game by :data:`GAME_DEFAULTS`: in Clans c=0.5,
+max_rollout_depth=5, cut="score_margin"); ``repr(agent)`` shows the values in use.
 
 Budget: ``iterations`` and/or ``seconds`` (wall clock); the search stops at whichever is used up
 first, and always runs at least one iteration. With an iteration budget the agent is

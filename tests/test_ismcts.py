@@ -405,9 +405,12 @@ def test_per_game_defaults_and_repr():
     assert (agent.c, agent.max_rollout_depth, agent.cut, agent.final) == (2.0, 2000,
                                                                          "provisional", "visits")
     assert "c=2.0, max_rollout_depth=2000, cut='provisional', final='visits'" in repr(agent)
+    # Clans: the constants measured in docs/training.md ("Clans: the searcher's constants")
     clans = make_agent("ismcts:200", "clans", state_class("clans")(seed=0).config)
-    want = game_defaults("clans")
-    assert (clans.c, clans.max_rollout_depth, clans.cut, clans.final) == (
-        want["c"], want["max_rollout_depth"], want["cut"], want["final"])
+    assert game_defaults("clans") == {"c": 0.5, "max_rollout_depth": 5, "cut": "score_margin",
+                                      "final": "visits"}
+    assert (clans.c, clans.max_rollout_depth, clans.cut, clans.final) == (0.5, 5, "score_margin",
+                                                                         "visits")
+    assert "c=0.5, max_rollout_depth=5, cut='score_margin', final='visits'" in repr(clans)
     # an option in the spec wins over the game's default
     assert make_agent("ismcts:200:c=3", "clans", state_class("clans")(seed=0).config).c == 3.0
