@@ -30,14 +30,24 @@ One iteration:
    seat, reset at the start of each rollout, acting on
    ``{"observation": d.observation_tensor(p), "action_mask": d.legal_action_mask()}``; it sees
    only what the seat to act sees in the determinized world, and its within-game memory starts
-   at the rollout, not at the real game's start). A rollout that reaches ``max_rollout_depth``
-   actions without ending, or a game that ends truncated, scores **zeros for every seat**: the
-   same "no winner" outcome that evaluation gives a truncated game.
+   at the rollout, not at the real game's start). A game that ends truncated scores **zeros for
+   every seat**: the same "no winner" outcome that evaluation gives a truncated game. A rollout
+   that reaches ``max_rollout_depth`` actions without ending is scored by ``cut``: with
+   ``"provisional"`` (the default) by the determinized world's ``provisional_returns()`` when
+   its engine has one (Clans: the returns if the game ended now, from the world's current
+   scores; same scale as ``returns()``), otherwise zeros as with ``"zeros"``. The provisional
+   evaluation reads the determinization only, never the real state.
 5. **Back up**: every node on the path gets one visit and adds the return of the seat that acted
    into it (``returns()[seat]``).
 
 The move played is the root child with the most visits (ties: higher mean return, then the
-lower action id). A decision with a single legal action is returned without searching.
+lower action id), or with ``final="mean"`` the one with the highest mean return. A decision with
+a single legal action is returned without searching.
+
+Constants per game: ``c``, ``max_rollout_depth``, ``cut`` and ``final`` not given take
+:func:`game_defaults` (:data:`BASE_DEFAULTS`: c=2.0, max_rollout_depth=2000, cut="provisional",
+final="visits", overridden per game by :data:`GAME_DEFAULTS`: in Clans c=0.5,
+max_rollout_depth=5, cut="score_margin"); ``repr(agent)`` shows the values in use.
 
 Budget: ``iterations`` and/or ``seconds`` (wall clock); the search stops at whichever is used up
 first, and always runs at least one iteration. With an iteration budget the agent is
@@ -46,7 +56,8 @@ is not, as the number of iterations depends on the machine).
 
 Spec form (:func:`agents.make_agent`): ``ismcts:N`` (N iterations, random rollouts),
 ``ismcts:N:rollout=heuristic``, and the other keywords ``c=``, ``seconds=``, ``max_depth=``
-(``ismcts:200:c=1.5:max_depth=300``).
+``cut=`` and ``final=`` (``ismcts:200:c=1.5:max_depth=300``,
+``ismcts:200:c=0.5:max_depth=20:cut=score_margin:final=mean``).
 """
 
 from __future__ import annotations
@@ -61,7 +72,44 @@ import numpy as np
 from .base import OwnCopy, legal_ids, seat_of_state
 
 ROLLOUTS = ("random", "heuristic")
+#: how a rollout cut at ``max_rollout_depth`` is scored, besides an engine's own kind names
+CUTS = ("zeros", "provisional")
+#: how the move is picked from the root's children
+FINALS = ("visits", "mean")
+#: the defaults of every game without its own entry in :data:`GAME_DEFAULTS`
+BASE_DEFAULTS: dict[str, Any] = {"c": 2.0, "max_rollout_depth": 2000, "cut": "provisional",
+                                 "final": "visits"}
+#: per-game defaults, over :data:`BASE_DEFAULTS` (docs/training.md, "`ismcts:200` against the
+#: heuristic and the shipped policy", has the measurements behind them)
+GAME_DEFAULTS: dict[str, dict[str, Any]] = {
+    # Clans: random rollouts to the end score a very noisy +-1 and took the searcher only level
+    # with two heuristics (0.363 of 1,000 games with c=2.0); cut after 5 actions and scored by
+    # the determinized world's score margin, with c=0.5, it beats them: 0.461 [0.430, 0.492]
+    # of 1,000 games, seat win share 0.356 (docs/training.md)
+    "clans": {"c": 0.5, "max_rollout_depth": 5, "cut": "score_margin"},
+}
+_UNSET: Any = object()
 _DIGITS = re.compile(r"[0-9]+")
+
+
+def game_defaults(game: str) -> dict[str, Any]:
+    """The constants ``ismcts:N`` uses in ``game`` when the spec does not set them.
+
+    A copy of :data:`BASE_DEFAULTS` updated with ``GAME_DEFAULTS.get(game, {})``: keys ``c``,
+    ``max_rollout_depth``, ``cut`` and ``final`` (the :class:`ISMCTSAgent` keywords).
+    """
+    return {**BASE_DEFAULTS, **GAME_DEFAULTS.get(game, {})}
+
+
+def _provisional_kinds(game: str) -> tuple[str, ...]:
+    """The ``kind`` names the game's engine ``provisional_returns`` takes (empty if none or the
+    game is not registered)."""
+    from envs import GAMES, env_module
+
+    if game not in GAMES:
+        return ()
+    cls = env_module(game).raw_env.state_class
+    return tuple(getattr(cls, "PROVISIONAL_KINDS", ()))
 
 
 class _Node:
@@ -97,23 +145,42 @@ class ISMCTSAgent(OwnCopy):
         seconds: wall-clock seconds per decision (``None``: only the iteration budget counts).
         rollout: ``"random"`` or ``"heuristic"`` (the game's scripted heuristic).
         c: UCB exploration constant (returns are in [-1, 1] in every game).
-        max_rollout_depth: most actions played in one rollout; a rollout cut there scores zero
-            for every seat. ``None``: no limit.
+        max_rollout_depth: most actions played in one rollout (``None``: no limit); a rollout
+            cut there is scored as ``cut`` says.
+        cut: score of a cut rollout: ``"zeros"`` (zero for every seat, the "no winner" outcome
+            of a truncated game), ``"provisional"`` (the determinized world's
+            ``provisional_returns()`` when its engine has that method, zeros otherwise), or one
+            of the engine's ``PROVISIONAL_KINDS`` (Clans: ``"win_loss"``, ``"score_margin"``),
+            passed as ``provisional_returns(kind)``.
+        final: the move played: ``"visits"`` (the root child with the most visits; ties: higher
+            mean, then lower action id) or ``"mean"`` (the highest mean return; ties: more
+            visits, then lower action id).
         seed: seed of the agent's ``numpy.random.Generator`` (determinizations, expansion and
             random rollouts all draw from it).
 
+    ``c``, ``max_rollout_depth``, ``cut`` and ``final`` left unset take the game's defaults
+    (:func:`game_defaults`: :data:`BASE_DEFAULTS` over :data:`GAME_DEFAULTS`).
+
     Raises:
         ValueError: no budget, a budget below 1 iteration / seconds not positive and finite,
-            an unknown rollout policy, a ``c`` not finite and >= 0 or a ``max_rollout_depth``
-            below 1.
+            an unknown rollout policy, a ``c`` not finite and >= 0, a ``max_rollout_depth``
+            below 1, a ``cut`` that is neither in :data:`CUTS` nor a kind of the game's engine,
+            or a ``final`` not in :data:`FINALS` (each names the bad value).
     """
 
     name = "ismcts"
     needs_state = True
 
     def __init__(self, game: str, config: dict[str, Any], iterations: int | None = 200,
-                 seconds: float | None = None, rollout: str = "random", c: float = 2.0,
-                 max_rollout_depth: int | None = 2000, seed: int | None = None) -> None:
+                 seconds: float | None = None, rollout: str = "random", c: float = _UNSET,
+                 max_rollout_depth: int | None = _UNSET, cut: str = _UNSET,
+                 final: str = _UNSET, seed: int | None = None) -> None:
+        defaults = game_defaults(game)
+        c = defaults["c"] if c is _UNSET else c
+        if max_rollout_depth is _UNSET:
+            max_rollout_depth = defaults["max_rollout_depth"]
+        cut = defaults["cut"] if cut is _UNSET else cut
+        final = defaults["final"] if final is _UNSET else final
         if iterations is None and seconds is None:
             raise ValueError("ISMCTS needs a budget: give iterations, seconds or both")
         if iterations is not None and (isinstance(iterations, bool) or int(iterations) != iterations
@@ -130,6 +197,12 @@ class ISMCTSAgent(OwnCopy):
                                               or max_rollout_depth < 1):
             raise ValueError(f"max_rollout_depth must be a positive integer or None, got "
                              f"{max_rollout_depth!r}")
+        kinds = _provisional_kinds(game)
+        if cut not in CUTS and cut not in kinds:
+            raise ValueError(f"cut must be one of {list(CUTS) + list(kinds)} for {game}, got "
+                             f"{cut!r}")
+        if final not in FINALS:
+            raise ValueError(f"final must be one of {list(FINALS)}, got {final!r}")
         self.game = game
         self.config = dict(config)
         self.iterations = None if iterations is None else int(iterations)
@@ -137,6 +210,8 @@ class ISMCTSAgent(OwnCopy):
         self.rollout = rollout
         self.c = float(c)
         self.max_rollout_depth = None if max_rollout_depth is None else int(max_rollout_depth)
+        self.cut = cut
+        self.final = final
         self.seed = seed
         self.rng = np.random.default_rng(seed)
         self._heuristics: list[Any] | None = None
@@ -162,7 +237,8 @@ class ISMCTSAgent(OwnCopy):
     def __repr__(self) -> str:
         return (f"ISMCTSAgent({self.game!r}, iterations={self.iterations}, seconds={self.seconds}, "
                 f"rollout={self.rollout!r}, c={self.c}, max_rollout_depth="
-                f"{self.max_rollout_depth}, seed={self.seed})")
+                f"{self.max_rollout_depth}, cut={self.cut!r}, final={self.final!r}, "
+                f"seed={self.seed})")
 
     def reset(self) -> None:
         """Nothing to forget between games (the tree is rebuilt for every decision)."""
@@ -224,6 +300,8 @@ class ISMCTSAgent(OwnCopy):
         if not stats:
             raise RuntimeError(f"no root move searched: resample_from_infostate({seat}) gave "
                                f"worlds where seat {seat} is not to act")
+        if self.final == "mean":
+            return max(stats, key=lambda a: (stats[a][1], stats[a][0], -a))
         return max(stats, key=lambda a: (stats[a][0], stats[a][1], -a))
 
     def _iterate(self, root: _Node, world: Any, rng: np.random.Generator) -> None:
@@ -268,14 +346,15 @@ class ISMCTSAgent(OwnCopy):
     def _rollout(self, world: Any, rng: np.random.Generator) -> list[float]:
         """Play ``world`` to its end with the rollout policy; each seat's return (list).
 
-        A rollout cut at ``max_rollout_depth`` actions, or a truncated game, scores zeros.
+        A truncated game scores zeros; a rollout cut at ``max_rollout_depth`` actions is scored
+        by :meth:`_cut_returns`.
         """
         limit = self.max_rollout_depth
         steps = 0
         if self.rollout == "random":
             while not world.is_over:
                 if limit is not None and steps >= limit:
-                    return [0.0] * world.num_players
+                    return self._cut_returns(world)
                 legal = np.flatnonzero(world.legal_action_mask())
                 world.apply_action(int(legal[rng.integers(legal.size)]))
                 steps += 1
@@ -286,7 +365,7 @@ class ISMCTSAgent(OwnCopy):
                 h.reset()
             while not world.is_over:
                 if limit is not None and steps >= limit:
-                    return [0.0] * world.num_players
+                    return self._cut_returns(world)
                 p = world.current_player
                 obs = {"observation": world.observation_tensor(p),
                        "action_mask": world.legal_action_mask()}
@@ -296,12 +375,27 @@ class ISMCTSAgent(OwnCopy):
             return [0.0] * world.num_players
         return [float(x) for x in world.returns()]
 
+    def _cut_returns(self, world: Any) -> list[float]:
+        """Each seat's score of a rollout cut before the end, read from the determinized
+        ``world`` only (never the real state): zeros, or its ``provisional_returns`` (see
+        ``cut``)."""
+        if self.cut == "zeros":
+            return [0.0] * world.num_players
+        provisional = getattr(world, "provisional_returns", None)
+        if provisional is None:
+            return [0.0] * world.num_players
+        values = provisional() if self.cut == "provisional" else provisional(self.cut)
+        return [float(x) for x in values]
+
 
 def parse_spec(spec: str) -> dict[str, Any]:
     """Keywords of :class:`ISMCTSAgent` from ``ismcts:N[:key=value...]``.
 
     Keys: ``rollout`` (``random`` | ``heuristic``), ``c`` (float), ``seconds`` (float),
-    ``max_depth`` (int or ``none``). ``N`` may be ``none`` when ``seconds`` is given.
+    ``max_depth`` (int or ``none``), ``cut`` (``zeros`` | ``provisional`` | an engine kind such
+    as ``score_margin``), ``final`` (``visits`` | ``mean``). ``N`` may be ``none`` when
+    ``seconds`` is given. Keys not given are left out (the agent takes the game's defaults);
+    values of ``rollout``, ``cut`` and ``final`` are checked by :class:`ISMCTSAgent`.
 
     Raises:
         ValueError: not of that form, an unknown key, a repeated key or a bad value.
@@ -317,7 +411,8 @@ def parse_spec(spec: str) -> dict[str, Any]:
                          f"{parts[1]!r} in {spec!r}")
     kwargs["iterations"] = None if parts[1].lower() == "none" else int(parts[1])
     keys = {"rollout": ("rollout", str), "c": ("c", float), "seconds": ("seconds", float),
-            "max_depth": ("max_rollout_depth", int)}
+            "max_depth": ("max_rollout_depth", int), "cut": ("cut", str),
+            "final": ("final", str)}
     for item in parts[2:]:
         key, sep, value = item.partition("=")
         if not sep or key not in keys:

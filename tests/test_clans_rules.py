@@ -7,6 +7,7 @@ import pytest
 
 from envs.clans import NUM_MOVE_ACTIONS, ClansState
 from envs.clans import board as B
+from envs.clans.engine import REWARDS
 from envs.core import IllegalActionError
 
 RED, YELLOW, GREEN, BLUE, BLACK = range(5)
@@ -267,6 +268,42 @@ def test_rewards_win_loss_shared_and_score_margin():
     m.chips[:] = [2, 1, 0]                            # 32, 21, 45
     assert m.returns().tolist() == pytest.approx([-13 / 20, -1.0, 13 / 20])
     assert ClansState(seed=1).returns().tolist() == [0.0, 0.0, 0.0]
+
+
+def test_provisional_returns_from_the_current_scores():
+    """Mid-game (not over): the returns the game would give if it ended now, from colour points
+    so far plus chips; ``returns()`` stays zeros until the end."""
+    s = position({}, colours=(RED, YELLOW, GREEN))
+    s.scores[:] = [14, 9, 3, 0, 0]                    # red 14, yellow 9, green 3
+    s.chips[:] = [0, 2, 1]                            # seats: 14, 11, 4
+    assert not s.is_terminal and s.returns().tolist() == [0.0, 0.0, 0.0]
+    assert s.provisional_returns().tolist() == [1.0, -1.0, -1.0]           # configured win_loss
+    assert s.provisional_returns("win_loss").tolist() == [1.0, -1.0, -1.0]
+    assert s.provisional_returns("score_margin").tolist() == pytest.approx(
+        [3 / 20, -3 / 20, -10 / 20])
+    s.chips[:] = [0, 5, 1]                            # 14, 14, 4: shared lead
+    assert s.provisional_returns().tolist() == [1.0, 1.0, -1.0]
+    assert s.provisional_returns("score_margin").tolist() == pytest.approx([0.0, 0.0, -0.5])
+    m = position({}, reward="score_margin", colours=(BLUE, RED, BLACK))
+    m.scores[:] = [12, 0, 0, 5, 1]                    # blue 5, red 12, black 1
+    m.chips[:] = [1, 0, 0]                            # seats: 6, 12, 1
+    assert m.provisional_returns().tolist() == pytest.approx([-6 / 20, 6 / 20, -11 / 20])
+    m.scores[:] = [40, 0, 0, 5, 1]                    # seats: 6, 40, 1: margins clipped
+    assert m.provisional_returns().tolist() == [-1.0, 1.0, -1.0]
+    assert ClansState(seed=1).provisional_returns().tolist() == [0.0, 0.0, 0.0]   # all tie at 0
+    for bad in ("margin", "", 3):
+        with pytest.raises(ValueError, match=repr(bad)):
+            s.provisional_returns(bad)
+
+
+def test_provisional_returns_equal_returns_at_the_end_of_real_games():
+    rng = np.random.default_rng(4)
+    for seed in range(5):
+        for reward in REWARDS:
+            s = ClansState(seed=seed, reward=reward)
+            while not s.is_terminal:
+                s.apply_action(int(rng.choice(np.flatnonzero(s.legal_action_mask()))))
+            assert s.provisional_returns().tolist() == s.returns().tolist()
 
 
 def test_village_never_moves_nor_receives_huts():

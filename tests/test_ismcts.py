@@ -312,3 +312,105 @@ def test_selfplay_opponents_may_search():
         _, _, term, trunc, _ = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
         done = term or trunc
     assert calls and 0 not in calls   # the learner sits at seat 0 in the first episode
+
+
+# --- cut rollouts, provisional evaluation, per-game constants ------------------------------
+def clans_with_scores(seed: int = 0):
+    """A Clans game played at random until some village has scored points but the game goes on
+    (seat scores not all equal)."""
+    rng = np.random.default_rng(seed)
+    s = state_class("clans").from_config(seed, num_players=3)
+    while not (s.final_scores().max() > s.final_scores().min() + 3):
+        s.apply_action(int(rng.choice(np.flatnonzero(s.legal_action_mask()))))
+    assert not s.is_over
+    return s
+
+
+def test_spec_cut_and_final_options():
+    assert parse_spec("ismcts:200:c=0.5:max_depth=20:cut=score_margin:final=mean") == {
+        "iterations": 200, "c": 0.5, "max_rollout_depth": 20, "cut": "score_margin",
+        "final": "mean"}
+    config = state_class("clans")(seed=0).config
+    agent = make_agent("ismcts:10:cut=zeros:final=mean", "clans", config)
+    assert (agent.cut, agent.final) == ("zeros", "mean")
+    for spec, bad in [("ismcts:5:cut=foo", "'foo'"), ("ismcts:5:final=best", "'best'"),
+                      ("ismcts:5:cut=Win_loss", "'Win_loss'"), ("ismcts:5:cut=", "''")]:
+        with pytest.raises(ValueError, match=bad):
+            make_agent(spec, "clans", config)
+    # engine kind names exist only where the engine declares them
+    with pytest.raises(ValueError, match=r"cut must be one of \['zeros', 'provisional'\] "
+                                         "for prowl, got 'score_margin'"):
+        make_agent("ismcts:5:cut=score_margin", "prowl",
+                   state_class("prowl")(seed=0, num_players=4).config)
+    with pytest.raises(ValueError, match="twice"):
+        parse_spec("ismcts:5:final=mean:final=visits")
+
+
+def test_cut_rollout_scores_the_determinized_world_provisionally():
+    """A rollout cut after one action returns the determinized world's provisional returns
+    (configured kind, or the kind named by ``cut``); ``cut=zeros`` keeps the old zeros; an
+    engine without ``provisional_returns`` (the toy) gives zeros."""
+    s = clans_with_scores(3)
+    seat = s.current_player
+    for cut, kind in [("provisional", None), ("win_loss", "win_loss"),
+                      ("score_margin", "score_margin")]:
+        agent = ISMCTSAgent("clans", s.config, iterations=5, max_rollout_depth=1, cut=cut, seed=0)
+        world = s.resample_from_infostate(seat, np.random.default_rng(1))
+        before = len(world.history)
+        got = agent._rollout(world, agent.rng)
+        assert len(world.history) == before + 1 and not world.is_over
+        assert got == world.provisional_returns(kind).tolist()
+        assert any(v != 0.0 for v in got)
+    zeros = ISMCTSAgent("clans", s.config, iterations=5, max_rollout_depth=1, cut="zeros", seed=0)
+    world = s.resample_from_infostate(seat, np.random.default_rng(1))
+    assert zeros._rollout(world, zeros.rng) == [0.0, 0.0, 0.0]
+    toy = ISMCTSAgent("toy", toy_at(0).config, iterations=5, max_rollout_depth=1, seed=0)
+    assert toy._rollout(toy_at(0), toy.rng) == [0.0, 0.0]
+
+
+def test_cut_rollouts_keep_the_choice_identical_on_resampled_states():
+    """The provisional evaluation reads only the determinization: with every rollout cut (and
+    scored from the world's scores), the move from the real Clans state still equals the move
+    from states resampled from the seat's information set."""
+    rng = np.random.default_rng(7)
+    for k, s in enumerate(positions("clans", 10, seed=3)):
+        seat = s.current_player
+        kw = {"max_rollout_depth": 6, "cut": "score_margin", "c": 0.5}
+        real = choose(s, seed=200 + k, **kw)
+        for _ in range(2):
+            other = s.resample_from_infostate(seat, rng)
+            assert choose(other, seed=200 + k, **kw) == real
+        view = choose(InfostateView(s, s), seed=200 + k, seen=s, **kw)
+        assert view == real
+
+
+def test_final_mean_picks_the_best_mean():
+    s = clans_with_scores(5)
+    agent = ISMCTSAgent("clans", s.config, iterations=60, max_rollout_depth=4, c=0.5,
+                        cut="score_margin", final="mean", seed=2)
+    move = agent.search(s, s.current_player)
+    best = max(m for _, m in agent.last_stats.values())
+    assert agent.last_stats[move][1] == best
+
+
+def test_per_game_defaults_and_repr():
+    from agents.ismcts import BASE_DEFAULTS, GAME_DEFAULTS, game_defaults
+
+    for game in ("prowl", "badland_wolves", "clandestine"):
+        assert game not in GAME_DEFAULTS
+        assert game_defaults(game) == {"c": 2.0, "max_rollout_depth": 2000,
+                                       "cut": "provisional", "final": "visits"} == BASE_DEFAULTS
+    config = state_class("prowl")(seed=0, num_players=4).config
+    agent = make_agent("ismcts:200", "prowl", config)
+    assert (agent.c, agent.max_rollout_depth, agent.cut, agent.final) == (2.0, 2000,
+                                                                         "provisional", "visits")
+    assert "c=2.0, max_rollout_depth=2000, cut='provisional', final='visits'" in repr(agent)
+    # Clans: the constants measured in docs/training.md ("Clans: the searcher's constants")
+    clans = make_agent("ismcts:200", "clans", state_class("clans")(seed=0).config)
+    assert game_defaults("clans") == {"c": 0.5, "max_rollout_depth": 5, "cut": "score_margin",
+                                      "final": "visits"}
+    assert (clans.c, clans.max_rollout_depth, clans.cut, clans.final) == (0.5, 5, "score_margin",
+                                                                         "visits")
+    assert "c=0.5, max_rollout_depth=5, cut='score_margin', final='visits'" in repr(clans)
+    # an option in the spec wins over the game's default
+    assert make_agent("ismcts:200:c=3", "clans", state_class("clans")(seed=0).config).c == 3.0

@@ -226,6 +226,8 @@ class ClansState(GameState):
     """
 
     game_name = "clans"
+    #: the ``kind`` values :meth:`provisional_returns` takes (besides ``None``)
+    PROVISIONAL_KINDS = REWARDS
 
     def __init__(self, *, seed: int | None = None, num_players: int = 3,
                  epoch_chart: str = "rulebook", reward: str = "win_loss") -> None:
@@ -324,11 +326,39 @@ class ClansState(GameState):
 
     def returns(self) -> np.ndarray:
         """Float64 (n,) returns per ruling 8 (zeros before the end); see the class docstring."""
-        r = np.zeros(self._n)
         if not self.terminal:
-            return r
-        fs = self.final_scores()
-        if self.config["reward"] == "win_loss":
+            return np.zeros(self._n)
+        return self._returns_of(self.final_scores(), self.config["reward"])
+
+    def provisional_returns(self, kind: str | None = None) -> np.ndarray:
+        """Float64 (n,): the returns the game would give if it ended now, on the current scores.
+
+        Each seat's provisional score is its colour's points so far plus its chips (the
+        :meth:`final_scores` formula applied to the position as it stands: villages not yet
+        formed count nothing), turned into returns by ``kind``: ``"win_loss"`` (+1 each seat
+        with the highest score, -1 the others, 0 to all if every seat ties) or
+        ``"score_margin"`` ((own - best other) / 20, clipped to [-1, 1]), the formulas of
+        ruling 8; ``None`` uses the configured ``reward``. Same scale as :meth:`returns`; at
+        the end of the game it equals :meth:`returns` for the same kind.
+
+        It reads every seat's secret colour, so a searcher may call it only on a world drawn
+        by :meth:`resample_from_infostate` (ISMCTS scores rollouts cut before the end with it),
+        never on the real game.
+
+        Raises:
+            ValueError: ``kind`` is not ``None`` nor one of :data:`REWARDS` (named).
+        """
+        if kind is None:
+            kind = self.config["reward"]
+        elif kind not in REWARDS:
+            raise ValueError(f"provisional_returns kind must be one of {list(REWARDS)} or None, "
+                             f"got {kind!r}")
+        return self._returns_of(self.final_scores(), kind)
+
+    def _returns_of(self, fs: np.ndarray, kind: str) -> np.ndarray:
+        """Returns (float64, (n,)) of the seat scores ``fs`` under reward ``kind``."""
+        r = np.zeros(self._n)
+        if kind == "win_loss":
             win = fs == fs.max()
             if win.all():
                 return r
