@@ -314,6 +314,76 @@ def test_win_only_reward_variant():
     assert s.returns().tolist() == [1.0, 0.0, 0.0, 0.0]
 
 
+def test_win_deficit_counts_the_two_smallest_shortfalls_less_wilds():
+    tokens = [[3, 3, 2, 0], [0, 2, 0, 0], [2, 0, 3, 0], [0, 0, 0, 5]]
+    s = position(tokens=tokens)
+    # wolf 0 lacks 0 (colour 1), 1 (colour 2), 3 (colour 3); wolf 2: 1 (colour 0), 3, 3
+    assert [s.win_deficit(p) for p in range(4)] == [1, 6, 4, 6]
+    s.wild[2] = 1
+    assert s.win_deficit(2) == 3
+    s.wild[0] = 2                                     # more Wilds than needed: floored at 0
+    assert s.win_deficit(0) == 0 and s.wins(0)
+    assert [position(n=3).win_deficit(p) for p in range(3)] == [6, 6, 6]    # the start
+
+
+def test_provisional_returns_from_the_win_deficits():
+    """Mid-game: shares 2**-deficit normalised to 1, 2q-1 under win_loss, q under win_only."""
+    tokens = [[3, 3, 2, 0], [0, 2, 0, 0], [2, 0, 3, 0], [0, 0, 0, 5]]
+    s = position(tokens=tokens)                       # deficits 1, 6, 4, 6: weights 32, 1, 4, 1
+    assert not s.is_over and s.returns().tolist() == [0.0] * 4
+    q = [32 / 38, 1 / 38, 4 / 38, 1 / 38]
+    assert s.provisional_returns().tolist() == pytest.approx([2 * x - 1 for x in q])
+    assert s.provisional_returns("win_loss").tolist() == pytest.approx(
+        [26 / 38, -36 / 38, -30 / 38, -36 / 38])
+    assert s.provisional_returns("win_only").tolist() == pytest.approx(q)
+    s.wild[2] = 1                                     # deficits 1, 6, 3, 6: 32, 1, 8, 1
+    assert s.provisional_returns("win_only").tolist() == pytest.approx(
+        [32 / 42, 1 / 42, 8 / 42, 1 / 42])
+    s.reward = "win_only"                             # None: the configured reward
+    assert s.provisional_returns().tolist() == pytest.approx([32 / 42, 1 / 42, 8 / 42, 1 / 42])
+    start = BadlandWolvesState(seed=3, num_players=4)  # every wolf 6 short: a quarter each
+    assert start.provisional_returns().tolist() == [-0.5, -0.5, -0.5, -0.5]
+    assert BadlandWolvesState(seed=3, num_players=3).provisional_returns("win_only").tolist() \
+        == pytest.approx([1 / 3] * 3)
+    for bad in ("margin", "", 3, "Win_loss"):
+        with pytest.raises(ValueError, match=repr(bad)):
+            s.provisional_returns(bad)
+
+
+def test_provisional_returns_equal_returns_once_over():
+    tokens = [[3, 3, 2, 0], [0, 2, 0, 0], [2, 0, 3, 0], [0, 0, 0, 5]]
+    s = position(hands={0: {SKULL: 3}}, tokens=tokens)
+    do(s, s.ids.COLLECT + 2 * 4 + 2)
+    do(s, s.ids.COLOUR + 2)
+    assert s.winner == 0
+    assert s.provisional_returns().tolist() == [1.0, -1.0, -1.0, -1.0] == s.returns().tolist()
+    assert s.provisional_returns("win_only").tolist() == [1.0, 0.0, 0.0, 0.0]
+    rng = np.random.default_rng(2)
+    ends = set()
+    for seed, n, max_turns in [(1, 4, 300), (2, 3, 300), (3, 5, 300), (4, 4, 3), (5, 3, 300)]:
+        for reward in E.REWARDS:
+            g = BadlandWolvesState(seed=seed, num_players=n, max_turns=max_turns, reward=reward)
+            while not g.is_over:
+                g.apply_action(int(rng.choice(g.legal_actions())))
+            assert g.provisional_returns().tolist() == g.returns().tolist()
+            ends.add(g.is_terminal)
+    assert ends == {True, False}                      # both a won and a truncated game checked
+
+
+def test_provisional_returns_read_only_public_facts():
+    """The same on the real game and on worlds resampled for any seat (tokens and Wilds are
+    public, ruling 12)."""
+    g = BadlandWolvesState(seed=11, num_players=4)
+    rng = np.random.default_rng(5)
+    while g.turns < 10 or len(set(g.provisional_returns().tolist())) == 1:
+        g.apply_action(int(rng.choice(g.legal_actions())))
+    assert not g.is_over
+    real = g.provisional_returns().tolist()
+    for _ in range(3):
+        world = g.resample_from_infostate(g.current_player, rng)
+        assert world.provisional_returns().tolist() == real
+
+
 def test_wild_loyalty_completes_a_win():
     tokens = [[3, 3, 2, 0], [0, 2, 0, 0], [2, 0, 3, 0], [0, 0, 0, 5]]
     s = position(hands={0: {TC: 2, BONE: 1, FRENZY: 1}}, tokens=tokens, hunt_top=JACKALOPE)

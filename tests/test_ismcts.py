@@ -368,6 +368,25 @@ def test_cut_rollout_scores_the_determinized_world_provisionally():
     assert toy._rollout(toy_at(0), toy.rng) == [0.0, 0.0]
 
 
+def test_cut_rollout_in_badland_wolves_scores_the_win_deficits():
+    """Badland Wolves has a provisional evaluation too: a rollout cut after one action returns
+    the determinized world's ``provisional_returns`` (the configured win_loss, or win_only)."""
+    g = state_class("badland_wolves")(seed=11, num_players=4)
+    rng = np.random.default_rng(5)
+    while len(set(g.provisional_returns().tolist())) == 1:
+        g.apply_action(int(rng.choice(np.flatnonzero(g.legal_action_mask()))))
+    seat = g.current_player
+    for cut, kind in [("provisional", None), ("win_only", "win_only")]:
+        agent = ISMCTSAgent("badland_wolves", g.config, iterations=5, max_rollout_depth=1,
+                            cut=cut, seed=0)
+        world = g.resample_from_infostate(seat, np.random.default_rng(1))
+        got = agent._rollout(world, agent.rng)
+        assert not world.is_over
+        assert got == world.provisional_returns(kind).tolist()
+        assert len(set(got)) > 1
+        assert sum(got) == pytest.approx(1.0 if kind == "win_only" else -2.0)
+
+
 def test_cut_rollouts_keep_the_choice_identical_on_resampled_states():
     """The provisional evaluation reads only the determinization: with every rollout cut (and
     scored from the world's scores), the move from the real Clans state still equals the move

@@ -103,6 +103,9 @@ PUBLIC_EVENTS: dict[int, tuple[str, str]] = {
 
 REWARDS = ("win_loss", "win_only")
 ALLOWED_PLAYERS = (3, 4, 5)
+#: :meth:`BadlandWolvesState.provisional_returns`: each Loyalty token a wolf still lacks for a
+#: win divides its odds of winning by this factor
+PROVISIONAL_ODDS = 2.0
 
 
 class ActionIds:
@@ -272,6 +275,8 @@ class BadlandWolvesState(GameState):
     """
 
     game_name = "badland_wolves"
+    #: the ``kind`` values :meth:`provisional_returns` takes (besides ``None``)
+    PROVISIONAL_KINDS = REWARDS
 
     def __init__(self, *, seed: int | None = None, num_players: int = 4, max_turns: int = 300,
                  reward: str = "win_loss") -> None:
@@ -375,9 +380,45 @@ class BadlandWolvesState(GameState):
 
     def returns(self) -> np.ndarray:
         """Float64 (n,): ruling 11 (+1 winner, -1 others; ``win_only``: 0 others); zeros else."""
+        return self._returns_of(self.reward)
+
+    def provisional_returns(self, kind: str | None = None) -> np.ndarray:
+        """Float64 (n,): the returns the game would give if it were scored now.
+
+        A game over gives :meth:`returns` under ``kind`` (a truncated one zeros). Otherwise
+        each wolf ``p`` gets a win-probability-like share from its :meth:`win_deficit`
+        ``d[p]`` (ruling 3: the tokens it still needs for two Allegiances, Wilds filling in):
+        ``w[p] = PROVISIONAL_ODDS ** -d[p]`` and ``q[p] = w[p] / sum(w)`` (the shares sum to 1;
+        all equal, 1/n, at the start), returned on the scale of ruling 11: ``"win_loss"``
+        ``2 * q - 1`` (the expected return if ``q`` were each wolf's chance to win),
+        ``"win_only"`` ``q``; ``None`` uses the configured ``reward``.
+
+        It reads only public facts (tokens and Wild Loyalties, ruling 12), so it is the same
+        on the real game and on any world drawn by :meth:`resample_from_infostate`; ISMCTS
+        scores rollouts cut before the end with it.
+
+        Raises:
+            ValueError: ``kind`` is not ``None`` nor one of :data:`REWARDS` (named).
+        """
+        if kind is None:
+            kind = self.reward
+        elif kind not in REWARDS:
+            raise ValueError(f"provisional_returns kind must be one of {list(REWARDS)} or None, "
+                             f"got {kind!r}")
+        if self.phase == DONE:
+            return self._returns_of(kind)
+        n = self._n
+        d = np.array([self.win_deficit(p) for p in range(n)], dtype=np.float64)
+        w = PROVISIONAL_ODDS ** -(d - d.min())
+        q = w / w.sum()
+        return 2.0 * q - 1.0 if kind == "win_loss" else q
+
+    def _returns_of(self, kind: str) -> np.ndarray:
+        """Float64 (n,) returns under reward ``kind`` as the game stands: ruling 11 once a wolf
+        won, zeros otherwise."""
         r = np.zeros(self._n)
         if self.winner >= 0:
-            if self.reward == "win_loss":
+            if kind == "win_loss":
                 r[:] = -1.0
             r[self.winner] = 1.0
         return r
@@ -581,9 +622,17 @@ class BadlandWolvesState(GameState):
 
     def wins(self, p: int) -> bool:
         """Ruling 3: p holds two other wolves' Allegiance, each Wild filling in one token."""
+        return self.win_deficit(p) == 0
+
+    def win_deficit(self, p: int) -> int:
+        """Loyalty tokens wolf ``p`` still needs to win (ruling 3), Wild Loyalties filling in.
+
+        The two smallest shortfalls ``max(0, 3 - tokens[p, q])`` over the other wolves ``q``,
+        summed, less ``wild[p]``, floored at 0 (0: :meth:`wins` holds; 6 at the start).
+        """
         row = self.tokens[p].tolist()
         defs = sorted(max(0, ALLEGIANCE_AT - row[q]) for q in range(self._n) if q != p)
-        return defs[0] + defs[1] <= int(self.wild[p])
+        return max(0, defs[0] + defs[1] - int(self.wild[p]))
 
     def _check_win(self, first: int) -> bool:
         for i in range(self._n):
