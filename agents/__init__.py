@@ -30,6 +30,7 @@
 from __future__ import annotations
 
 import importlib
+import re
 from pathlib import Path
 from typing import Any
 
@@ -110,6 +111,13 @@ def heuristic_class(game: str) -> type:
     return getattr(importlib.import_module(module), cls)
 
 
+#: the text of an int and of a float rule parameter in a ``heuristic:KEY=VALUE`` spec: ASCII
+#: digits, an optional leading minus (refused by the heuristic with its own message), a float
+#: with an optional fraction and exponent
+_INT_TEXT = r"-?[0-9]+"
+_FLOAT_TEXT = r"-?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]+)?"
+
+
 def heuristic_parameters(spec: str, game: str) -> dict[str, Any]:
     """The rule parameters of a ``heuristic:KEY=VALUE[:KEY=VALUE...]`` spec, typed by the
     game's heuristic class's ``PARAMETERS`` table (name -> (type, default, meaning)).
@@ -135,11 +143,13 @@ def heuristic_parameters(spec: str, game: str) -> dict[str, Any]:
         if key in out:
             raise ValueError(f"in agent spec {spec!r}: parameter {key!r} given twice")
         kind = table[key][0]
-        try:
-            value = kind(text)
-        except ValueError:
-            raise ValueError(f"in agent spec {spec!r}: {key} must be {kind.__name__}, got "
-                             f"{text!r}") from None
+        if kind is float and text.lower().lstrip("+-") in ("inf", "infinity", "nan"):
+            raise ValueError(f"in agent spec {spec!r}: {key} must be finite, got {text!r}")
+        if not re.fullmatch(_INT_TEXT if kind is int else _FLOAT_TEXT, text):
+            raise ValueError(f"in agent spec {spec!r}: {key} must be {kind.__name__} written "
+                             f"in plain ASCII digits (no spaces, signs '+' or '_'), got "
+                             f"{text!r}")
+        value = kind(text)
         if isinstance(value, float) and not np.isfinite(value):
             raise ValueError(f"in agent spec {spec!r}: {key} must be finite, got {text!r}")
         out[key] = value

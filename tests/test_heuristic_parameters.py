@@ -84,6 +84,34 @@ def test_parameter_spec_errors_name_the_problem():
         BadlandWolvesHeuristic(cfg, join_hand=True)
 
 
+def test_parameter_values_are_plain_numbers_written_one_way():
+    """A value is ASCII digits as written: spaces, '+', '_' and other scripts' digits are
+    refused (each would name the same heuristic under another label), and a number too large
+    for the heuristic is a ValueError naming the parameter, not a numpy TypeError."""
+    cfg = BadlandWolvesState(seed=0, num_players=4).config
+    for spec in ("heuristic:join_hand=4 ", "heuristic:join_hand= 4", "heuristic:join_hand=+4",
+                 "heuristic:join_hand=1_0", "heuristic:join_hand=\u0664",
+                 "heuristic:join_cost=1_0.5", "heuristic:join_cost= 2.5",
+                 "heuristic:join_cost=0x10"):
+        with pytest.raises(ValueError, match="plain ASCII digits"):
+            make_agent(spec, "badland_wolves", cfg, seed=0)
+    assert heuristic_parameters("heuristic:join_cost=.5:attack_threshold=2e-1",
+                                "badland_wolves") == {"join_cost": 0.5, "attack_threshold": 0.2}
+    for spec in ("heuristic:join_cost=inf", "heuristic:join_cost=-Infinity",
+                 "heuristic:join_cost=1e400"):
+        with pytest.raises(ValueError, match="join_cost must be finite"):
+            make_agent(spec, "badland_wolves", cfg, seed=0)
+    big = make_agent("heuristic:join_hand=99999999999999999999999", "badland_wolves", cfg, seed=0)
+    assert big.parameters["join_hand"] == 99999999999999999999999
+    with pytest.raises(ValueError, match="join_cost must be a finite number"):
+        BadlandWolvesHeuristic(cfg, join_cost=10 ** 400)
+    assert BadlandWolvesHeuristic(cfg, join_hand=np.int64(5), join_cost=np.float64(3.0)
+                                  ).parameters == BadlandWolvesHeuristic(
+        cfg, join_hand=5, join_cost=3.0).parameters
+    with pytest.raises(ValueError, match="must be a non-negative int, got np.True_"):
+        BadlandWolvesHeuristic(cfg, join_hand=np.True_)
+
+
 def test_a_heuristic_with_parameters_copies_and_pickles():
     cfg = BadlandWolvesState(seed=0, num_players=4).config
     agent = make_agent("heuristic:join_hand=4:attack_threshold=0.9", "badland_wolves", cfg,
