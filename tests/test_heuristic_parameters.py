@@ -165,3 +165,31 @@ def test_selfplay_refuses_a_bad_teacher_before_writing_anything(tmp_path, capsys
             selfplay_main(args + ["--imitation-teacher", teacher])
         assert msg in capsys.readouterr().err
         assert not (tmp_path / "run").exists()
+
+
+def test_selfplay_refuses_to_resume_a_run_with_another_teacher(tmp_path, capsys):
+    """A resumed run keeps its warm start: another --imitation-teacher is refused (config.json
+    would otherwise record a teacher the policy never learned from), the same one resumes."""
+    import json
+
+    from training.selfplay import main as selfplay_main
+
+    run = tmp_path / "run"
+    args = ["--game", "badland_wolves", "--config", "num_players=3", "--run-dir", str(run),
+            "--n-envs", "1", "--n-steps", "64", "--batch-size", "64", "--eval-games", "0",
+            "--no-progress", "--imitation-games", "1", "--imitation-epochs", "1",
+            "--checkpoint-every", "64"]
+    assert selfplay_main(args + ["--timesteps", "64",
+                                 "--imitation-teacher", "heuristic:join_hand=4"]) == 0
+    state = json.loads((run / "checkpoints" / "state.json").read_text())
+    assert state["imitation"]["teacher"] == "heuristic:join_hand=4"
+    before = (run / "config.json").read_text()
+    with pytest.raises(SystemExit):
+        selfplay_main(args + ["--timesteps", "128", "--imitation-teacher", "heuristic:join_hand=2"])
+    err = capsys.readouterr().err
+    assert "warm-started from teacher 'heuristic:join_hand=4', not 'heuristic:join_hand=2'" in err
+    assert (run / "config.json").read_text() == before
+    assert selfplay_main(args + ["--timesteps", "128",
+                                 "--imitation-teacher", "heuristic:join_hand=4"]) == 0
+    assert json.loads((run / "config.json").read_text())["imitation_teacher"] == \
+        "heuristic:join_hand=4"
