@@ -176,7 +176,8 @@ def make_agent(spec: str, game: str, config: dict[str, Any], seed: int | None = 
         raise ValueError(f"seed must be None or a non-negative int, got {seed!r}")
     if not isinstance(spec, str):
         raise ValueError(f"an agent spec is a string ('random', 'heuristic', "
-                         f"'heuristic:belief', 'ppo:PATH', 'ppo:GAME' or 'ismcts:N'), got "
+                         f"'heuristic:belief', 'heuristic:KEY=VALUE', 'ppo:PATH', 'ppo:GAME' or "
+                         f"'ismcts:N'), got "
                          f"{spec!r}")
     from envs import GAMES
 
@@ -226,7 +227,7 @@ def make_agent(spec: str, game: str, config: dict[str, Any], seed: int | None = 
 
         return ISMCTSAgent(game, config, seed=seed, **parse_spec(spec))
     raise ValueError(f"unknown agent spec {spec!r}: use 'random', 'heuristic', 'heuristic:belief', "
-                     "'ppo:PATH', 'ppo:GAME' or 'ismcts:N'")
+                     "'heuristic:KEY=VALUE', 'ppo:PATH', 'ppo:GAME' or 'ismcts:N'")
 
 
 __all__ = ["BELIEF_HEURISTICS", "CHECKPOINT_DIR", "HEURISTICS", "SHIPPED_POLICIES", "Agent",

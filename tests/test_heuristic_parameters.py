@@ -76,6 +76,11 @@ def test_parameter_spec_errors_name_the_problem():
                       ("heuristic:join_hand=-1", "must be a non-negative int")]:
         with pytest.raises(ValueError, match=msg):
             make_agent(spec, "badland_wolves", cfg, seed=0)
+    with pytest.raises(ValueError, match="use 'random', 'heuristic', 'heuristic:belief', "
+                                         "'heuristic:KEY=VALUE', 'ppo:PATH'"):
+        make_agent("Heuristic:join_hand=4", "badland_wolves", cfg, seed=0)
+    with pytest.raises(ValueError, match="'heuristic:KEY=VALUE'"):
+        make_agent(4, "badland_wolves", cfg, seed=0)
     with pytest.raises(ValueError, match="the clans heuristic has no rule parameters"):
         make_agent("heuristic:x=1", "clans", {"num_players": 3}, seed=0)
     with pytest.raises(ValueError, match="unknown Badland Wolves heuristic parameter 'bogus'"):
