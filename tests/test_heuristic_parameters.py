@@ -89,10 +89,11 @@ def test_parameter_spec_errors_name_the_problem():
         BadlandWolvesHeuristic(cfg, join_hand=True)
 
 
-def test_parameter_values_are_plain_numbers_written_one_way():
-    """A value is ASCII digits as written: spaces, '+', '_' and other scripts' digits are
-    refused (each would name the same heuristic under another label), and a number too large
-    for the heuristic is a ValueError naming the parameter, not a numpy TypeError."""
+def test_parameter_values_are_plain_ascii_numbers():
+    """A value is a plain ASCII number: spaces, '+', '_', hex and other scripts' digits are
+    refused (Python's int() and float() accept most of them, and the agent's label kept the
+    text as written), and a number too large for the heuristic is a ValueError naming the
+    parameter, not a numpy TypeError."""
     cfg = BadlandWolvesState(seed=0, num_players=4).config
     for spec in ("heuristic:join_hand=4 ", "heuristic:join_hand= 4", "heuristic:join_hand=+4",
                  "heuristic:join_hand=1_0", "heuristic:join_hand=\u0664",
