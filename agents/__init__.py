@@ -122,12 +122,20 @@ def heuristic_parameters(spec: str, game: str) -> dict[str, Any]:
     """The rule parameters of a ``heuristic:KEY=VALUE[:KEY=VALUE...]`` spec, typed by the
     game's heuristic class's ``PARAMETERS`` table (name -> (type, default, meaning)).
 
+    ``heuristic`` alone gives ``{}`` (every parameter at its default).
+
     Raises:
-        ValueError: the game's heuristic declares no parameters, a part that is not
+        ValueError: ``spec`` is not ``heuristic`` or ``heuristic:...`` (e.g. ``ppo:...``, or
+            not a string), the game's heuristic declares no parameters, a part that is not
             ``KEY=VALUE``, an unknown or repeated key (the message lists the known ones), or a
             value that is not of the parameter's type (int or float, finite).
     """
+    if not isinstance(spec, str) or not (spec == "heuristic" or spec.startswith("heuristic:")):
+        raise ValueError(f"not a heuristic spec ('heuristic' or 'heuristic:KEY=VALUE[:...]'): "
+                         f"{spec!r}")
     cls = heuristic_class(game)
+    if spec == "heuristic":
+        return {}
     table = getattr(cls, "PARAMETERS", None)
     if not table:
         raise ValueError(f"the {game} heuristic has no rule parameters: use 'heuristic' "

@@ -118,6 +118,16 @@ def test_parameter_values_are_plain_ascii_numbers():
         BadlandWolvesHeuristic(cfg, join_hand=np.True_)
 
 
+def test_heuristic_parameters_reads_only_heuristic_specs():
+    """``ppo:join_hand=4`` or ``random`` is no heuristic spec: refused, not read as one (or as
+    no parameters); ``heuristic`` alone is every default."""
+    assert heuristic_parameters("heuristic", "badland_wolves") == {}
+    for spec in ("random", "ppo:join_hand=4", "ismcts:join_hand=4", "heuristics:join_hand=4",
+                 None, 4):
+        with pytest.raises(ValueError, match="not a heuristic spec"):
+            heuristic_parameters(spec, "badland_wolves")
+
+
 def test_a_heuristic_with_parameters_copies_and_pickles():
     cfg = BadlandWolvesState(seed=0, num_players=4).config
     agent = make_agent("heuristic:join_hand=4:attack_threshold=0.9", "badland_wolves", cfg,
