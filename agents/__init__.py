@@ -32,6 +32,7 @@
 from __future__ import annotations
 
 import importlib
+import re
 from pathlib import Path
 from typing import Any
 
@@ -112,16 +113,31 @@ def heuristic_class(game: str) -> type:
     return getattr(importlib.import_module(module), cls)
 
 
+#: the text of an int and of a float rule parameter in a ``heuristic:KEY=VALUE`` spec: ASCII
+#: digits, an optional leading minus (refused by the heuristic with its own message), a float
+#: with an optional fraction and exponent
+_INT_TEXT = r"-?[0-9]+"
+_FLOAT_TEXT = r"-?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]+)?"
+
+
 def heuristic_parameters(spec: str, game: str) -> dict[str, Any]:
     """The rule parameters of a ``heuristic:KEY=VALUE[:KEY=VALUE...]`` spec, typed by the
     game's heuristic class's ``PARAMETERS`` table (name -> (type, default, meaning)).
 
+    ``heuristic`` alone gives ``{}`` (every parameter at its default).
+
     Raises:
-        ValueError: the game's heuristic declares no parameters, a part that is not
+        ValueError: ``spec`` is not ``heuristic`` or ``heuristic:...`` (e.g. ``ppo:...``, or
+            not a string), the game's heuristic declares no parameters, a part that is not
             ``KEY=VALUE``, an unknown or repeated key (the message lists the known ones), or a
             value that is not of the parameter's type (int or float, finite).
     """
+    if not isinstance(spec, str) or not (spec == "heuristic" or spec.startswith("heuristic:")):
+        raise ValueError(f"not a heuristic spec ('heuristic' or 'heuristic:KEY=VALUE[:...]'): "
+                         f"{spec!r}")
     cls = heuristic_class(game)
+    if spec == "heuristic":
+        return {}
     table = getattr(cls, "PARAMETERS", None)
     if not table:
         raise ValueError(f"the {game} heuristic has no rule parameters: use 'heuristic' "
@@ -137,11 +153,13 @@ def heuristic_parameters(spec: str, game: str) -> dict[str, Any]:
         if key in out:
             raise ValueError(f"in agent spec {spec!r}: parameter {key!r} given twice")
         kind = table[key][0]
-        try:
-            value = kind(text)
-        except ValueError:
-            raise ValueError(f"in agent spec {spec!r}: {key} must be {kind.__name__}, got "
-                             f"{text!r}") from None
+        if kind is float and text.lower().lstrip("+-") in ("inf", "infinity", "nan"):
+            raise ValueError(f"in agent spec {spec!r}: {key} must be finite, got {text!r}")
+        if not re.fullmatch(_INT_TEXT if kind is int else _FLOAT_TEXT, text):
+            raise ValueError(f"in agent spec {spec!r}: {key} must be {kind.__name__} written "
+                             f"in plain ASCII digits (no spaces, signs '+' or '_'), got "
+                             f"{text!r}")
+        value = kind(text)
         if isinstance(value, float) and not np.isfinite(value):
             raise ValueError(f"in agent spec {spec!r}: {key} must be finite, got {text!r}")
         out[key] = value
@@ -168,7 +186,8 @@ def make_agent(spec: str, game: str, config: dict[str, Any], seed: int | None = 
         raise ValueError(f"seed must be None or a non-negative int, got {seed!r}")
     if not isinstance(spec, str):
         raise ValueError(f"an agent spec is a string ('random', 'heuristic', "
-                         f"'heuristic:belief', 'ppo:PATH', 'ppo:GAME' or 'ismcts:N'), got "
+                         f"'heuristic:belief', 'heuristic:KEY=VALUE', 'ppo:PATH', 'ppo:GAME' or "
+                         f"'ismcts:N'), got "
                          f"{spec!r}")
     from envs import GAMES
 
@@ -218,7 +237,7 @@ def make_agent(spec: str, game: str, config: dict[str, Any], seed: int | None = 
 
         return ISMCTSAgent(game, config, seed=seed, **parse_spec(spec))
     raise ValueError(f"unknown agent spec {spec!r}: use 'random', 'heuristic', 'heuristic:belief', "
-                     "'ppo:PATH', 'ppo:GAME' or 'ismcts:N'")
+                     "'heuristic:KEY=VALUE', 'ppo:PATH', 'ppo:GAME' or 'ismcts:N'")
 
 
 __all__ = ["BELIEF_HEURISTICS", "CHECKPOINT_DIR", "HEURISTICS", "SHIPPED_POLICIES", "Agent",

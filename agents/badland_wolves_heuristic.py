@@ -16,6 +16,7 @@ and plays a simple plan:
 
 from __future__ import annotations
 
+import math
 from typing import Any, ClassVar
 
 import numpy as np
@@ -76,10 +77,17 @@ class BadlandWolvesHeuristic(OwnCopy):
                 raise ValueError(f"unknown Badland Wolves heuristic parameter {key!r}; known: "
                                  f"{', '.join(sorted(self.PARAMETERS))}")
             kind = self.PARAMETERS[key][0]
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or (
-                    kind is int and int(value) != value) or not np.isfinite(value) or value < 0:
+            if isinstance(value, (bool, np.bool_)) or not isinstance(
+                    value, (int, float, np.integer, np.floating)) or (
+                    isinstance(value, (float, np.floating)) and not math.isfinite(value)) or (
+                    kind is int and int(value) != value) or value < 0:
                 raise ValueError(f"heuristic parameter {key} must be a non-negative "
                                  f"{kind.__name__}, got {value!r}")
+            try:
+                float(value)
+            except OverflowError:
+                raise ValueError(f"heuristic parameter {key} must be a finite number, got "
+                                 f"{value!r}") from None
         p = {key: spec[1] for key, spec in self.PARAMETERS.items()} | parameters
         self.parameters = {key: self.PARAMETERS[key][0](value) for key, value in p.items()}
         self.n = int(config.get("num_players", 4))

@@ -11,7 +11,7 @@ from rich.console import Console
 from envs.clandestine.actions import decode
 from envs.clandestine.city import load_content
 from envs.clandestine.engine import MAP_ORDER, ClandestineState
-from envs.clandestine.words import relic_card_words
+from envs.clandestine.words import relic_card_words, relic_words
 from envs.core.text import action_text_for
 
 _C = load_content()
@@ -173,6 +173,19 @@ def test_relic_card_words_hand_worked():
     assert relic_card_words(18) == ("Bone Scepter of the Tyrant [R019] (Dark, value 3: 2 Rod "
                                     "or 1 Sword)")
 
+
+
+def test_relic_words_refuse_an_index_that_is_no_relic():
+    """A negative index would name a card from the end of the list (-1: R108): refused, as are
+    108, a bool and a float; numpy ints (the engine's) are accepted."""
+    assert relic_card_words(np.int64(107)) == ("Veil of the Dead [R108] (Dark, value 5: "
+                                               "3 Chalice or 1 Disk)")
+    assert relic_words(np.int64(0)) == "Ashwood Staff [R001]"
+    for bad in (-1, 108, True, 1.0, "3", None):
+        with pytest.raises(ValueError, match="a Relic index is an int in 0..107"):
+            relic_card_words(bad)
+        with pytest.raises(ValueError, match="a Relic index is an int in 0..107"):
+            relic_words(bad)
 
 #: engine codes of the first line: the phases and the decision kinds
 _PHASE_CODE = re.compile(r"\b(START|PRE|SELECT_LEADER|ACTION|POST|END|REACT|FINAL|OVER)\b")

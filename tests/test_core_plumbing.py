@@ -161,6 +161,26 @@ def test_seat_arguments_are_checked_for_every_game_method():
     assert s.observation_tensor(np.int64(1)).shape == (13,)
 
 
+
+@pytest.mark.parametrize("game", ["toy", "prowl", "badland_wolves", "clans", "clandestine"])
+def test_render_text_refuses_a_seat_that_is_not_one(game):
+    """``render_text(seat)``: None is the full picture, any other seat must name one (-1 showed
+    the last seat's knowledge with every hand hidden, a seat past the end showed no hand or
+    raised an IndexError, True and 1.0 showed seat 1's hand)."""
+    from envs import make_raw_env
+
+    s = ToyState(seed=0) if game == "toy" else make_raw_env(game, num_players=3).game
+    n = s.num_players
+    for bad in (-1, n, True, 1.0, "0"):
+        with pytest.raises(ValueError, match=f"seat must be an integer in 0..{n - 1}, got"):
+            s.render_text(bad)
+        with pytest.raises(ValueError, match="seat must be an integer"):
+            s.render_text(seat=bad)
+    assert s.render_text(np.int64(1)) == s.render_text(seat=1) == s.render_text(1)
+    assert s.render_text() == s.render_text(None)
+    if game != "toy":  # the toy game hides nothing; every real game hides a hand from seat 0
+        assert s.render_text(None) != s.render_text(0)
+
 def test_malformed_records_raise_record_errors():
     rec = ToyState(seed=1).to_record()
     for bad in ({**rec, "config": {"colour": 1}}, {**rec, "config": None},

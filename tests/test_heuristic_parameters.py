@@ -76,12 +76,56 @@ def test_parameter_spec_errors_name_the_problem():
                       ("heuristic:join_hand=-1", "must be a non-negative int")]:
         with pytest.raises(ValueError, match=msg):
             make_agent(spec, "badland_wolves", cfg, seed=0)
+    with pytest.raises(ValueError, match="use 'random', 'heuristic', 'heuristic:belief', "
+                                         "'heuristic:KEY=VALUE', 'ppo:PATH'"):
+        make_agent("Heuristic:join_hand=4", "badland_wolves", cfg, seed=0)
+    with pytest.raises(ValueError, match="'heuristic:KEY=VALUE'"):
+        make_agent(4, "badland_wolves", cfg, seed=0)
     with pytest.raises(ValueError, match="the clans heuristic has no rule parameters"):
         make_agent("heuristic:x=1", "clans", {"num_players": 3}, seed=0)
     with pytest.raises(ValueError, match="unknown Badland Wolves heuristic parameter 'bogus'"):
         BadlandWolvesHeuristic(cfg, bogus=1)
     with pytest.raises(ValueError, match="must be a non-negative int, got True"):
         BadlandWolvesHeuristic(cfg, join_hand=True)
+
+
+def test_parameter_values_are_plain_ascii_numbers():
+    """A value is a plain ASCII number: spaces, '+', '_', hex and other scripts' digits are
+    refused (Python's int() and float() accept most of them, and the agent's label kept the
+    text as written), and a number too large for the heuristic is a ValueError naming the
+    parameter, not a numpy TypeError."""
+    cfg = BadlandWolvesState(seed=0, num_players=4).config
+    for spec in ("heuristic:join_hand=4 ", "heuristic:join_hand= 4", "heuristic:join_hand=+4",
+                 "heuristic:join_hand=1_0", "heuristic:join_hand=\u0664",
+                 "heuristic:join_cost=1_0.5", "heuristic:join_cost= 2.5",
+                 "heuristic:join_cost=0x10"):
+        with pytest.raises(ValueError, match="plain ASCII digits"):
+            make_agent(spec, "badland_wolves", cfg, seed=0)
+    assert heuristic_parameters("heuristic:join_cost=.5:attack_threshold=2e-1",
+                                "badland_wolves") == {"join_cost": 0.5, "attack_threshold": 0.2}
+    for spec in ("heuristic:join_cost=inf", "heuristic:join_cost=-Infinity",
+                 "heuristic:join_cost=1e400"):
+        with pytest.raises(ValueError, match="join_cost must be finite"):
+            make_agent(spec, "badland_wolves", cfg, seed=0)
+    big = make_agent("heuristic:join_hand=99999999999999999999999", "badland_wolves", cfg, seed=0)
+    assert big.parameters["join_hand"] == 99999999999999999999999
+    with pytest.raises(ValueError, match="join_cost must be a finite number"):
+        BadlandWolvesHeuristic(cfg, join_cost=10 ** 400)
+    assert BadlandWolvesHeuristic(cfg, join_hand=np.int64(5), join_cost=np.float64(3.0)
+                                  ).parameters == BadlandWolvesHeuristic(
+        cfg, join_hand=5, join_cost=3.0).parameters
+    with pytest.raises(ValueError, match="must be a non-negative int, got np.True_"):
+        BadlandWolvesHeuristic(cfg, join_hand=np.True_)
+
+
+def test_heuristic_parameters_reads_only_heuristic_specs():
+    """``ppo:join_hand=4`` or ``random`` is no heuristic spec: refused, not read as one (or as
+    no parameters); ``heuristic`` alone is every default."""
+    assert heuristic_parameters("heuristic", "badland_wolves") == {}
+    for spec in ("random", "ppo:join_hand=4", "ismcts:join_hand=4", "heuristics:join_hand=4",
+                 None, 4):
+        with pytest.raises(ValueError, match="not a heuristic spec"):
+            heuristic_parameters(spec, "badland_wolves")
 
 
 def test_a_heuristic_with_parameters_copies_and_pickles():
@@ -137,3 +181,31 @@ def test_selfplay_refuses_a_bad_teacher_before_writing_anything(tmp_path, capsys
             selfplay_main(args + ["--imitation-teacher", teacher])
         assert msg in capsys.readouterr().err
         assert not (tmp_path / "run").exists()
+
+
+def test_selfplay_refuses_to_resume_a_run_with_another_teacher(tmp_path, capsys):
+    """A resumed run keeps its warm start: another --imitation-teacher is refused (config.json
+    would otherwise record a teacher the policy never learned from), the same one resumes."""
+    import json
+
+    from training.selfplay import main as selfplay_main
+
+    run = tmp_path / "run"
+    args = ["--game", "badland_wolves", "--config", "num_players=3", "--run-dir", str(run),
+            "--n-envs", "1", "--n-steps", "64", "--batch-size", "64", "--eval-games", "0",
+            "--no-progress", "--imitation-games", "1", "--imitation-epochs", "1",
+            "--checkpoint-every", "64"]
+    assert selfplay_main(args + ["--timesteps", "64",
+                                 "--imitation-teacher", "heuristic:join_hand=4"]) == 0
+    state = json.loads((run / "checkpoints" / "state.json").read_text())
+    assert state["imitation"]["teacher"] == "heuristic:join_hand=4"
+    before = (run / "config.json").read_text()
+    with pytest.raises(SystemExit):
+        selfplay_main(args + ["--timesteps", "128", "--imitation-teacher", "heuristic:join_hand=2"])
+    err = capsys.readouterr().err
+    assert "warm-started from teacher 'heuristic:join_hand=4', not 'heuristic:join_hand=2'" in err
+    assert (run / "config.json").read_text() == before
+    assert selfplay_main(args + ["--timesteps", "128",
+                                 "--imitation-teacher", "heuristic:join_hand=4"]) == 0
+    assert json.loads((run / "config.json").read_text())["imitation_teacher"] == \
+        "heuristic:join_hand=4"

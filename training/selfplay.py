@@ -523,6 +523,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error(f"{run_dir} holds a run with advice {state.get('advice')!r}, not "
                          f"{advice!r} (--advice): use --fresh to start over there, or another "
                          "--run-dir")
+        # the warm start is not run again on a resume: a different teacher would be recorded
+        # in config.json but never used
+        taught = state.get("imitation")
+        if taught is not None and taught.get("teacher", "heuristic") != args.imitation_teacher:
+            parser.error(f"{run_dir} holds a run warm-started from teacher "
+                         f"{taught.get('teacher', 'heuristic')!r}, not {args.imitation_teacher!r} "
+                         "(--imitation-teacher; a resumed run keeps its warm start): use --fresh "
+                         "to start over there, or another --run-dir")
     run_dir.mkdir(parents=True, exist_ok=True)
     (run_dir / "snapshots").mkdir(exist_ok=True)
     settings = {**{k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()},

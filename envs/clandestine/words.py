@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from .actions import decode
 from .city import load_content
 
@@ -125,17 +127,35 @@ def trade_words(trade: dict) -> str:
     return f"pay {paid} -> {effect_words(trade.get('out', []))}"
 
 
+def _relic(index: int) -> dict:
+    """The content card of Relic ``index``. Raises ValueError for anything but an int in
+    0..107 (a negative index would otherwise name a card from the end of the list)."""
+    relics = _C["relics"]
+    if isinstance(index, (bool, np.bool_)) or not isinstance(index, (int, np.integer)) or not (
+            0 <= index < len(relics)):
+        raise ValueError(f"a Relic index is an int in 0..{len(relics) - 1}, got {index!r}")
+    return relics[index]
+
+
 def relic_words(index: int) -> str:
-    """``"<name> [R###]"`` of Relic ``index`` (0-based)."""
-    r = _C["relics"][index]
+    """``"<name> [R###]"`` of Relic ``index`` (0-based).
+
+    Raises:
+        ValueError: ``index`` is not an int in 0..107.
+    """
+    r = _relic(index)
     return f"{r['name']} [{r['id']}]"
 
 
 def relic_card_words(index: int) -> str:
     """``"<name> [R###] (value V: I Suit)"`` of Relic ``index`` (0-based): what the card shows
     a player, for the text view. A Dark Relic reads ``(Dark, value V: I Suit or J Alt)``: it
-    counts its primary or its alternate icons, not both (rulebook "Ascend"; design §5)."""
-    r = _C["relics"][index]
+    counts its primary or its alternate icons, not both (rulebook "Ascend"; design §5).
+
+    Raises:
+        ValueError: ``index`` is not an int in 0..107.
+    """
+    r = _relic(index)
     icons = f"{r['icons']} {r['suit']}"
     if r.get("alt_suit"):
         icons += f" or {r['alt_icons']} {r['alt_suit']}"

@@ -67,6 +67,9 @@ class GameState(ABC):
             fn = cls.__dict__.get(name)
             if fn is not None and not getattr(fn, "_seat_checked", False):
                 setattr(cls, name, _with_seat_check(fn))
+        fn = cls.__dict__.get("render_text")
+        if fn is not None and not getattr(fn, "_seat_checked", False):
+            cls.render_text = _with_optional_seat_check(fn)  # type: ignore[method-assign]
 
     def check_seat(self, seat: Any) -> int:
         """``seat`` as an int after checking it names a seat of this game.
@@ -255,7 +258,12 @@ class GameState(ABC):
 
     @abstractmethod
     def render_text(self, seat: int | None = None) -> str:
-        """Text picture of the state: everything (``seat=None``) or what ``seat`` sees."""
+        """Text picture of the state: everything (``seat=None``) or what ``seat`` sees.
+
+        Raises:
+            ValueError: ``seat`` is neither None nor an integer in ``0..num_players-1`` (checked
+                for every game by the base class).
+        """
 
     @abstractmethod
     def resample_from_infostate(self, seat: int, rng: np.random.Generator) -> GameState:
@@ -527,6 +535,19 @@ def _with_seat_check(fn: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(fn)
     def checked(self: GameState, seat: Any, *args: Any, **kwargs: Any) -> Any:
         return fn(self, self.check_seat(seat), *args, **kwargs)
+
+    checked._seat_checked = True  # type: ignore[attr-defined]
+    return checked
+
+
+def _with_optional_seat_check(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Wrap a ``(self, seat=None)`` method (``render_text``): ``None`` passes, any other seat
+    must name a seat of the game (a negative index, a bool or a string would otherwise show
+    another seat's view or none, silently)."""
+
+    @functools.wraps(fn)
+    def checked(self: GameState, seat: Any = None) -> Any:
+        return fn(self, None if seat is None else self.check_seat(seat))
 
     checked._seat_checked = True  # type: ignore[attr-defined]
     return checked
