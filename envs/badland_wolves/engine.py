@@ -1314,25 +1314,20 @@ class BadlandWolvesState(GameState):
                  f"Lead Wolf {self.lead}"]
         for p in range(n):
             toks = " ".join(f"c{c}x{int(self.tokens[p, c])}" for c in range(n) if self.tokens[p, c])
+            record = ""
             if seat is None or seat == p:
-                hand = ", ".join(f"{SCRAP_NAMES[k]}x{int(self.hands[p, k])}"
-                                 for k in range(NUM_SCRAP_TYPES) if self.hands[p, k])
+                hand = _cards_text(self.hands[p])
             else:
                 hand = f"{int(self.hands[p].sum())} cards"
-                if seat is not None and self.known[seat, p].any():
-                    hand += " (you know of " + ", ".join(
-                        f"{SCRAP_NAMES[k]}x{int(self.known[seat, p, k])}"
-                        for k in range(NUM_SCRAP_TYPES) if self.known[seat, p, k]) + ")"
+                if self.known[seat, p].any():
+                    hand += f" (you know of {_cards_text(self.known[seat, p])})"
+                record = self._record_text(seat, p)
             extra = f" wild {int(self.wild[p])}" if self.wild[p] else ""
             lines.append(f"  wolf {p}: tokens [{toks}]{extra}; hand: {hand or '-'}")
-            if seat is not None and seat != p:
-                record = self._record_text(seat, p)
-                if record:
-                    lines.append(f"    {record}")
+            if record:
+                lines.append(f"    {record}")
         if self.drawn.any() and (seat is None or seat == self.lead):
-            lines.append("  drawn to share: " + ", ".join(
-                f"{SCRAP_NAMES[k]}x{int(self.drawn[k])}" for k in range(NUM_SCRAP_TYPES)
-                if self.drawn[k]))
+            lines.append(f"  drawn to share: {_cards_text(self.drawn)}")
         lines.append(f"  Scrap deck {len(self.scrap_deck)}, Hunt deck {len(self.hunt_deck)}")
         if self.hunt_card >= 0:
             lines.append(f"  Hunt card: {HUNT_NAMES[self.hunt_card]}, hunters {self.hunters}")
@@ -1358,19 +1353,16 @@ class BadlandWolvesState(GameState):
         them (observation fields ``last_seen``, ``since_*``). Empty when that record says
         nothing ``known`` does not: no look since the hand was last empty, and no card lost to
         or stolen from a third wolf since."""
-        def cards(row: np.ndarray) -> str:
-            return ", ".join(f"{SCRAP_NAMES[k]}x{int(row[k])}"
-                             for k in range(NUM_SCRAP_TYPES) if row[k])
         last = self.last_seen[seat, p]
         unseen, stolen = self.since_unseen[seat, p], self.since_stolen[seat, p]
         if not (last.any() or unseen[U_LOST] or stolen.any()):
             return ""
-        parts = [f"at your last look: {cards(last)}" if last.any()
+        parts = [f"at your last look: {_cards_text(last)}" if last.any()
                  else "when its hand was last empty"]
         if self.since_gain[seat, p].any():
-            parts.append(f"since then it received {cards(self.since_gain[seat, p])}")
+            parts.append(f"since then it received {_cards_text(self.since_gain[seat, p])}")
         if self.since_loss[seat, p].any():
-            parts.append(f"it lost {cards(self.since_loss[seat, p])}")
+            parts.append(f"it lost {_cards_text(self.since_loss[seat, p])}")
         if unseen[U_DECK]:
             parts.append(f"it took {int(unseen[U_DECK])} unseen from the Scrap deck")
         if unseen[U_LOST]:
@@ -1455,6 +1447,12 @@ _PUB_SCALE = {P: np.concatenate((
     np.full(P * P, 1 / TOKENS_PER_COLOUR), np.full(P, 0.5), np.ones(P * P), np.full(P, 1 / 60),
     (1 / NUM_SCRAP, 1 / NUM_HUNT), _INV_COPIES, _INV_HUNT, np.tile(_INV_COPIES, 2 * P)))
     for P in ALLOWED_PLAYERS}
+
+
+def _cards_text(row: np.ndarray) -> str:
+    """Scrap cards given as one count per type (int (9,)) in the text views' words:
+    ``"Tooth & Clawx1, Skullx2"``, types held 0 times left out (empty string for none)."""
+    return ", ".join(f"{SCRAP_NAMES[k]}x{int(row[k])}" for k in range(NUM_SCRAP_TYPES) if row[k])
 
 
 @lru_cache(maxsize=None)
