@@ -72,28 +72,38 @@ class BadlandWolvesHeuristic(OwnCopy):
 
     def __init__(self, config: dict[str, Any], seed: int | None = None,
                  **parameters: Any) -> None:
-        for key, value in parameters.items():
-            if key not in self.PARAMETERS:
-                raise ValueError(f"unknown Badland Wolves heuristic parameter {key!r}; known: "
-                                 f"{', '.join(sorted(self.PARAMETERS))}")
-            kind = self.PARAMETERS[key][0]
-            if isinstance(value, (bool, np.bool_)) or not isinstance(
-                    value, (int, float, np.integer, np.floating)) or (
-                    isinstance(value, (float, np.floating)) and not math.isfinite(value)) or (
-                    kind is int and int(value) != value) or value < 0:
-                raise ValueError(f"heuristic parameter {key} must be a non-negative "
-                                 f"{kind.__name__}, got {value!r}")
-            try:
-                float(value)
-            except OverflowError:
-                raise ValueError(f"heuristic parameter {key} must be a finite number, got "
-                                 f"{value!r}") from None
-        p = {key: spec[1] for key, spec in self.PARAMETERS.items()} | parameters
-        self.parameters = {key: self.PARAMETERS[key][0](value) for key, value in p.items()}
+        self.parameters = {key: spec[1] for key, spec in self.PARAMETERS.items()} | {
+            key: self._parameter(key, value) for key, value in parameters.items()}
         self.n = int(config.get("num_players", 4))
         self.L = observation_layout(self.n)
         self.I = action_layout(self.n)
         self.rng = np.random.default_rng(seed)
+
+    @classmethod
+    def _parameter(cls, key: str, value: Any) -> int | float:
+        """``value`` of rule parameter ``key`` as the parameter's type.
+
+        Raises:
+            ValueError: an unknown ``key``; a ``value`` that is a bool, not a number, a float
+                not finite, not whole for an int parameter, or negative; a number too large
+                for a float.
+        """
+        if key not in cls.PARAMETERS:
+            raise ValueError(f"unknown Badland Wolves heuristic parameter {key!r}; known: "
+                             f"{', '.join(sorted(cls.PARAMETERS))}")
+        kind = cls.PARAMETERS[key][0]
+        number = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(
+            value, (bool, np.bool_))
+        if (not number or (isinstance(value, (float, np.floating)) and not math.isfinite(value))
+                or (kind is int and int(value) != value) or value < 0):
+            raise ValueError(f"heuristic parameter {key} must be a non-negative "
+                             f"{kind.__name__}, got {value!r}")
+        try:
+            float(value)
+        except OverflowError:
+            raise ValueError(f"heuristic parameter {key} must be a finite number, got "
+                             f"{value!r}") from None
+        return kind(value)
 
     def reset(self) -> None:
         """No memory between decisions: everything needed is in the observation."""
