@@ -526,9 +526,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         # the warm start is not run again on a resume: a different teacher would be recorded
         # in config.json but never used
         taught = state.get("imitation")
-        if taught is not None and taught.get("teacher", "heuristic") != args.imitation_teacher:
+        teacher = None if taught is None else taught.get("teacher", "heuristic")
+        if teacher is not None and teacher != args.imitation_teacher:
             parser.error(f"{run_dir} holds a run warm-started from teacher "
-                         f"{taught.get('teacher', 'heuristic')!r}, not {args.imitation_teacher!r} "
+                         f"{teacher!r}, not {args.imitation_teacher!r} "
                          "(--imitation-teacher; a resumed run keeps its warm start): use --fresh "
                          "to start over there, or another --run-dir")
     run_dir.mkdir(parents=True, exist_ok=True)
