@@ -40,13 +40,24 @@ One iteration:
 5. **Back up**: every node on the path gets one visit and adds the return of the seat that acted
    into it (``returns()[seat]``).
 
+With ``max_world_samples=K`` (spec key ``worlds=K``; OpenSpiel's ``max_world_samples``,
+``open_spiel/algorithms/is_mcts.h``), step 1 draws a fresh determinization only while the search
+holds fewer than ``K``; from then on each iteration plays on a ``clone()`` of one of the ``K``
+held worlds, chosen uniformly (from ``rng``). A clone keeps its world's future chance generator,
+so the iterations that reuse a world see the same deck orders and chance outcomes. The worlds
+still come only from ``resample_from_infostate``; what changes is how many distinct ones the
+search sees (``K`` instead of one per iteration) and the cost (``K`` resamples per move instead
+of one per iteration: the resampler is most of a Badland Wolves move's time). ``None`` (the
+default) draws a fresh world every iteration.
+
 The move played is the root child with the most visits (ties: higher mean return, then the
 lower action id), or with ``final="mean"`` the one with the highest mean return. A decision with
 a single legal action is returned without searching.
 
-Constants per game: ``c``, ``max_rollout_depth``, ``cut`` and ``final`` not given take
+Constants per game: ``c``, ``max_rollout_depth``, ``cut``, ``final`` and ``max_world_samples``
+not given take
 :func:`game_defaults` (:data:`BASE_DEFAULTS`: c=2.0, max_rollout_depth=2000, cut="provisional",
-final="visits", overridden per game by :data:`GAME_DEFAULTS`: in Clans c=0.5,
+final="visits", max_world_samples=None, overridden per game by :data:`GAME_DEFAULTS`: in Clans c=0.5,
 max_rollout_depth=5, cut="score_margin"); ``repr(agent)`` shows the values in use.
 
 Budget: ``iterations`` and/or ``seconds`` (wall clock); the search stops at whichever is used up
@@ -56,7 +67,7 @@ is not, as the number of iterations depends on the machine).
 
 Spec form (:func:`agents.make_agent`): ``ismcts:N`` (N iterations, random rollouts),
 ``ismcts:N:rollout=heuristic``, and the other keywords ``c=``, ``seconds=``, ``max_depth=``
-``cut=`` and ``final=`` (``ismcts:200:c=1.5:max_depth=300``,
+``cut=``, ``final=`` and ``worlds=`` (``ismcts:200:c=1.5:max_depth=300``,
 ``ismcts:200:c=0.5:max_depth=20:cut=score_margin:final=mean``).
 """
 
@@ -78,7 +89,7 @@ CUTS = ("zeros", "provisional")
 FINALS = ("visits", "mean")
 #: the defaults of every game without its own entry in :data:`GAME_DEFAULTS`
 BASE_DEFAULTS: dict[str, Any] = {"c": 2.0, "max_rollout_depth": 2000, "cut": "provisional",
-                                 "final": "visits"}
+                                 "final": "visits", "max_world_samples": None}
 #: per-game defaults, over :data:`BASE_DEFAULTS` (docs/training.md, "`ismcts:200` against the
 #: heuristic and the shipped policy", has the measurements behind them)
 GAME_DEFAULTS: dict[str, dict[str, Any]] = {
@@ -96,7 +107,8 @@ def game_defaults(game: str) -> dict[str, Any]:
     """The constants ``ismcts:N`` uses in ``game`` when the spec does not set them.
 
     A copy of :data:`BASE_DEFAULTS` updated with ``GAME_DEFAULTS.get(game, {})``: keys ``c``,
-    ``max_rollout_depth``, ``cut`` and ``final`` (the :class:`ISMCTSAgent` keywords).
+    ``max_rollout_depth``, ``cut``, ``final`` and ``max_world_samples`` (the
+    :class:`ISMCTSAgent` keywords).
     """
     return {**BASE_DEFAULTS, **GAME_DEFAULTS.get(game, {})}
 
@@ -174,13 +186,16 @@ class ISMCTSAgent(OwnCopy):
     def __init__(self, game: str, config: dict[str, Any], iterations: int | None = 200,
                  seconds: float | None = None, rollout: str = "random", c: float = _UNSET,
                  max_rollout_depth: int | None = _UNSET, cut: str = _UNSET,
-                 final: str = _UNSET, seed: int | None = None) -> None:
+                 final: str = _UNSET, max_world_samples: int | None = _UNSET,
+                 seed: int | None = None) -> None:
         defaults = game_defaults(game)
         c = defaults["c"] if c is _UNSET else c
         if max_rollout_depth is _UNSET:
             max_rollout_depth = defaults["max_rollout_depth"]
         cut = defaults["cut"] if cut is _UNSET else cut
         final = defaults["final"] if final is _UNSET else final
+        if max_world_samples is _UNSET:
+            max_world_samples = defaults["max_world_samples"]
         if iterations is None and seconds is None:
             raise ValueError("ISMCTS needs a budget: give iterations, seconds or both")
         if iterations is not None and (isinstance(iterations, bool) or int(iterations) != iterations
@@ -203,6 +218,11 @@ class ISMCTSAgent(OwnCopy):
                              f"{cut!r}")
         if final not in FINALS:
             raise ValueError(f"final must be one of {list(FINALS)}, got {final!r}")
+        if max_world_samples is not None and (isinstance(max_world_samples, bool)
+                                              or int(max_world_samples) != max_world_samples
+                                              or max_world_samples < 1):
+            raise ValueError(f"max_world_samples must be a positive integer or None, got "
+                             f"{max_world_samples!r}")
         self.game = game
         self.config = dict(config)
         self.iterations = None if iterations is None else int(iterations)
@@ -212,6 +232,8 @@ class ISMCTSAgent(OwnCopy):
         self.max_rollout_depth = None if max_rollout_depth is None else int(max_rollout_depth)
         self.cut = cut
         self.final = final
+        self.max_world_samples = (None if max_world_samples is None
+                                  else int(max_world_samples))
         self.seed = seed
         self.rng = np.random.default_rng(seed)
         self._heuristics: list[Any] | None = None
@@ -238,7 +260,7 @@ class ISMCTSAgent(OwnCopy):
         return (f"ISMCTSAgent({self.game!r}, iterations={self.iterations}, seconds={self.seconds}, "
                 f"rollout={self.rollout!r}, c={self.c}, max_rollout_depth="
                 f"{self.max_rollout_depth}, cut={self.cut!r}, final={self.final!r}, "
-                f"seed={self.seed})")
+                f"max_world_samples={self.max_world_samples}, seed={self.seed})")
 
     def reset(self) -> None:
         """Nothing to forget between games (the tree is rebuilt for every decision)."""
@@ -286,8 +308,17 @@ class ISMCTSAgent(OwnCopy):
         rng = self.rng
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
+        limit = self.max_world_samples
+        worlds: list[Any] = []
         while True:
-            self._iterate(root, state.resample_from_infostate(seat, rng), rng)
+            if limit is None:
+                world = state.resample_from_infostate(seat, rng)
+            elif len(worlds) < limit:
+                worlds.append(state.resample_from_infostate(seat, rng))
+                world = worlds[-1].clone()
+            else:
+                world = worlds[int(rng.integers(limit))].clone()
+            self._iterate(root, world, rng)
             done += 1
             if self.iterations is not None and done >= self.iterations:
                 break
@@ -393,7 +424,8 @@ def parse_spec(spec: str) -> dict[str, Any]:
 
     Keys: ``rollout`` (``random`` | ``heuristic``), ``c`` (float), ``seconds`` (float),
     ``max_depth`` (int or ``none``), ``cut`` (``zeros`` | ``provisional`` | an engine kind such
-    as ``score_margin``), ``final`` (``visits`` | ``mean``). ``N`` may be ``none`` when
+    as ``score_margin``), ``final`` (``visits`` | ``mean``), ``worlds`` (int or ``none``:
+    ``max_world_samples``). ``N`` may be ``none`` when
     ``seconds`` is given. Keys not given are left out (the agent takes the game's defaults);
     values of ``rollout``, ``cut`` and ``final`` are checked by :class:`ISMCTSAgent`.
 
@@ -412,7 +444,7 @@ def parse_spec(spec: str) -> dict[str, Any]:
     kwargs["iterations"] = None if parts[1].lower() == "none" else int(parts[1])
     keys = {"rollout": ("rollout", str), "c": ("c", float), "seconds": ("seconds", float),
             "max_depth": ("max_rollout_depth", int), "cut": ("cut", str),
-            "final": ("final", str)}
+            "final": ("final", str), "worlds": ("max_world_samples", int)}
     for item in parts[2:]:
         key, sep, value = item.partition("=")
         if not sep or key not in keys:

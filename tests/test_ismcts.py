@@ -418,18 +418,95 @@ def test_per_game_defaults_and_repr():
     for game in ("prowl", "badland_wolves", "clandestine"):
         assert game not in GAME_DEFAULTS
         assert game_defaults(game) == {"c": 2.0, "max_rollout_depth": 2000,
-                                       "cut": "provisional", "final": "visits"} == BASE_DEFAULTS
+                                       "cut": "provisional", "final": "visits",
+                                       "max_world_samples": None} == BASE_DEFAULTS
     config = state_class("prowl")(seed=0, num_players=4).config
     agent = make_agent("ismcts:200", "prowl", config)
     assert (agent.c, agent.max_rollout_depth, agent.cut, agent.final) == (2.0, 2000,
                                                                          "provisional", "visits")
-    assert "c=2.0, max_rollout_depth=2000, cut='provisional', final='visits'" in repr(agent)
+    assert ("c=2.0, max_rollout_depth=2000, cut='provisional', final='visits', "
+            "max_world_samples=None" in repr(agent))
     # Clans: the constants measured in docs/training.md ("Clans: the searcher's constants")
     clans = make_agent("ismcts:200", "clans", state_class("clans")(seed=0).config)
     assert game_defaults("clans") == {"c": 0.5, "max_rollout_depth": 5, "cut": "score_margin",
-                                      "final": "visits"}
+                                      "final": "visits", "max_world_samples": None}
     assert (clans.c, clans.max_rollout_depth, clans.cut, clans.final) == (0.5, 5, "score_margin",
                                                                          "visits")
     assert "c=0.5, max_rollout_depth=5, cut='score_margin', final='visits'" in repr(clans)
     # an option in the spec wins over the game's default
     assert make_agent("ismcts:200:c=3", "clans", state_class("clans")(seed=0).config).c == 3.0
+
+
+class CountingResampler:
+    """Serves ``state``'s resampler and counts the calls."""
+
+    def __init__(self, state) -> None:
+        self.state, self.calls = state, 0
+
+    def resample_from_infostate(self, seat, rng):
+        self.calls += 1
+        return self.state.resample_from_infostate(seat, rng)
+
+
+@pytest.mark.parametrize("game,worlds,iterations,expected", [
+    ("clans", None, 30, 30), ("clans", 7, 30, 7), ("clans", 40, 30, 30), ("clans", 1, 12, 1),
+    ("prowl", 5, 25, 5)])
+def test_world_samples_bound_the_resamples(game, worlds, iterations, expected):
+    """``max_world_samples=K`` (OpenSpiel's ``max_world_samples``): the search draws
+    ``min(K, iterations)`` worlds, each from the resampler, and still runs every iteration;
+    ``None`` draws one world per iteration."""
+    s = positions(game, 1, seed=11)[0]
+    counter = CountingResampler(s)
+    view = InfostateView(s, counter)
+    agent = ISMCTSAgent(game, s.config, iterations=iterations, max_world_samples=worlds,
+                        seed=4, max_rollout_depth=50)
+    move = agent.search(view, s.current_player)
+    assert counter.calls == expected
+    assert agent.last_iterations == iterations
+    assert sum(v for v, _ in agent.last_stats.values()) == iterations
+    assert s.legal_action_mask()[move]
+
+
+@pytest.mark.parametrize("game", ["toy", "clans", "prowl"])
+def test_world_samples_keep_the_choice_identical_on_resampled_states(game):
+    """With a pool of held worlds the search still learns only through the resampler: its
+    move from the real state equals its move from states resampled from the seat's
+    information set (same agent seed), on the raw engines and on guarded views."""
+    rng = np.random.default_rng(9)
+    for k, s in enumerate(positions(game, 10, seed=4)):
+        seat = s.current_player
+        real = choose(s, seed=300 + k, max_world_samples=4)
+        for _ in range(2):
+            other = s.resample_from_infostate(seat, rng)
+            assert choose(other, seed=300 + k, max_world_samples=4) == real
+        assert choose(InfostateView(s, s), seed=300 + k, seen=s, max_world_samples=4) == real
+
+
+def test_world_samples_spec_matches_the_keyword():
+    """``ismcts:40:worlds=3`` is the agent ``max_world_samples=3``: same moves and root
+    statistics from the same seed, and the pool size shows in ``repr``; two searches with a
+    held pool from one position are reproducible (the held worlds are cloned, never played
+    on)."""
+    s = positions("clans", 1, seed=12)[0]
+    spec = make_agent("ismcts:40:worlds=3", "clans", s.config, seed=5)
+    direct = ISMCTSAgent("clans", s.config, iterations=40, max_world_samples=3, seed=5)
+    assert spec.max_world_samples == 3
+    assert spec.search(s, s.current_player) == direct.search(s, s.current_player)
+    assert spec.last_stats == direct.last_stats
+    assert "max_world_samples=3" in repr(spec)
+
+
+def test_world_samples_spec_and_errors():
+    assert parse_spec("ismcts:200:worlds=20") == {"iterations": 200, "max_world_samples": 20}
+    assert parse_spec("ismcts:200:worlds=none") == {"iterations": 200,
+                                                    "max_world_samples": None}
+    for spec in ["ismcts:5:worlds=1.5", "ismcts:5:worlds=-2", "ismcts:5:worlds=2_0"]:
+        with pytest.raises(ValueError, match="integer"):
+            parse_spec(spec)
+    config = state_class("clans")(seed=0).config
+    with pytest.raises(ValueError, match="max_world_samples must be a positive integer or "
+                                         "None, got 0"):
+        make_agent("ismcts:5:worlds=0", "clans", config)
+    for bad in (True, 2.5, -1):
+        with pytest.raises(ValueError, match="max_world_samples"):
+            ISMCTSAgent("clans", config, iterations=5, max_world_samples=bad)
