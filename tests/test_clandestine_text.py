@@ -98,8 +98,8 @@ def test_trades_tiles_and_secrets_use_the_content_names():
 
 def _hidden_names(st, viewer, acted):
     """Ids and names of cards hidden from ``viewer`` in ``st``: the other seats' hands (but the
-    card ``acted`` on, which the action itself shows, unless it is primed face-down) and every
-    deck."""
+    card ``acted`` on, which the action itself shows, unless it is primed face-down, and the
+    publicly known Relics, ``relic_known``) and every deck."""
     out = set()
     for s in range(st.num_players):
         soc = st.societies[s]
@@ -112,7 +112,7 @@ def _hidden_names(st, viewer, acted):
                 out |= {f"[{secrets[i]['id']}]", secrets[i]["name"]}
         if s != viewer:
             for r in st.relic_hand[s]:
-                if ("RELIC", r) != acted:
+                if ("RELIC", r) != acted and r not in st.relic_known[s]:
                     out.add(f"[{_C['relics'][r]['id']}]")
     for r in st.relic_deck:
         out.add(f"[{_C['relics'][r]['id']}]")
@@ -302,3 +302,31 @@ def test_a_nemesis_chambers_actions_are_in_the_rulebooks_words(nemesis, expected
                 seen.add(sid)
         st.apply_action(int(rng.choice(st.legal_actions())))
     assert seen, "no pawn on the Nemesis's Chambers"
+
+
+@pytest.mark.parametrize("config", [CONFIGS[1], CONFIGS[4]])
+def test_a_seats_view_names_the_publicly_known_relics_of_other_hands(config):
+    """Relics another seat took face up from the Map (and a Nemesis's whole hand) are in its
+    ``relic_known``, public: every other seat's view lists each of them under that seat, by
+    name, id, value and suits, with the count of the unseen rest; a seat with none known gets
+    no such line, and the view with everything shown lists whole hands instead."""
+    shown = 0
+    for st, _action in random_decisions(config, 21, 400):
+        for viewer in st.agent_seats:
+            view = st.render_text(viewer).splitlines()
+            for s in range(st.num_players):
+                if s == viewer:
+                    continue
+                at = next(i for i, x in enumerate(view) if x.startswith(f"  seat {s} ")
+                          and " L" in x)
+                known = st.relic_known[s]
+                if not known:
+                    assert not view[at + 1].startswith("      known R: ")
+                    continue
+                unseen = len(st.relic_hand[s]) - len(known)
+                expected = ("      known R: " + "; ".join(relic_card_words(r) for r in known)
+                            + (f" (+{unseen} unseen)" if unseen else ""))
+                assert view[at + 1] == expected
+                shown += 1
+        assert "known R:" not in st.render_text()
+    assert shown > 20

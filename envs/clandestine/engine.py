@@ -1716,7 +1716,9 @@ class ClandestineState(GameState):
 def render_state(st: ClandestineState, seat: int | None = None) -> str:
     """Text picture: where the turn is and what is decided (:func:`words.status_words`), each
     seat's tableau, the pawns by space (hands only for ``seat``, everything with
-    ``seat=None``)."""
+    ``seat=None``; of another seat's Relic hand, ``seat`` sees the publicly known Relics,
+    ``relic_known``: those taken face up from the Map, and a Nemesis's whole hand, with the
+    count of the others)."""
     lines = [status_words(st)]
     names = [society_name(soc) for soc in st.societies]
     width = max(len(name) for name in names)
@@ -1730,6 +1732,11 @@ def render_state(st: ClandestineState, seat: int | None = None) -> str:
             secrets = "; ".join(secret_words(st.societies[s], i) for i in st.secret_hand[s]) \
                 or "-"
             line += f"\n      hand R: {relics} | S: {secrets}"
+        elif st.relic_known[s]:
+            # Relics taken face up from the Map (and a Nemesis's hand) are public knowledge
+            unseen = len(st.relic_hand[s]) - len(st.relic_known[s])
+            known = "; ".join(relic_card_words(r) for r in st.relic_known[s])
+            line += f"\n      known R: {known}" + (f" (+{unseen} unseen)" if unseen else "")
         lines.append(line)
     for s in range(st.num_players):
         slots = [f"{k + 1} " + (relic_card_words(r) if r >= 0 else "-")
