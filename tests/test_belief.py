@@ -551,6 +551,8 @@ def test_policy_tracker_move_step_adds_distinct_worlds_in_badland_wolves():
     assert (n_plain, n_moved) == (7, 10)
     assert moved.distinct_ess() > plain.distinct_ess()
 
+
+def test_policy_tracker_with_random_policy_stays_consistent():
     """Under the uniform random policy, Clans moves say nothing about colours: the policy
     posterior stays near the consistent one."""
     st = new_game("clans", 2, num_players=2)
