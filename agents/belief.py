@@ -868,6 +868,41 @@ class PolicyTracker(Tracker):
     worlds are the real one), and no fresh world is drawn again in that game. If every particle
     has died and no fresh world is usable, the belief falls back to the consistent posterior.
 
+    With ``move_steps = K > 0`` the resampling of a rejuvenation is followed by a move step
+    (resample-move: Gilks and Berzuini, "Following a moving target - Monte Carlo inference for
+    dynamic Bayesian models", JRSS B 63, 2001): every particle takes ``K`` steps of independence
+    Metropolis-Hastings whose proposal is the resampler, ``x' = resample_from_infostate`` on the
+    real state, accepted with probability ``min(1, L(x') / L(x))``, ``log L`` being
+    :meth:`history_loglik` (the particle's own ``L(x)`` computed by the same function, once per
+    distinct world before the copies are made; a fresh world's is the one it was weighted by).
+    The resampler draws from ``q`` (about the consistent posterior over worlds with their
+    hidden histories) and the target is ``q(x) L(x)``, the posterior a fresh world's weight
+    ``L`` corrects ``q`` to, so the ratio is ``L(x') / L(x)`` and the step leaves that
+    posterior invariant while replacing copies of one world by independent ones (an accepted
+    proposal is a new origin, so :meth:`distinct_ess` counts it apart). A proposal whose record
+    does not replay is rejected (``stats["unreplayable"]``; as for fresh worlds, no proposal is
+    drawn again in that game); a particle whose own ``L`` is unknown (its record does not
+    replay) or 0 takes the first proposal with ``L > 0``. ``stats["moves"]`` and
+    ``stats["accepted"]`` count proposals and acceptances.
+
+    On particles the filter advanced (an action drawn by the optimal proposal): the acceptance
+    ratio needs only ``L`` of the current point, not how it was reached, and
+    :meth:`history_loglik` computes it on the particle's own record after checking that the
+    record replays to the particle (same hidden truth and observation), so ``L(x)`` is the
+    likelihood of exactly that path. Compare the filter's target over paths (at another seat's
+    step, an id drawn in proportion to ``model`` among those matching the observation, the
+    weight their sum ``S``: density ``model[a]``) with ``q(x) L(x)``: at a choice the resampler
+    redraws with probability ``h`` it is ``h * model[a] / h = model[a]``, the same; at a step it
+    keeps (the real id), ``1 * S``, the same when one id matches the observation (a public
+    action, a choice the observation tells), while where several hidden ids match the filter
+    spreads ``S`` over them and ``q`` puts it all on the real id. So the step is exact on the
+    filter's particles up to that case; there it moves a particle holding another id into
+    ``q``'s support and never back, which changes no hidden truth where the matching ids leave
+    the same one (what the resampler's consistency already needs when it keeps a hidden id),
+    and the fresh worlds of a rejuvenation rest on the same assumption.
+    Cost: ``K * particles`` resampled worlds and replays per rejuvenation (the fresh worlds
+    cost ``fresh_fraction * particles``), plus one replay per distinct surviving world.
+
     Args:
         game: game name.
         model: the :class:`ActionModel` assumed for the other seats.
@@ -881,13 +916,20 @@ class PolicyTracker(Tracker):
             bounds the NLL when few distinct particles survive (a near-deterministic model
             concentrates the particles on few worlds).
         seed: seed of the tracker's generator.
+        move_steps: independence Metropolis-Hastings steps per particle after the resampling
+            of a rejuvenation (see above), an integer of at least 0; 0 (default) moves none.
+
+    Raises:
+        ValueError: ``particles`` not an integer of at least 1, ``move_steps`` not an integer of
+            at least 0 (a bool or a float included), ``ess_fraction`` or ``fresh_fraction``
+            outside (0, 1], ``mix`` outside [0, 1).
     """
 
     name = "policy"
 
     def __init__(self, game: str, model: ActionModel, particles: int = 100,
                  ess_fraction: float = 0.3, fresh_fraction: float = 0.25,
-                 mix: float = 0.0, seed: int = 0) -> None:
+                 mix: float = 0.0, seed: int = 0, move_steps: int = 0) -> None:
         super().__init__(game, seed)
         particles = _count("particles", particles, 1)
         if not 0 < ess_fraction <= 1:
@@ -901,11 +943,16 @@ class PolicyTracker(Tracker):
         if not 0 <= mix < 1:
             raise ValueError(f"mix must be in [0, 1), got {mix!r}")
         self.mix = float(mix)
-        self.stats = {"rejuvenations": 0, "fresh": 0, "unreplayable": 0}
+        self.move_steps = _count("move_steps", move_steps, 0)
+        self.stats = self._new_stats()
+
+    @staticmethod
+    def _new_stats() -> dict[str, int]:
+        return {"rejuvenations": 0, "fresh": 0, "unreplayable": 0, "moves": 0, "accepted": 0}
 
     def _reset(self, state0, seat):
         self.model.reset()
-        self.stats = {"rejuvenations": 0, "fresh": 0, "unreplayable": 0}
+        self.stats = self._new_stats()
         self.replayable = True
         self.real_obs = [state0.observation_tensor(seat)]
         self.particles = [state0.resample_from_infostate(seat, self.rng) for _ in range(self.M)]
@@ -1082,7 +1129,44 @@ class PolicyTracker(Tracker):
         self.logw = np.zeros(M)
         # an origin per distinct pool entry: fresh worlds are new, survivors keep theirs
         pool_origin = np.concatenate([self.origin, self.origin.max() + 1 + np.arange(len(fresh))])
-        self.origin = np.unique(pool_origin[idx], return_inverse=True)[1]
+        origin = pool_origin[idx]
+        if self.move_steps and self.replayable:
+            # each distinct world's own log-likelihood once (a fresh world's is known)
+            pool_ll: dict[int, float | None] = {}
+            for i in idx.tolist():
+                if i not in pool_ll:
+                    pool_ll[i] = float(flw[i - M]) if i >= M else self.history_loglik(pool[i])
+            origin = self._move(state, [pool_ll[i] for i in idx.tolist()], origin)
+        self.origin = np.unique(origin, return_inverse=True)[1]
+
+    def _move(self, state, ll: list[float | None], origin: np.ndarray) -> np.ndarray:
+        """``move_steps`` independence Metropolis-Hastings steps on every particle, the
+        resampler as the proposal (class docstring); ``ll``: the particles' own
+        :meth:`history_loglik`. Returns the origins, an accepted proposal getting a new one."""
+        origin = origin.copy()
+        new = int(origin.max()) + 1
+        for j in range(self.M):
+            cur = ll[j]
+            for _ in range(self.move_steps):
+                if not self.replayable:
+                    return origin
+                x = state.resample_from_infostate(self.seat, self.rng)
+                lx = self.history_loglik(x)
+                self.stats["moves"] += 1
+                if lx is None:
+                    # as for fresh worlds: keeping only the replayable proposals is biased
+                    self.stats["unreplayable"] += 1
+                    self.replayable = False
+                    return origin
+                if not math.isfinite(lx):
+                    continue
+                if cur is None or not math.isfinite(cur) or lx >= cur \
+                        or self.rng.random() < math.exp(lx - cur):
+                    self.particles[j], cur = x, lx
+                    origin[j] = new
+                    new += 1
+                    self.stats["accepted"] += 1
+        return origin
 
     def belief(self):
         st, seat = self.state, self.seat
@@ -1131,7 +1215,7 @@ class ExactPolicyTracker(PolicyTracker):
         if worlds is None:
             raise ValueError(f"the {self.game} adapter does not enumerate worlds")
         self.model.reset()
-        self.stats = {"rejuvenations": 0, "fresh": 0, "unreplayable": 0}
+        self.stats = self._new_stats()
         self.replayable = False      # no fresh worlds: the set is already complete
         self.real_obs = [state0.observation_tensor(seat)]
         self.particles = [w for w, _ in worlds]
@@ -1270,6 +1354,7 @@ TRACKER_OPTIONS: dict[str, tuple[str, ...]] = {
     "epsilon": ("policy", "policy-exact"),
     "policy_samples": ("policy", "policy-exact"),
     "policy_mix": ("policy", "policy-exact", "policy-random", "policy-ppo:"),
+    "move_steps": ("policy", "policy-random", "policy-ppo:"),
     "probe_path": ("probe",),
 }
 
@@ -1290,14 +1375,16 @@ def tracker_reads(spec: str, keyword: str) -> bool:
 def make_tracker(spec: str, game: str, config: dict[str, Any], seed: int = 0,
                  particles: int = 100, samples: int = 200, epsilon: float = 0.1,
                  probe_path: str | None = None, policy_samples: int | None = None,
-                 policy_mix: float = 0.0, refresh: int = 1) -> Tracker:
+                 policy_mix: float = 0.0, refresh: int = 1, move_steps: int = 0) -> Tracker:
     """A tracker from a short spec: ``uniform``, ``consistent``, ``policy`` (heuristic with
     ``epsilon`` and ``policy_samples`` calls per observation, default HEURISTIC_SAMPLES),
     ``policy-exact`` (the same model, by enumeration where the adapter enumerates worlds),
     ``policy-random``, ``policy-ppo:PATH`` or ``probe`` (needs ``probe_path``); ``refresh``:
     :class:`ConsistentTracker`'s resampling interval; ``policy_mix``: the defensive mixture of
     every ``policy*`` tracker (it was dropped for ``policy-exact``, ``policy-random`` and
-    ``policy-ppo``). :data:`TRACKER_OPTIONS` says which tracker reads which keyword.
+    ``policy-ppo``); ``move_steps``: the resample-move steps of the particle filters
+    (:class:`PolicyTracker`; not ``policy-exact``, which never resamples).
+    :data:`TRACKER_OPTIONS` says which tracker reads which keyword.
 
     Raises:
         ValueError: an unknown spec, or ``probe`` without a path.
@@ -1308,13 +1395,15 @@ def make_tracker(spec: str, game: str, config: dict[str, Any], seed: int = 0,
         return ConsistentTracker(game, samples=samples, seed=seed, refresh=refresh)
     if spec == "policy":
         return PolicyTracker(game, heuristic_policy(game, config, epsilon, seed, policy_samples),
-                             particles=particles, mix=policy_mix, seed=seed)
+                             particles=particles, mix=policy_mix, seed=seed,
+                             move_steps=move_steps)
     if spec == "policy-exact":
         return ExactPolicyTracker(game, heuristic_policy(game, config, epsilon, seed,
                                                          policy_samples), seed=seed,
                                   mix=policy_mix)
     if spec == "policy-random":
-        t = PolicyTracker(game, RandomPolicy(), particles=particles, mix=policy_mix, seed=seed)
+        t = PolicyTracker(game, RandomPolicy(), particles=particles, mix=policy_mix, seed=seed,
+                          move_steps=move_steps)
         t.name = "policy-random"
         return t
     if spec.startswith("policy-ppo:"):
@@ -1322,7 +1411,8 @@ def make_tracker(spec: str, game: str, config: dict[str, Any], seed: int = 0,
 
         t = PolicyTracker(game, SoftmaxPolicyAgent(PolicyAgent.load(spec[11:], game=game,
                                                              config=config)),
-                          particles=particles, mix=policy_mix, seed=seed)
+                          particles=particles, mix=policy_mix, seed=seed,
+                          move_steps=move_steps)
         t.name = spec
         return t
     if spec == "probe":

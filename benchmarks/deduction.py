@@ -5,7 +5,7 @@ Usage::
     python -m benchmarks.deduction --game prowl --players heuristic --observer-seat 0 \\
         --games 20 [--num-players 4] [--trackers uniform consistent policy probe] \\
         [--probe probes/prowl4.pt] [--particles 100] [--samples 200] [--epsilon 0.1] \\
-        [--policy-samples 1] [--refresh 1] [--max-decisions K] [--seed 0] [--png deduction_prowl.png] [--json out.json]
+        [--policy-samples 1] [--move-steps 0] [--refresh 1] [--max-decisions K] [--seed 0] [--png deduction_prowl.png] [--json out.json]
     python -m benchmarks.deduction --game prowl --merge a.json b.json [--png P] [--json out.json]
 
 Plays ``--games`` games (engine seeds ``seed + g``; ``--players`` one agent spec per seat or
@@ -26,7 +26,8 @@ tracker with its interval shaded. The ``policy`` tracker assumes the other seats
 heuristic made stochastic (``--epsilon``, :class:`agents.belief.EpsilonAgentPolicy`); ``probe``
 needs a model from ``python -m training.probe`` (``--probe``; skipped with a note without one).
 A tracker option given while no tracker in ``--trackers`` reads it (``--probe`` without
-``probe``, ``--particles`` without ``policy``, ``policy-random`` or ``policy-ppo:PATH``,
+``probe``, ``--particles`` or ``--move-steps`` without ``policy``, ``policy-random`` or
+``policy-ppo:PATH``,
 ``--samples`` or ``--refresh`` without ``consistent``, ``--epsilon`` or ``--policy-samples``
 without ``policy`` or ``policy-exact``, ``--policy-mix`` without a ``policy*`` tracker) is
 refused, not ignored.
@@ -57,7 +58,7 @@ def run(game: str, config: dict[str, Any], players: Sequence[str], observer: int
         trackers: Sequence[str], seed: int = 0, particles: int = 100, samples: int = 200,
         epsilon: float = 0.1, probe: str | None = None, policy_samples: int | None = None,
         policy_mix: float = 0.0, refresh: int = 1, max_decisions: int = 100_000,
-        log=print) -> dict[str, Any]:
+        log=print, move_steps: int = 0) -> dict[str, Any]:
     """Run the benchmark; returns per tracker the binned and checkpoint means/intervals, the
     per-game values and the cost (``{"bins": (mean, half) (10, 3), "checkpoints": (mean, half)
     (4, 3), "per_game_bins": (games, 10, 3), "per_game_checkpoints": (games, 4, 3),
@@ -93,7 +94,7 @@ def run(game: str, config: dict[str, Any], players: Sequence[str], observer: int
         trs = [make_tracker(t, game, state0.config, seed=seed + g, particles=particles,
                             samples=samples, epsilon=epsilon, probe_path=probe,
                             policy_samples=policy_samples, policy_mix=policy_mix,
-                            refresh=refresh)
+                            refresh=refresh, move_steps=move_steps)
                for t in trackers]
         res = track_game(game, config, agents, trs, observer, seed + g, max_decisions)
         for tr in trs:
@@ -295,12 +296,12 @@ def plot(results: dict[str, Any], path: str | Path, title: str = "") -> None:
 #: keyword each sets: one given while no tracker in ``--trackers`` reads it is refused.
 TRACKER_ARGS = {"probe": "probe_path", "particles": "particles", "samples": "samples",
                 "epsilon": "epsilon", "refresh": "refresh", "policy_mix": "policy_mix",
-                "policy_samples": "policy_samples"}
+                "policy_samples": "policy_samples", "move_steps": "move_steps"}
 
 #: The values of the tracker options left out (``--policy-samples`` and ``--probe`` stay None:
 #: the tracker's own default, and no probe model).
 TRACKER_DEFAULTS = {"particles": 100, "samples": 200, "epsilon": 0.1, "refresh": 1,
-                    "policy_mix": 0.0}
+                    "policy_mix": 0.0, "move_steps": 0}
 
 
 def check_cli_args(ap: argparse.ArgumentParser, a: argparse.Namespace
@@ -310,7 +311,7 @@ def check_cli_args(ap: argparse.ArgumentParser, a: argparse.Namespace
 
     Every mistake ends in ``ap.error`` (one line, exit 2): a count out of range (``--games``,
     ``--particles``, ``--policy-samples``, ``--refresh`` below 1, ``--samples`` below 2,
-    ``--max-decisions`` below 2), ``--epsilon`` outside (0, 1], ``--policy-mix`` outside
+    ``--max-decisions`` below 2, ``--move-steps`` below 0), ``--epsilon`` outside (0, 1], ``--policy-mix`` outside
     [0, 1), a negative ``--seed``, a ``--config`` that is neither ``KEY=VALUE`` items nor one
     JSON object, or that the game refuses, ``--num-players`` and ``--config`` that disagree, an
     ``--observer-seat`` that is not
@@ -329,7 +330,8 @@ def check_cli_args(ap: argparse.ArgumentParser, a: argparse.Namespace
     from training.dataset import parse_config_items
 
     for name, low in (("games", 1), ("particles", 1), ("samples", 2), ("refresh", 1),
-                      ("max_decisions", 2), ("policy_samples", 1), ("seed", 0)):
+                      ("max_decisions", 2), ("policy_samples", 1), ("seed", 0),
+                      ("move_steps", 0)):
         value = getattr(a, name)
         if value is not None and value < low:
             ap.error(f"--{name.replace('_', '-')} must be at least {low}, got {value}")
@@ -376,7 +378,7 @@ def check_cli_args(ap: argparse.ArgumentParser, a: argparse.Namespace
         try:
             make_tracker(spec, a.game, state.config, particles=a.particles, samples=a.samples,
                          epsilon=a.epsilon, probe_path=a.probe, policy_samples=a.policy_samples,
-                         policy_mix=a.policy_mix, refresh=a.refresh
+                         policy_mix=a.policy_mix, refresh=a.refresh, move_steps=a.move_steps
                          ).reset(state, a.observer_seat)
         except (ValueError, OSError) as exc:
             ap.error(f"--trackers {spec}: {exc}")
@@ -447,6 +449,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--policy-mix", type=float, default=None,
                     help="defensive mixture weight of the consistent posterior in the policy "
                          "trackers' belief (default 0: plain Bayes)")
+    ap.add_argument("--move-steps", type=int, default=None,
+                    help="independence Metropolis-Hastings steps per particle after each "
+                         "resampling of the policy, policy-random and policy-ppo trackers "
+                         "(resample-move; default 0: none)")
     ap.add_argument("--policy-samples", type=int, default=None,
                     help="heuristic calls per observation in the policy model (default: "
                          "agents.belief.HEURISTIC_SAMPLES)")
@@ -487,7 +493,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             trackers.remove("probe")
         res = run(a.game, config, a.players, a.observer_seat, a.games, trackers, a.seed,
                   a.particles, a.samples, a.epsilon, a.probe, a.policy_samples, a.policy_mix,
-                  a.refresh, a.max_decisions, log=lambda s: print(s, file=sys.stderr))
+                  a.refresh, a.max_decisions, log=lambda s: print(s, file=sys.stderr),
+                  move_steps=a.move_steps)
         first = f" (first {a.max_decisions} decisions)" if a.max_decisions < 100_000 else ""
         heading = (f"{a.game} {config}, players {a.players}, observer seat {a.observer_seat}, "
                    f"{a.games} games{first}")

@@ -272,11 +272,18 @@ def test_tracker_counts_must_be_integers():
             (lambda: ConsistentTracker("prowl", refresh=2.0),
              "refresh must be an integer of at least 1, got 2.0"),
             (lambda: EpsilonAgentPolicy(None, samples=1.5),
-             "samples must be an integer of at least 1, got 1.5")):
+             "samples must be an integer of at least 1, got 1.5"),
+            (lambda: PolicyTracker("prowl", RandomPolicy(), move_steps=-1),
+             "move_steps must be an integer of at least 0, got -1"),
+            (lambda: PolicyTracker("prowl", RandomPolicy(), move_steps=True),
+             "move_steps must be an integer of at least 0, got True"),
+            (lambda: PolicyTracker("prowl", RandomPolicy(), move_steps=1.5),
+             "move_steps must be an integer of at least 0, got 1.5")):
         with pytest.raises(ValueError) as exc:
             make()
         assert str(exc.value) == message
     assert PolicyTracker("prowl", RandomPolicy(), particles=np.int64(3)).M == 3
+    assert PolicyTracker("prowl", RandomPolicy(), move_steps=np.int64(2)).move_steps == 2
 
 
 @pytest.mark.parametrize("game,steps", [("prowl", 30), ("clans", 30), ("badland_wolves", 30),
@@ -425,12 +432,16 @@ def _exact_clans_posterior(state, seat, model):
     return post / post.sum()
 
 
-def test_policy_tracker_matches_exact_bayes_on_two_player_clans():
+@pytest.mark.parametrize("move_steps", [0, pytest.param(1, marks=pytest.mark.slow)])
+def test_policy_tracker_matches_exact_bayes_on_two_player_clans(move_steps):
     """Particles 3000: total variation to the exact posterior below 0.02 after 4, 8 and 14
-    moves, while the exact posterior moves away from uniform (0.58 on one colour at 14)."""
+    moves, while the exact posterior moves away from uniform (0.58 on one colour at 14); with
+    the resample-move step too (its proposals accepted and rejected), rejuvenating below an
+    effective sample size of 90% (at 30% this game never rejuvenates)."""
     st = new_game("clans", 11, num_players=2)
     model = ColourSeekingPolicy(2)
-    tr = PolicyTracker("clans", model, particles=3000, seed=5)
+    tr = PolicyTracker("clans", model, particles=3000, seed=5, move_steps=move_steps,
+                       ess_fraction=0.9 if move_steps else 0.3)
     tr.reset(st, 0)
     rng = np.random.default_rng(7)
     for k in range(14):
@@ -442,6 +453,103 @@ def test_policy_tracker_matches_exact_bayes_on_two_player_clans():
             assert 0.5 * np.abs(b - exact).sum() < 0.02, (k, b, exact)
     assert exact.max() > 0.5          # the policy has moved the posterior far from uniform
     assert tr.stats["unreplayable"] == 0
+    if move_steps:
+        assert tr.stats["moves"] == 3000 * tr.stats["rejuvenations"] > 0
+        assert 0 < tr.stats["accepted"] < tr.stats["moves"]
+
+
+class _ScriptedLoglik:
+    """``history_loglik`` replaced by a script: the values in order, one per call."""
+
+    def __init__(self, values):
+        self.values = list(values)
+
+    def __call__(self, world):
+        return self.values.pop(0)
+
+
+def test_policy_tracker_move_step_accepts_by_the_likelihood_ratio():
+    """The independence Metropolis-Hastings step on four particles of 2-player Clans, with
+    scripted log-likelihoods: a proposal at least as likely is accepted, one with L = 0 is not,
+    a particle whose own L is unknown or 0 takes the first proposal with L > 0, and one at
+    ratio exp(-50) is (all but surely) refused; each accepted proposal is a new origin."""
+    st = new_game("clans", 3, num_players=2)
+    tr = PolicyTracker("clans", RandomPolicy(), particles=4, seed=0, move_steps=2)
+    tr.reset(st, 0)
+    before = list(tr.particles)
+    # particle 0 (ll -1): -inf refused, then -1 accepted (equal); particle 1 (None): -5
+    # accepted, then -60 refused (ratio exp(-55)); particle 2 (-inf): -inf refused, -3
+    # accepted; particle 3 (-2): -52 refused, -2.5 accepted or refused by the draw
+    tr.history_loglik = _ScriptedLoglik([-math.inf, -1.0, -5.0, -60.0, -math.inf, -3.0,
+                                         -52.0, -2.5])
+    origin = tr._move(st, [-1.0, None, -math.inf, -2.0], np.array([0, 0, 1, 2]))
+    assert tr.stats["moves"] == 8 and tr.stats["unreplayable"] == 0
+    moved = [p is not b for p, b in zip(tr.particles, before)]
+    assert moved[:3] == [True, True, True]
+    assert tr.stats["accepted"] == 3 + moved[3]
+    assert origin[:3].tolist() == [3, 4, 5] and origin[3] == (6 if moved[3] else 2)
+
+
+def test_policy_tracker_move_step_stops_at_an_unreplayable_proposal():
+    """A proposal whose record does not replay is refused and counted, and no proposal is
+    drawn again in the game (keeping only the replayable ones would be biased)."""
+    st = new_game("clans", 3, num_players=2)
+    tr = PolicyTracker("clans", RandomPolicy(), particles=3, seed=0, move_steps=2)
+    tr.reset(st, 0)
+    before = list(tr.particles)
+    tr.history_loglik = _ScriptedLoglik([-1.0, None])
+    origin = tr._move(st, [-2.0, -2.0, -2.0], np.array([0, 1, 1]))
+    assert tr.stats == {"rejuvenations": 0, "fresh": 0, "unreplayable": 1, "moves": 2,
+                        "accepted": 1}
+    assert not tr.replayable and origin.tolist() == [2, 1, 1]
+    assert tr.particles[0] is not before[0] and tr.particles[1:] == before[1:]
+
+
+def test_policy_tracker_move_step_adds_distinct_worlds_in_badland_wolves():
+    """3-player Badland Wolves played by the heuristic, the tracker assuming the
+    epsilon-heuristic with 40 particles. After 40 actions the tracker is copied and the copy
+    given one move step; both see the same actions up to their next rejuvenation, whose draws
+    and resampling are the same (same generator state): the resampling leaves copies of few
+    worlds, and the move step replaces most of them by new ones."""
+    import copy
+
+    from agents import make_agent
+    from agents.belief import heuristic_policy
+
+    st = new_game("badland_wolves", 7, num_players=3)
+    agents = [make_agent("heuristic", "badland_wolves", st.config, seed=s) for s in range(3)]
+    model = heuristic_policy("badland_wolves", st.config, 0.1, 0, None)
+    plain = PolicyTracker("badland_wolves", model, particles=40, seed=3)
+    plain.reset(st, 0)
+
+    def play():
+        seat = st.current_player
+        obs = {"observation": st.observation_tensor(seat), "action_mask": st.legal_action_mask()}
+        a = int(agents[seat].act(obs, f"player_{seat}"))
+        actor = st.current_player
+        st.apply_action(a)
+        for tr in trackers:
+            tr.update(st, a, actor)
+
+    trackers = [plain]
+    while len(st.history) < 40:
+        play()
+    moved = copy.copy(plain)
+    moved.move_steps = 1
+    trackers.append(moved)
+    before = plain.stats["rejuvenations"]
+    while plain.stats["rejuvenations"] == before:
+        play()
+    assert moved.stats["rejuvenations"] == before + 1 and moved.stats["fresh"] == \
+        plain.stats["fresh"]
+    n_plain, n_moved = len(np.unique(plain.origin)), len(np.unique(moved.origin))
+    assert moved.stats["moves"] == 40 and moved.stats["unreplayable"] == 0
+    # 12 rejuvenations in the first 40 actions, the 13th at action 46: 7 distinct worlds among
+    # the 40 resampled particles; 5 of the 40 proposals accepted (worlds drawn from the
+    # consistent posterior are mostly far less likely under the model), so 10 distinct worlds
+    assert before == 12 and len(st.history) == 46 and moved.stats["accepted"] == 5
+    assert (n_plain, n_moved) == (7, 10)
+    assert moved.distinct_ess() > plain.distinct_ess()
 
 
 def test_policy_tracker_with_random_policy_stays_consistent():
@@ -733,15 +841,17 @@ def test_prowl_consistent_equals_enumeration_two_players_two_cards():
 
 
 @pytest.mark.slow
-def test_policy_tracker_matches_exact_bayes_on_two_player_prowl():
+@pytest.mark.parametrize("move_steps", [0, 1])
+def test_policy_tracker_matches_exact_bayes_on_two_player_prowl(move_steps):
     """2-player Prowl, 2 cards each, a known stochastic policy that reads the hidden cards
     (LinearSoftmaxPolicy, scale 0.3): with 5000 particles (fresh worlds only at a
     rejuvenation) the policy posterior over the opponent's clan card is within total variation
     0.02 of exact Bayes by enumeration after every action, while exact Bayes is far from the
-    consistent posterior (the policy is informative)."""
+    consistent posterior (the policy is informative); with the resample-move step too."""
     st = new_game("prowl", 0, num_players=2, cards_per_player=2)
     model = LinearSoftmaxPolicy(st.observation_size, st.num_actions, 0.3, 0)
-    tr = PolicyTracker("prowl", model, particles=5000, fresh_fraction=1.0, seed=0)
+    tr = PolicyTracker("prowl", model, particles=5000, fresh_fraction=1.0, seed=0,
+                       move_steps=move_steps)
     tr.reset(st, 0)
     rng = np.random.default_rng(0)
     gap = 0.0
@@ -756,6 +866,9 @@ def test_policy_tracker_matches_exact_bayes_on_two_player_prowl():
         gap = max(gap, 0.5 * np.abs(exact - cons).sum())
     assert gap > 0.15
     assert tr.stats["rejuvenations"] >= 1 and tr.stats["unreplayable"] == 0
+    if move_steps:
+        assert tr.stats["moves"] == 5000 * tr.stats["rejuvenations"]
+        assert 0 < tr.stats["accepted"] < tr.stats["moves"]
 
 
 def test_policy_tracker_weighs_badland_wolves_worlds_whose_records_replay():
@@ -1086,6 +1199,7 @@ def prowl2_probe(tmp_path_factory):
     (["--policy-mix", "1"], "--policy-mix must be in [0, 1), got 1.0"),
     (["--seed", "-1"], "--seed must be at least 0, got -1"),
     (["--max-decisions", "1"], "--max-decisions must be at least 2, got 1"),
+    (["--move-steps", "-1"], "--move-steps must be at least 0, got -1"),
 ])
 def test_deduction_benchmark_command_line_mistakes(args, message, capsys):
     """Each mistake is one line naming it (exit 2) before any game is played; they were
@@ -1114,6 +1228,8 @@ def test_deduction_benchmark_command_line_mistakes(args, message, capsys):
     (["--policy-samples", "3"], ["policy-random", "probe"], "the policy, policy-exact tracker(s)"),
     (["--policy-mix", "0.1"], ["uniform", "consistent"],
      "the policy, policy-exact, policy-random, policy-ppo:PATH tracker(s)"),
+    (["--move-steps", "1"], ["uniform", "consistent", "policy-exact"],
+     "the policy, policy-random, policy-ppo:PATH tracker(s)"),
 ])
 def test_deduction_benchmark_refuses_a_tracker_option_no_tracker_reads(args, trackers, readers,
                                                                       capsys):
@@ -1188,7 +1304,7 @@ def test_deduction_benchmark_takes_tracker_options_their_trackers_read(tmp_path,
                      "--games", "1", "--max-decisions", "3", "--trackers", "consistent",
                      "policy", "--particles", "7", "--samples", "9", "--refresh", "2",
                      "--epsilon", "0.3", "--policy-samples", "2", "--policy-mix", "0.1",
-                     "--png", str(tmp_path / "p.png")]) == 0
+                     "--move-steps", "2", "--png", str(tmp_path / "p.png")]) == 0
         assert main(["--game", "clans", "--num-players", "2", "--players", "random",
                      "--games", "1", "--max-decisions", "3", "--trackers", "uniform",
                      "--png", str(tmp_path / "p.png")]) == 0
@@ -1196,9 +1312,9 @@ def test_deduction_benchmark_takes_tracker_options_their_trackers_read(tmp_path,
         belief.make_tracker = real
     capsys.readouterr()
     given = {"particles": 7, "samples": 9, "refresh": 2, "epsilon": 0.3, "policy_samples": 2,
-             "policy_mix": 0.1}
+             "policy_mix": 0.1, "move_steps": 2}
     defaults = {"particles": 100, "samples": 200, "refresh": 1, "epsilon": 0.1,
-                "policy_samples": None, "policy_mix": 0.0}
+                "policy_samples": None, "policy_mix": 0.0, "move_steps": 0}
     for spec, kw in made:
         expect = defaults if spec == "uniform" else given
         assert {k: kw[k] for k in expect} == expect, spec
@@ -1211,7 +1327,7 @@ def test_tracker_options_table_agrees_with_make_tracker():
     from agents.belief import TRACKER_OPTIONS, make_tracker, tracker_reads
 
     bad = {"particles": 0, "samples": 1, "refresh": 0, "epsilon": 0.0, "policy_samples": 0,
-           "policy_mix": 1.0}
+           "policy_mix": 1.0, "move_steps": -1}
     assert set(bad) | {"probe_path"} == set(TRACKER_OPTIONS)
     cases = [("clans", 2, spec) for spec in ("uniform", "consistent", "policy",
                                              "policy-exact", "policy-random")]
