@@ -103,6 +103,18 @@ _UNSET: Any = object()
 _DIGITS = re.compile(r"[0-9]+")
 
 
+def _positive_integer(value: Any) -> bool:
+    """Whether ``value`` is a whole number of at least 1: an int or an integral float, not a
+    bool, a string, NaN or infinity (``int()`` on those raised errors naming no keyword, or
+    took True as 1)."""
+    if isinstance(value, (bool, np.bool_)):
+        return False
+    if isinstance(value, (int, np.integer)):
+        return value >= 1
+    return isinstance(value, (float, np.floating)) and math.isfinite(value) \
+        and float(value).is_integer() and value >= 1
+
+
 def game_defaults(game: str) -> dict[str, Any]:
     """The constants ``ismcts:N`` uses in ``game`` when the spec does not set them.
 
@@ -198,8 +210,7 @@ class ISMCTSAgent(OwnCopy):
             max_world_samples = defaults["max_world_samples"]
         if iterations is None and seconds is None:
             raise ValueError("ISMCTS needs a budget: give iterations, seconds or both")
-        if iterations is not None and (isinstance(iterations, bool) or int(iterations) != iterations
-                                       or iterations < 1):
+        if iterations is not None and not _positive_integer(iterations):
             raise ValueError(f"iterations must be a positive integer, got {iterations!r}")
         if seconds is not None and not 0 < seconds < math.inf:
             raise ValueError(f"seconds must be a positive finite number, got {seconds!r}")
@@ -208,8 +219,7 @@ class ISMCTSAgent(OwnCopy):
         if not 0 <= c < math.inf:
             raise ValueError(f"c (UCB exploration constant) must be a finite number >= 0, got "
                              f"{c!r}")
-        if max_rollout_depth is not None and (int(max_rollout_depth) != max_rollout_depth
-                                              or max_rollout_depth < 1):
+        if max_rollout_depth is not None and not _positive_integer(max_rollout_depth):
             raise ValueError(f"max_rollout_depth must be a positive integer or None, got "
                              f"{max_rollout_depth!r}")
         kinds = _provisional_kinds(game)
@@ -218,9 +228,7 @@ class ISMCTSAgent(OwnCopy):
                              f"{cut!r}")
         if final not in FINALS:
             raise ValueError(f"final must be one of {list(FINALS)}, got {final!r}")
-        if max_world_samples is not None and (isinstance(max_world_samples, bool)
-                                              or int(max_world_samples) != max_world_samples
-                                              or max_world_samples < 1):
+        if max_world_samples is not None and not _positive_integer(max_world_samples):
             raise ValueError(f"max_world_samples must be a positive integer or None, got "
                              f"{max_world_samples!r}")
         self.game = game

@@ -13,6 +13,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
@@ -510,3 +512,17 @@ def test_world_samples_spec_and_errors():
     for bad in (True, 2.5, -1):
         with pytest.raises(ValueError, match="max_world_samples"):
             ISMCTSAgent("clans", config, iterations=5, max_world_samples=bad)
+
+
+@pytest.mark.parametrize("keyword", ["iterations", "max_rollout_depth", "max_world_samples"])
+def test_integer_keywords_refuse_non_integers_by_name(keyword):
+    """The count keywords refuse infinity, NaN, strings and bools with a ValueError naming the
+    keyword (``int()`` raised OverflowError for infinity and took True as 1 for
+    ``max_rollout_depth``); integral floats and numpy integers are taken as ints."""
+    config = state_class("clans")(seed=0).config
+    for bad in (math.inf, math.nan, "x", "3", True, np.bool_(True), 2.5, 0, -1):
+        with pytest.raises(ValueError, match=f"{keyword} must be a positive integer"):
+            ISMCTSAgent("clans", config, **{"iterations": 5, keyword: bad})
+    for good in (3, 3.0, np.int64(3), np.float32(3.0)):
+        agent = ISMCTSAgent("clans", config, **{"iterations": 5, keyword: good})
+        assert getattr(agent, keyword) == 3 and type(getattr(agent, keyword)) is int
