@@ -186,10 +186,12 @@ class ISMCTSAgent(OwnCopy):
     (:func:`game_defaults`: :data:`BASE_DEFAULTS` over :data:`GAME_DEFAULTS`).
 
     Raises:
-        ValueError: no budget, a budget below 1 iteration / seconds not positive and finite,
-            an unknown rollout policy, a ``c`` not finite and >= 0, a ``max_rollout_depth``
-            below 1, a ``cut`` that is neither in :data:`CUTS` nor a kind of the game's engine,
-            or a ``final`` not in :data:`FINALS` (each names the bad value).
+        ValueError: no budget, ``iterations``, ``max_rollout_depth`` or
+            ``max_world_samples`` not a positive integer (an integral float is taken; infinity,
+            NaN, a string or a bool is not), ``seconds`` not positive and finite, an unknown
+            rollout policy, a ``c`` not finite and >= 0, a ``cut`` that is neither in
+            :data:`CUTS` nor a kind of the game's engine, or a ``final`` not in :data:`FINALS`
+            (each names the keyword and the bad value).
     """
 
     name = "ismcts"
