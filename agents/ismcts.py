@@ -103,6 +103,13 @@ _UNSET: Any = object()
 _DIGITS = re.compile(r"[0-9]+")
 
 
+def _real(value: Any) -> bool:
+    """Whether ``value`` is a real number that is not a bool (a string or None made the range
+    checks raise TypeError; True passed as 1)."""
+    return isinstance(value, (int, float, np.integer, np.floating)) \
+        and not isinstance(value, (bool, np.bool_))
+
+
 def _positive_integer(value: Any) -> bool:
     """Whether ``value`` is a whole number of at least 1: an int or an integral float, not a
     bool, a string, NaN or infinity (``int()`` on those raised errors naming no keyword, or
@@ -214,11 +221,11 @@ class ISMCTSAgent(OwnCopy):
             raise ValueError("ISMCTS needs a budget: give iterations, seconds or both")
         if iterations is not None and not _positive_integer(iterations):
             raise ValueError(f"iterations must be a positive integer, got {iterations!r}")
-        if seconds is not None and not 0 < seconds < math.inf:
+        if seconds is not None and not (_real(seconds) and 0 < seconds < math.inf):
             raise ValueError(f"seconds must be a positive finite number, got {seconds!r}")
         if rollout not in ROLLOUTS:
             raise ValueError(f"rollout must be one of {ROLLOUTS}, got {rollout!r}")
-        if not 0 <= c < math.inf:
+        if not (_real(c) and 0 <= c < math.inf):
             raise ValueError(f"c (UCB exploration constant) must be a finite number >= 0, got "
                              f"{c!r}")
         if max_rollout_depth is not None and not _positive_integer(max_rollout_depth):

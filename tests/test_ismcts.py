@@ -526,3 +526,15 @@ def test_integer_keywords_refuse_non_integers_by_name(keyword):
     for good in (3, 3.0, np.int64(3), np.float32(3.0)):
         agent = ISMCTSAgent("clans", config, **{"iterations": 5, keyword: good})
         assert getattr(agent, keyword) == 3 and type(getattr(agent, keyword)) is int
+
+
+def test_real_keywords_refuse_non_numbers_by_name():
+    """``c`` and ``seconds`` refuse a string, None and a bool with a ValueError naming the
+    keyword (a string or None raised TypeError from the range check, True passed as 1)."""
+    config = state_class("clans")(seed=0).config
+    for keyword, bad in (("c", "x"), ("c", None), ("c", True), ("seconds", "x"),
+                         ("seconds", True), ("seconds", np.bool_(True))):
+        with pytest.raises(ValueError, match=f"{keyword}.* must be a"):
+            ISMCTSAgent("clans", config, **{"iterations": 5, keyword: bad})
+    agent = ISMCTSAgent("clans", config, iterations=5, c=np.float32(1.5), seconds=2)
+    assert (agent.c, agent.seconds) == (1.5, 2)
