@@ -21,7 +21,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from agents.base import OwnCopy
+from agents.base import OwnCopy, is_real_number
 from envs.badland_wolves.cards import (
     ANTLER, CROWS_ALLY, DEFENCE_NEEDS, DEFENCES_VS, FEATHER, FRENZY, SCRAP_COUNTS_ARR, TC,
 )
@@ -92,9 +92,7 @@ class BadlandWolvesHeuristic(OwnCopy):
             raise ValueError(f"unknown Badland Wolves heuristic parameter {key!r}; known: "
                              f"{', '.join(sorted(cls.PARAMETERS))}")
         kind = cls.PARAMETERS[key][0]
-        number = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(
-            value, (bool, np.bool_))
-        if (not number or (isinstance(value, (float, np.floating)) and not math.isfinite(value))
+        if (not is_real_number(value) or (isinstance(value, (float, np.floating)) and not math.isfinite(value))
                 or (kind is int and int(value) != value) or value < 0):
             raise ValueError(f"heuristic parameter {key} must be a non-negative "
                              f"{kind.__name__}, got {value!r}")

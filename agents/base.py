@@ -72,6 +72,14 @@ def legal_ids(observation: dict[str, np.ndarray]) -> np.ndarray:
     return legal
 
 
+def is_real_number(value: Any) -> bool:
+    """Whether ``value`` is a real number (a Python or numpy int or float) and not a bool: the
+    type check of the agents' numeric options before their range checks (a string or None
+    would make a range check raise TypeError, and True would pass as 1)."""
+    return isinstance(value, (int, float, np.integer, np.floating)) \
+        and not isinstance(value, (bool, np.bool_))
+
+
 class OwnCopy:
     """Mixin: ``copy.copy`` of an agent is a deep copy.
 

@@ -80,7 +80,7 @@ from typing import Any
 
 import numpy as np
 
-from .base import OwnCopy, legal_ids, seat_of_state
+from .base import OwnCopy, is_real_number, legal_ids, seat_of_state
 
 ROLLOUTS = ("random", "heuristic")
 #: how a rollout cut at ``max_rollout_depth`` is scored, besides an engine's own kind names
@@ -101,13 +101,6 @@ GAME_DEFAULTS: dict[str, dict[str, Any]] = {
 }
 _UNSET: Any = object()
 _DIGITS = re.compile(r"[0-9]+")
-
-
-def _real(value: Any) -> bool:
-    """Whether ``value`` is a real number that is not a bool (a string or None made the range
-    checks raise TypeError; True passed as 1)."""
-    return isinstance(value, (int, float, np.integer, np.floating)) \
-        and not isinstance(value, (bool, np.bool_))
 
 
 def _positive_integer(value: Any) -> bool:
@@ -221,11 +214,11 @@ class ISMCTSAgent(OwnCopy):
             raise ValueError("ISMCTS needs a budget: give iterations, seconds or both")
         if iterations is not None and not _positive_integer(iterations):
             raise ValueError(f"iterations must be a positive integer, got {iterations!r}")
-        if seconds is not None and not (_real(seconds) and 0 < seconds < math.inf):
+        if seconds is not None and not (is_real_number(seconds) and 0 < seconds < math.inf):
             raise ValueError(f"seconds must be a positive finite number, got {seconds!r}")
         if rollout not in ROLLOUTS:
             raise ValueError(f"rollout must be one of {ROLLOUTS}, got {rollout!r}")
-        if not (_real(c) and 0 <= c < math.inf):
+        if not (is_real_number(c) and 0 <= c < math.inf):
             raise ValueError(f"c (UCB exploration constant) must be a finite number >= 0, got "
                              f"{c!r}")
         if max_rollout_depth is not None and not _positive_integer(max_rollout_depth):
