@@ -319,6 +319,8 @@ class ISMCTSAgent(OwnCopy):
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
         limit = self.max_world_samples
+        if limit is not None and self.iterations is not None and limit >= self.iterations:
+            limit = None    # no held world would be played twice: no pool, no clones
         worlds: list[Any] = []
         while True:
             if limit is None:
