@@ -25,7 +25,8 @@
   (:class:`agents.ismcts.ISMCTSAgent`), options after further colons: ``rollout=heuristic``,
   ``c=2.0``, ``seconds=1.5``, ``max_depth=2000``, ``cut=provisional`` (how a rollout cut at
   ``max_depth`` is scored), ``final=visits``, ``worlds=20`` (at most 20 determinizations per
-  move, reused: ``max_world_samples``) (e.g. ``ismcts:200:rollout=heuristic``); options
+  move, reused: ``max_world_samples``), ``prior=heuristic`` and ``bias=1.0`` (the heuristic's
+  move biases the root: ``prior_weight``) (e.g. ``ismcts:200:rollout=heuristic``); options
   left out take the game's defaults (:func:`agents.ismcts.game_defaults`). It declares
   ``needs_state = True``: callers pass the game via :func:`agents.base.act_with_state`.
 """

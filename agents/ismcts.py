@@ -50,14 +50,24 @@ search sees (``K`` instead of one per iteration) and the cost (``K`` resamples p
 of one per iteration: the resampler is most of a Badland Wolves move's time). ``None`` (the
 default) draws a fresh world every iteration.
 
-The move played is the root child with the most visits (ties: higher mean return, then the
-lower action id), or with ``final="mean"`` the one with the highest mean return. A decision with
+With ``prior="heuristic"`` (spec ``prior=heuristic``) the root is guided by the game's scripted
+heuristic acting for the searching seat on its own observation (one instance, kept for the whole
+game like any heuristic player; it never sees the live state): the heuristic's move is the first
+root move expanded, and in step 2 at the root its UCB score gets the *progressive bias*
+``prior_weight / (visits + 1)`` (Chaslot et al. 2008, "Progressive strategies for Monte-Carlo
+tree search", New Math. Nat. Comput. 4(3)), so the search plays the heuristic's move unless its
+iterations find another one clearly better; the bias fades as visits grow. Only the root of the
+searching seat is biased (deeper nodes would need the heuristic's memory of a determinized game).
+
+The move played is the root child with the most visits (ties: the prior's move, then higher
+mean return, then the lower action id), or with ``final="mean"`` the one with the highest mean
+return (ties: more visits, the prior's move, the lower action id). A decision with
 a single legal action is returned without searching.
 
-Constants per game: ``c``, ``max_rollout_depth``, ``cut``, ``final`` and ``max_world_samples``
-not given take
+Constants per game: ``c``, ``max_rollout_depth``, ``cut``, ``final``, ``max_world_samples``,
+``prior`` and ``prior_weight`` not given take
 :func:`game_defaults` (:data:`BASE_DEFAULTS`: c=2.0, max_rollout_depth=2000, cut="provisional",
-final="visits", max_world_samples=None, overridden per game by :data:`GAME_DEFAULTS`: in Clans c=0.5,
+final="visits", max_world_samples=None, prior=None, prior_weight=1.0, overridden per game by :data:`GAME_DEFAULTS`: in Clans c=0.5,
 max_rollout_depth=5, cut="score_margin"); ``repr(agent)`` shows the values in use.
 
 Budget: ``iterations`` and/or ``seconds`` (wall clock); the search stops at whichever is used up
@@ -67,7 +77,8 @@ is not, as the number of iterations depends on the machine).
 
 Spec form (:func:`agents.make_agent`): ``ismcts:N`` (N iterations, random rollouts),
 ``ismcts:N:rollout=heuristic``, and the other keywords ``c=``, ``seconds=``, ``max_depth=``
-``cut=``, ``final=`` and ``worlds=`` (``ismcts:200:c=1.5:max_depth=300``,
+``cut=``, ``final=``, ``worlds=``, ``prior=`` and ``bias=`` (``prior_weight``)
+(``ismcts:200:c=1.5:max_depth=300``, ``ismcts:200:prior=heuristic:bias=2``,
 ``ismcts:200:c=0.5:max_depth=20:cut=score_margin:final=mean``).
 """
 
@@ -89,7 +100,10 @@ CUTS = ("zeros", "provisional")
 FINALS = ("visits", "mean")
 #: the defaults of every game without its own entry in :data:`GAME_DEFAULTS`
 BASE_DEFAULTS: dict[str, Any] = {"c": 2.0, "max_rollout_depth": 2000, "cut": "provisional",
-                                 "final": "visits", "max_world_samples": None}
+                                 "final": "visits", "max_world_samples": None, "prior": None,
+                                 "prior_weight": 1.0}
+#: root priors: ``None`` (none) or ``"heuristic"`` (the game's scripted heuristic)
+PRIORS = (None, "heuristic")
 #: per-game defaults, over :data:`BASE_DEFAULTS` (docs/training.md, "`ismcts:200` against the
 #: heuristic and the shipped policy", has the measurements behind them)
 GAME_DEFAULTS: dict[str, dict[str, Any]] = {
@@ -119,8 +133,8 @@ def game_defaults(game: str) -> dict[str, Any]:
     """The constants ``ismcts:N`` uses in ``game`` when the spec does not set them.
 
     A copy of :data:`BASE_DEFAULTS` updated with ``GAME_DEFAULTS.get(game, {})``: keys ``c``,
-    ``max_rollout_depth``, ``cut``, ``final`` and ``max_world_samples`` (the
-    :class:`ISMCTSAgent` keywords).
+    ``max_rollout_depth``, ``cut``, ``final``, ``max_world_samples``, ``prior`` and
+    ``prior_weight`` (the :class:`ISMCTSAgent` keywords).
     """
     return {**BASE_DEFAULTS, **GAME_DEFAULTS.get(game, {})}
 
@@ -176,13 +190,20 @@ class ISMCTSAgent(OwnCopy):
             ``provisional_returns()`` when its engine has that method, zeros otherwise), or one
             of the engine's ``PROVISIONAL_KINDS`` (Clans: ``"win_loss"``, ``"score_margin"``),
             passed as ``provisional_returns(kind)``.
-        final: the move played: ``"visits"`` (the root child with the most visits; ties: higher
-            mean, then lower action id) or ``"mean"`` (the highest mean return; ties: more
-            visits, then lower action id).
+        final: the move played: ``"visits"`` (the root child with the most visits; ties: the
+            prior's move, higher mean, then lower action id) or ``"mean"`` (the highest mean
+            return; ties: more visits, the prior's move, then lower action id).
+        max_world_samples: most determinizations drawn per move, later iterations replaying
+            clones of them (``None``: a fresh one every iteration).
+        prior: ``None`` or ``"heuristic"``: the policy whose move biases the root (see the
+            module docstring); it acts on the searching seat's observation only.
+        prior_weight: progressive-bias weight ``W`` of the prior's root move (its UCB score
+            gets ``W / (visits + 1)``), a finite number >= 0 (same scale as the returns).
         seed: seed of the agent's ``numpy.random.Generator`` (determinizations, expansion and
-            random rollouts all draw from it).
+            random rollouts all draw from it; the prior heuristic's tie-breaks are seeded from it).
 
-    ``c``, ``max_rollout_depth``, ``cut`` and ``final`` left unset take the game's defaults
+    ``c``, ``max_rollout_depth``, ``cut``, ``final``, ``max_world_samples``, ``prior`` and
+    ``prior_weight`` left unset take the game's defaults
     (:func:`game_defaults`: :data:`BASE_DEFAULTS` over :data:`GAME_DEFAULTS`).
 
     Raises:
@@ -190,8 +211,9 @@ class ISMCTSAgent(OwnCopy):
             ``max_world_samples`` not a positive integer (an integral float is taken; infinity,
             NaN, a string or a bool is not), ``seconds`` not positive and finite, an unknown
             rollout policy, a ``c`` not finite and >= 0, a ``cut`` that is neither in
-            :data:`CUTS` nor a kind of the game's engine, or a ``final`` not in :data:`FINALS`
-            (each names the keyword and the bad value).
+            :data:`CUTS` nor a kind of the game's engine, a ``final`` not in :data:`FINALS`, a
+            ``prior`` not in :data:`PRIORS` or a ``prior_weight`` not finite and >= 0 (each
+            names the keyword and the bad value).
     """
 
     name = "ismcts"
@@ -201,6 +223,7 @@ class ISMCTSAgent(OwnCopy):
                  seconds: float | None = None, rollout: str = "random", c: float = _UNSET,
                  max_rollout_depth: int | None = _UNSET, cut: str = _UNSET,
                  final: str = _UNSET, max_world_samples: int | None = _UNSET,
+                 prior: str | None = _UNSET, prior_weight: float = _UNSET,
                  seed: int | None = None) -> None:
         defaults = game_defaults(game)
         c = defaults["c"] if c is _UNSET else c
@@ -210,6 +233,8 @@ class ISMCTSAgent(OwnCopy):
         final = defaults["final"] if final is _UNSET else final
         if max_world_samples is _UNSET:
             max_world_samples = defaults["max_world_samples"]
+        prior = defaults["prior"] if prior is _UNSET else prior
+        prior_weight = defaults["prior_weight"] if prior_weight is _UNSET else prior_weight
         if iterations is None and seconds is None:
             raise ValueError("ISMCTS needs a budget: give iterations, seconds or both")
         if iterations is not None and not _positive_integer(iterations):
@@ -233,6 +258,10 @@ class ISMCTSAgent(OwnCopy):
         if max_world_samples is not None and not _positive_integer(max_world_samples):
             raise ValueError(f"max_world_samples must be a positive integer or None, got "
                              f"{max_world_samples!r}")
+        if not (isinstance(prior, str) or prior is None) or prior not in PRIORS:
+            raise ValueError(f"prior must be one of {list(PRIORS)}, got {prior!r}")
+        if not (is_real_number(prior_weight) and 0 <= prior_weight < math.inf):
+            raise ValueError(f"prior_weight must be a finite number >= 0, got {prior_weight!r}")
         self.game = game
         self.config = dict(config)
         self.iterations = None if iterations is None else int(iterations)
@@ -244,9 +273,17 @@ class ISMCTSAgent(OwnCopy):
         self.final = final
         self.max_world_samples = (None if max_world_samples is None
                                   else int(max_world_samples))
+        self.prior = prior
+        self.prior_weight = float(prior_weight)
         self.seed = seed
         self.rng = np.random.default_rng(seed)
         self._heuristics: list[Any] | None = None
+        self._prior_agent: Any = None
+        if prior == "heuristic":
+            from . import heuristic_class
+
+            base = int(self.rng.integers(2**31)) if seed is None else int(seed)
+            self._prior_agent = heuristic_class(game)(self.config, seed=base * 1013 + 3)
         if rollout == "heuristic":
             from . import heuristic_class
 
@@ -261,6 +298,9 @@ class ISMCTSAgent(OwnCopy):
         self.last_stats: dict[int, tuple[int, float]] = {}
         #: iterations run by the last search
         self.last_iterations = 0
+        #: the prior heuristic's move at the last decision (``None`` without a prior)
+        self.last_prior_action: int | None = None
+        self._root_prior: tuple[int, int] | None = None
 
     def _make_heuristics(self, n: int) -> list[Any]:
         base = int(self.rng.integers(2**31)) if self.seed is None else int(self.seed)
@@ -270,10 +310,14 @@ class ISMCTSAgent(OwnCopy):
         return (f"ISMCTSAgent({self.game!r}, iterations={self.iterations}, seconds={self.seconds}, "
                 f"rollout={self.rollout!r}, c={self.c}, max_rollout_depth="
                 f"{self.max_rollout_depth}, cut={self.cut!r}, final={self.final!r}, "
-                f"max_world_samples={self.max_world_samples}, seed={self.seed})")
+                f"max_world_samples={self.max_world_samples}, prior={self.prior!r}, "
+                f"prior_weight={self.prior_weight}, seed={self.seed})")
 
     def reset(self) -> None:
-        """Nothing to forget between games (the tree is rebuilt for every decision)."""
+        """Start a new game: the prior heuristic (if any) forgets the last one (the tree is
+        rebuilt for every decision anyway)."""
+        if self._prior_agent is not None:
+            self._prior_agent.reset()
 
     def act(self, observation: dict[str, np.ndarray], agent: str, state: Any = None) -> int:
         """Search from ``state`` for its current player and return the chosen action id.
@@ -294,24 +338,38 @@ class ISMCTSAgent(OwnCopy):
         if not np.array_equal(np.asarray(observation["action_mask"]) != 0,
                               state.legal_action_mask() != 0):
             raise ValueError(f"the observation's action mask differs from the state's for {agent}")
+        # the prior sees every decision of its seat, as a heuristic player would
+        prior_action = (None if self._prior_agent is None
+                        else int(self._prior_agent.act(observation, agent)))
+        self.last_prior_action = prior_action
         if legal.size == 1:
             self.last_stats = {int(legal[0]): (0, 0.0)}
             self.last_iterations = 0
             return int(legal[0])
-        return self.search(state, seat)
+        return self.search(state, seat, prior_action=prior_action)
 
     # ----------------------------------------------------------------------------------------
-    def search(self, state: Any, seat: int) -> int:
+    def search(self, state: Any, seat: int, prior_action: int | None = None) -> int:
         """Run the search for ``seat`` (the seat to act in ``state``); return the move.
 
+        ``prior_action`` (a legal action id, or ``None``) is the root move to bias with
+        ``prior_weight`` (:meth:`act` passes the prior heuristic's move).
+
         Raises:
-            ValueError: the game is over or ``seat`` is not the seat to act.
+            ValueError: the game is over, ``seat`` is not the seat to act, or ``prior_action``
+                is not legal.
             RuntimeError: the determinizations never had ``seat`` to act (a resampler breaking
                 the engine contract).
         """
         if state.is_over or state.current_player != seat:
             raise ValueError(f"ISMCTS searches for the seat to act; got seat {seat} while "
                              f"current_player is {state.current_player}")
+        if prior_action is not None:
+            mask = state.legal_action_mask()
+            if not (0 <= prior_action < mask.size and mask[prior_action]):
+                raise ValueError(f"prior_action {prior_action} is not a legal action of seat "
+                                 f"{seat}")
+        self._root_prior = None if prior_action is None else (seat, int(prior_action))
         if self.rollout == "heuristic" and self._heuristics is None:
             self._heuristics = self._make_heuristics(state.num_players)
         root = _Node()
@@ -343,9 +401,10 @@ class ISMCTSAgent(OwnCopy):
         if not stats:
             raise RuntimeError(f"no root move searched: resample_from_infostate({seat}) gave "
                                f"worlds where seat {seat} is not to act")
+        favoured = -1 if prior_action is None else int(prior_action)
         if self.final == "mean":
-            return max(stats, key=lambda a: (stats[a][1], stats[a][0], -a))
-        return max(stats, key=lambda a: (stats[a][0], stats[a][1], -a))
+            return max(stats, key=lambda a: (stats[a][1], stats[a][0], a == favoured, -a))
+        return max(stats, key=lambda a: (stats[a][0], a == favoured, stats[a][1], -a))
 
     def _iterate(self, root: _Node, world: Any, rng: np.random.Generator) -> None:
         """One iteration on the determinization ``world`` (mutated): select, expand, roll out,
@@ -353,12 +412,14 @@ class ISMCTSAgent(OwnCopy):
         node = root
         path: list[tuple[_Node, int]] = []
         c = self.c
+        prior = self._root_prior
         while not world.is_over:
             p = world.current_player
             legal = np.flatnonzero(world.legal_action_mask()).tolist()
             children = node.children
             untried = []
             best, best_score = None, -math.inf
+            biased = prior if node is root and prior is not None and prior[0] == p else None
             for a in legal:
                 ch = children.get((p, a))
                 if ch is None:
@@ -367,10 +428,15 @@ class ISMCTSAgent(OwnCopy):
                 ch.avail += 1
                 if not untried:
                     score = ch.total / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
+                    if biased is not None and a == biased[1]:
+                        score += self.prior_weight / (ch.visits + 1)
                     if score > best_score:
                         best, best_score = a, score
             if untried:
-                a = untried[int(rng.integers(len(untried)))]
+                if biased is not None and biased[1] in untried:
+                    a = biased[1]       # the prior's move is expanded first
+                else:
+                    a = untried[int(rng.integers(len(untried)))]
                 ch = _Node()
                 ch.avail = 1
                 children[(p, a)] = ch
@@ -434,7 +500,8 @@ class ISMCTSAgent(OwnCopy):
 def parse_spec(spec: str) -> dict[str, Any]:
     """Keywords of :class:`ISMCTSAgent` from ``ismcts:N[:key=value...]``.
 
-    Keys: ``rollout`` (``random`` | ``heuristic``), ``c`` (float), ``seconds`` (float),
+    Keys: ``rollout`` (``random`` | ``heuristic``), ``prior`` (``heuristic`` | ``none``),
+    ``bias`` (float: ``prior_weight``), ``c`` (float), ``seconds`` (float),
     ``max_depth`` (int or ``none``), ``cut`` (``zeros`` | ``provisional`` | an engine kind such
     as ``score_margin``), ``final`` (``visits`` | ``mean``), ``worlds`` (int or ``none``:
     ``max_world_samples``). ``N`` may be ``none`` when
@@ -456,7 +523,8 @@ def parse_spec(spec: str) -> dict[str, Any]:
     kwargs["iterations"] = None if parts[1].lower() == "none" else int(parts[1])
     keys = {"rollout": ("rollout", str), "c": ("c", float), "seconds": ("seconds", float),
             "max_depth": ("max_rollout_depth", int), "cut": ("cut", str),
-            "final": ("final", str), "worlds": ("max_world_samples", int)}
+            "final": ("final", str), "worlds": ("max_world_samples", int),
+            "prior": ("prior", str), "bias": ("prior_weight", float)}
     for item in parts[2:]:
         key, sep, value = item.partition("=")
         if not sep or key not in keys:
@@ -465,7 +533,7 @@ def parse_spec(spec: str) -> dict[str, Any]:
         name, kind = keys[key]
         if name in kwargs:
             raise ValueError(f"ISMCTS option {key!r} given twice in {spec!r}")
-        if kind is int and value.lower() == "none":
+        if (kind is int or name == "prior") and value.lower() == "none":
             kwargs[name] = None
             continue
         if kind is int and not _DIGITS.fullmatch(value):

@@ -538,3 +538,102 @@ def test_real_keywords_refuse_non_numbers_by_name():
             ISMCTSAgent("clans", config, **{"iterations": 5, keyword: bad})
     agent = ISMCTSAgent("clans", config, iterations=5, c=np.float32(1.5), seconds=2)
     assert (agent.c, agent.seconds) == (1.5, 2)
+
+
+# ---- the heuristic prior at the root (progressive bias) --------------------------------------
+@pytest.mark.parametrize("game", ["clans", "prowl"])
+def test_prior_keeps_the_choice_identical_on_resampled_states(game):
+    """The prior heuristic reads the searching seat's observation only, so with it the move
+    from the real state still equals the move from states resampled from the seat's
+    information set (same agent seed), on the raw engines and on guarded views."""
+    rng = np.random.default_rng(21)
+    for k, s in enumerate(positions(game, 8, seed=6)):
+        seat = s.current_player
+        real = choose(s, seed=400 + k, prior="heuristic", prior_weight=2.0)
+        for _ in range(2):
+            other = s.resample_from_infostate(seat, rng)
+            assert choose(other, seed=400 + k, prior="heuristic", prior_weight=2.0) == real
+        assert choose(InfostateView(s, s), seed=400 + k, seen=s, prior="heuristic",
+                      prior_weight=2.0) == real
+
+
+@pytest.mark.parametrize("game", ["clans", "prowl", "badland_wolves"])
+def test_prior_is_the_heuristic_playing_the_seat(game):
+    """Over a whole game the prior is a heuristic player of the searching seat: its move at
+    every decision equals that of a heuristic with the same seed fed the same observations
+    (its memory of the game included); with an overwhelming bias (1e9) the search plays that
+    move at every decision, and the prior's move is always among the root's children."""
+    from agents import heuristic_class
+    from training.arena import play_game
+
+    n = PLAYERS[game]
+    env = env_module(game).env(num_players=n)
+    env.reset(seed=11)
+    config = env.unwrapped.game.config
+    searcher = ISMCTSAgent(game, config, iterations=12, max_rollout_depth=4, prior="heuristic",
+                           prior_weight=1e9, seed=7)
+    twin = heuristic_class(game)(dict(config), seed=7 * 1013 + 3)
+    decisions = []
+    original_act = searcher.act
+
+    def act(observation, agent, state=None):
+        expected = twin.act(observation, agent)
+        move = original_act(observation, agent, state=state)
+        assert searcher.last_prior_action == expected
+        assert move == expected
+        if np.asarray(observation["action_mask"]).sum() > 1:
+            assert expected in searcher.last_stats
+            decisions.append(move)
+        return move
+
+    searcher.act = act
+    others = [make_agent("random", game, config, seed=50 + p) for p in range(1, n)]
+    play_game(env.unwrapped, [searcher, *others], seed=11)
+    assert len(decisions) >= 5
+
+
+def test_prior_bias_moves_the_choice_towards_the_heuristic():
+    """Across Prowl positions, a weak search agrees with the heuristic's move more often with
+    the bias than without it (the bias only adds to the heuristic move's UCB score)."""
+    agree = {0.0: 0, 3.0: 0}
+    states = positions("prowl", 30, seed=8)
+    for weight in agree:
+        for k, s in enumerate(states):
+            p = s.current_player
+            agent = ISMCTSAgent("prowl", s.config, iterations=30, prior="heuristic",
+                                prior_weight=weight, seed=600 + k)
+            obs = {"observation": s.observation_tensor(p), "action_mask": s.legal_action_mask()}
+            move = act_with_state(agent, obs, f"player_{p}", s)
+            agree[weight] += move == agent.last_prior_action
+    assert agree[3.0] > agree[0.0]
+    assert agree[3.0] >= 20
+
+
+def test_prior_spec_and_errors():
+    """``prior=heuristic:bias=W`` equals the keywords; bad values are refused by name; a
+    search given an illegal prior action refuses it."""
+    assert parse_spec("ismcts:200:prior=heuristic:bias=2.5") == {
+        "iterations": 200, "prior": "heuristic", "prior_weight": 2.5}
+    assert parse_spec("ismcts:200:prior=none") == {"iterations": 200, "prior": None}
+    s = positions("clans", 1, seed=13)[0]
+    spec = make_agent("ismcts:20:prior=heuristic:bias=2", "clans", s.config, seed=4)
+    direct = ISMCTSAgent("clans", s.config, iterations=20, prior="heuristic", prior_weight=2.0,
+                         seed=4)
+    p = s.current_player
+    obs = {"observation": s.observation_tensor(p), "action_mask": s.legal_action_mask()}
+    assert act_with_state(spec, obs, f"player_{p}", s) == act_with_state(direct, obs,
+                                                                         f"player_{p}", s)
+    assert spec.last_stats == direct.last_stats
+    assert "prior='heuristic', prior_weight=2.0" in repr(spec)
+    assert ISMCTSAgent("clans", s.config, iterations=5).prior is None
+    for bad in ("ppo", "Heuristic", 1, True):
+        with pytest.raises(ValueError, match="prior must be one of"):
+            ISMCTSAgent("clans", s.config, iterations=5, prior=bad)
+    for bad in (-1.0, math.inf, math.nan, "2", True, None):
+        with pytest.raises(ValueError, match="prior_weight must be a finite number"):
+            ISMCTSAgent("clans", s.config, iterations=5, prior="heuristic", prior_weight=bad)
+    with pytest.raises(ValueError, match="not a float"):
+        parse_spec("ismcts:5:bias=lots")
+    illegal = int(np.flatnonzero(s.legal_action_mask() == 0)[0])
+    with pytest.raises(ValueError, match=f"prior_action {illegal} is not a legal action"):
+        direct.search(s, p, prior_action=illegal)
