@@ -350,6 +350,26 @@ def test_provisional_returns_from_the_win_deficits():
             s.provisional_returns(bad)
 
 
+def test_provisional_returns_with_hands():
+    """kind "hands": win_loss scale, each deficit lowered by a quarter token per Scrap card in
+    hand. Deficits 1, 6, 4, 6 with hands of 4, 8, 0, 0 cards: 0, 4, 4, 6, weights (halving
+    per token) 64, 4, 4, 1 out of 73."""
+    tokens = [[3, 3, 2, 0], [0, 2, 0, 0], [2, 0, 3, 0], [0, 0, 0, 5]]
+    s = position(hands={0: {SKULL: 4}, 1: {SKULL: 2, ANTLER: 6}}, tokens=tokens)
+    assert E.HAND_TOKEN_VALUE == 0.25 and "hands" in s.PROVISIONAL_KINDS
+    q = np.array([64, 4, 4, 1]) / 73
+    assert s.provisional_returns("hands").tolist() == pytest.approx((2 * q - 1).tolist())
+    # without cards it is win_loss
+    bare = position(tokens=tokens)
+    assert bare.provisional_returns("hands").tolist() == pytest.approx(
+        bare.provisional_returns("win_loss").tolist())
+    # a game over pays its win_loss returns
+    s.apply_action(s.ids.COLLECT + 2 * 4 + 2)      # three Skulls on wolf 2, then its colour 2
+    s.apply_action(s.ids.COLOUR + 2)
+    assert s.winner == 0
+    assert s.provisional_returns("hands").tolist() == [1.0, -1.0, -1.0, -1.0]
+
+
 def test_provisional_returns_equal_returns_once_over():
     tokens = [[3, 3, 2, 0], [0, 2, 0, 0], [2, 0, 3, 0], [0, 0, 0, 5]]
     s = position(hands={0: {SKULL: 3}}, tokens=tokens)

@@ -106,6 +106,10 @@ ALLOWED_PLAYERS = (3, 4, 5)
 #: :meth:`BadlandWolvesState.provisional_returns`: each Loyalty token a wolf still lacks for a
 #: win divides its odds of winning by this factor
 PROVISIONAL_ODDS = 2.0
+#: ``provisional_returns("hands")``: each Scrap card in a wolf's hand counts as this many
+#: Loyalty tokens off its win deficit (a searcher's leaf evaluation that sees what a Hunt is
+#: worth; not a rule)
+HAND_TOKEN_VALUE = 0.25
 
 
 class ActionIds:
@@ -276,7 +280,7 @@ class BadlandWolvesState(GameState):
 
     game_name = "badland_wolves"
     #: the ``kind`` values :meth:`provisional_returns` takes (besides ``None``)
-    PROVISIONAL_KINDS = REWARDS
+    PROVISIONAL_KINDS = (*REWARDS, "hands")
 
     def __init__(self, *, seed: int | None = None, num_players: int = 4, max_turns: int = 300,
                  reward: str = "win_loss") -> None:
@@ -397,18 +401,29 @@ class BadlandWolvesState(GameState):
         on the real game and on any world drawn by :meth:`resample_from_infostate`; ISMCTS
         scores rollouts cut before the end with it.
 
+        ``kind="hands"`` is the ``"win_loss"`` scale with each wolf's deficit lowered by
+        :data:`HAND_TOKEN_VALUE` per Scrap card in its hand (``d[p] - 0.25 * cards[p]``), so a
+        Hunt's cards count before they are turned into tokens. Hands are hidden: on a world
+        drawn by :meth:`resample_from_infostate` it reads that world's hands (what ISMCTS's
+        cut rollouts do), never the real game's. A game over gives its ``"win_loss"`` returns.
+
         Raises:
-            ValueError: ``kind`` is not ``None`` nor one of :data:`REWARDS` (named).
+            ValueError: ``kind`` is not ``None`` nor one of :attr:`PROVISIONAL_KINDS` (named).
         """
+        hands = kind == "hands"
         if kind is None:
             kind = self.reward
-        elif kind not in REWARDS:
-            raise ValueError(f"provisional_returns kind must be one of {list(REWARDS)} or None, "
-                             f"got {kind!r}")
+        elif kind not in self.PROVISIONAL_KINDS:
+            raise ValueError(f"provisional_returns kind must be one of "
+                             f"{list(self.PROVISIONAL_KINDS)} or None, got {kind!r}")
+        if hands:
+            kind = "win_loss"
         if self.phase == DONE:
             return self._returns_of(kind)
         n = self._n
         d = np.array([self.win_deficit(p) for p in range(n)], dtype=np.float64)
+        if hands:
+            d -= HAND_TOKEN_VALUE * self.hands.sum(axis=1)
         w = PROVISIONAL_ODDS ** -(d - d.min())
         q = w / w.sum()
         return 2.0 * q - 1.0 if kind == "win_loss" else q
