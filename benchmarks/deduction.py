@@ -34,7 +34,13 @@ refused, not ignored.
 
 ``--merge`` prints and plots the results of several ``--json`` files as one run (:func:`merge`):
 run chunks of engine seeds in parallel processes (``--seed 50000 --games 20``, ``--seed 50020
---games 20``, ...), then merge them.
+--games 20``, ...), then merge them. Every tracker's entry in a ``--json`` file records the game
+and its whole configuration (``game``, ``config``) and the run options that change what the
+trackers compute (``options``, :func:`run_options`: the players, observer seat, decisions
+followed and the tracker options, all but ``--seed`` and ``--games``); ``--merge`` refuses files
+of other trackers, of another game or configuration, or run with other options, and a file
+written before the options were recorded merges only with other such files. The heading printed
+by a run and by ``--merge`` shows the options.
 """
 
 from __future__ import annotations
@@ -115,15 +121,57 @@ def run(game: str, config: dict[str, Any], players: Sequence[str], observer: int
     return out
 
 
+#: The run options recorded with ``--json`` (:func:`run_options`), in the order shown: every
+#: command-line option that changes what a tracker computes (``--seed`` and ``--games`` only
+#: choose which games are played, and differ between chunks of one run).
+RUN_OPTIONS = ("players", "observer_seat", "max_decisions", "particles", "samples", "epsilon",
+               "policy_samples", "policy_mix", "refresh", "move_steps", "probe")
+
+
+def run_options(a: argparse.Namespace, num_players: int) -> dict[str, Any]:
+    """The run options of the command line ``a`` (tracker options' defaults filled in) as plain
+    JSON values, keyed by :data:`RUN_OPTIONS`: ``players`` is one spec per seat of the
+    ``num_players``-seat game (``--players random`` and ``--players random random random`` are
+    the same run of a 3-player game), ``probe`` the model path as given (None: no probe) and
+    ``policy_samples`` None for the tracker's own default."""
+    players = [a.players[s % len(a.players)] for s in range(num_players)]
+    options = {k: getattr(a, k) for k in RUN_OPTIONS if k != "players"}
+    return json.loads(json.dumps({"players": players, **options}, allow_nan=False))
+
+
+def options_text(options: dict[str, Any] | None,
+                 trackers: Sequence[str] | None = None) -> str:
+    """``options`` compactly, as the command-line options that give them; says so when they were
+    not recorded. Left out: an option that is None (the tracker's default, or no probe) and,
+    with ``trackers``, a tracker option (:data:`TRACKER_ARGS`) none of them reads."""
+    from agents.belief import tracker_reads
+
+    if options is None:
+        return "run options not recorded"
+    words = []
+    for k, v in options.items():
+        if v is None or (trackers is not None and k in TRACKER_ARGS and not any(
+                tracker_reads(t, TRACKER_ARGS[k]) for t in trackers)):
+            continue
+        words.append(f"--{k.replace('_', '-')} "
+                     + (" ".join(map(str, v)) if isinstance(v, list) else str(v)))
+    return " ".join(words)
+
+
 def merge(parts: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """One result from several ``--json`` files of runs on different games (e.g. chunks of
     seeds run in parallel): per-game values concatenated in the order given, means and 95%
     intervals recomputed over all games, cost per update weighted by each part's updates (by
-    its games where a file has no ``updates``).
+    its games where a file has no ``updates``). The game, configuration and run options of the
+    parts (where recorded) are kept with every tracker, so a merged ``--json`` merges again.
 
     Raises:
-        ValueError: no parts, parts with different trackers, or a part without per-game values
-            (written before ``--json`` kept them).
+        ValueError: no parts, a part that is not an object of trackers' results, parts with
+            different trackers, a part without per-game values (written before ``--json`` kept
+            them), parts of different games or configurations, parts run with different
+            options (:data:`RUN_OPTIONS`; the message names the parts, the options and their
+            values), or a part with run options and one without (written before they were
+            recorded; parts that all lack them merge unchecked).
     """
     if not parts:
         raise ValueError("nothing to merge")
@@ -150,6 +198,28 @@ def merge(parts: Sequence[dict[str, Any]]) -> dict[str, Any]:
             raise ValueError(f"part {i} is a run of {runs[i][0]} {runs[i][1]}, part {j} of "
                              f"{runs[j][0]} {runs[j][1]}: only runs of the same game and "
                              "configuration merge")
+    options = {i: part[names[0]]["options"] for i, part in enumerate(parts)
+               if "options" in part[names[0]]}
+    if options and len(options) < len(parts):
+        lacking = [i for i in range(len(parts)) if i not in options]
+        raise ValueError(f"part(s) {', '.join(map(str, lacking))} record no run options (written "
+                         f"before they were recorded), part {min(options)} does: a run whose "
+                         "options are unknown does not merge with one whose options are known")
+    j = min(options, default=None)
+    for i, opts in options.items():
+        if not isinstance(opts, dict) or not opts:
+            raise ValueError(f"part {i}: run options {opts!r} are not an object of options "
+                             "(not a --json file of this benchmark)")
+        differ = [k for k in dict.fromkeys([*options[j], *opts])
+                  if k not in opts or k not in options[j] or opts[k] != options[j][k]]
+        if differ:
+            def value(o: dict[str, Any], k: str) -> str:
+                return repr(o[k]) if k in o else "not recorded"
+
+            shown = ", ".join(f"{k} {value(opts, k)} (part {j}: {value(options[j], k)})"
+                              for k in differ)
+            raise ValueError(f"part {i} was run with other options than part {j}: {shown}; only "
+                             "runs with the same options merge")
     out = {}
     for t in names:
         bins = np.concatenate([np.asarray(p[t]["per_game_bins"], dtype=np.float64)
@@ -165,6 +235,8 @@ def merge(parts: Sequence[dict[str, Any]]) -> dict[str, Any]:
                   "updates": None if None in updates else int(sum(updates))}
         if runs:
             out[t]["game"], out[t]["config"] = next(iter(runs.values()))
+        if options:
+            out[t]["options"] = options[j]
     return out
 
 
@@ -239,16 +311,19 @@ def _nan_to_none(a: np.ndarray) -> Any:
 
 
 def json_results(results: dict[str, Any], game: str | None = None,
-                 config: dict[str, Any] | None = None) -> dict[str, Any]:
+                 config: dict[str, Any] | None = None,
+                 options: dict[str, Any] | None = None) -> dict[str, Any]:
     """What ``--json`` writes: per tracker the bins' and checkpoints' means and half-widths, the
     cost and the per-game values; a value that is not defined (a bin no game reached, the
     half-width over fewer than two games) is null, so the file is strict JSON (Python's NaN
     token is not). :func:`merge` reads these files back (null as NaN). ``game`` and ``config``
-    (the game's keywords; default: the results' own, kept by :func:`merge`) are written with
-    every tracker, so that runs of another game or configuration are not merged."""
+    (the game's keywords) and ``options`` (:func:`run_options`) are written with every tracker
+    (default: the results' own, kept by :func:`merge`), so that runs of another game,
+    configuration or run options are not merged."""
     def run_of(r: dict[str, Any]) -> dict[str, Any]:
-        g, c = r.get("game", game), r.get("config", config)
-        return {**({} if g is None else {"game": g}), **({} if c is None else {"config": c})}
+        g, c, o = r.get("game", game), r.get("config", config), r.get("options", options)
+        return {**({} if g is None else {"game": g}), **({} if c is None else {"config": c}),
+                **({} if o is None else {"options": o})}
 
     return {t: {**run_of(r),
                 "bins_mean": _nan_to_none(r["bins"][0]), "bins_half": _nan_to_none(r["bins"][1]),
@@ -481,12 +556,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         if merged_game is not None and merged_game != a.game:
             ap.error(f"--merge: the files are runs of {merged_game}, not --game {a.game}")
         games = next(iter(res.values()))["games"]
-        heading = f"{a.game}, {games} games merged from {len(a.merge)} files"
+        options = None         # the merged files' own (kept by merge)
+        heading = (f"{a.game}, {games} games merged from {len(a.merge)} files; "
+                   f"{options_text(next(iter(res.values())).get('options'), list(res))}")
         title = f"{a.game}, {games} games"
     else:
         config, resolved = check_cli_args(ap, a)
         # the game's whole configuration (defaults filled in), written with --json for --merge
         resolved = json.loads(json.dumps(resolved))
+        options = run_options(a, resolved["num_players"])
         trackers = list(a.trackers)
         if "probe" in trackers and a.probe is None:
             print("note: no --probe model given; the probe tracker is skipped")
@@ -495,9 +573,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                   a.particles, a.samples, a.epsilon, a.probe, a.policy_samples, a.policy_mix,
                   a.refresh, a.max_decisions, log=lambda s: print(s, file=sys.stderr),
                   move_steps=a.move_steps)
-        first = f" (first {a.max_decisions} decisions)" if a.max_decisions < 100_000 else ""
-        heading = (f"{a.game} {config}, players {a.players}, observer seat {a.observer_seat}, "
-                   f"{a.games} games{first}")
+        heading = f"{a.game} {config}, {a.games} games; {options_text(options, trackers)}"
         title = (f"{a.game} {config} players {' '.join(a.players)}, seat {a.observer_seat}, "
                  f"{a.games} games")
     print(f"## {heading}\n")
@@ -507,7 +583,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"\nplot: {png}")
     if a.json:
         Path(a.json).parent.mkdir(parents=True, exist_ok=True)
-        Path(a.json).write_text(json.dumps(json_results(res, a.game, resolved), allow_nan=False))
+        Path(a.json).write_text(json.dumps(json_results(res, a.game, resolved, options),
+                                           allow_nan=False))
     return 0
 
 
