@@ -1902,3 +1902,133 @@ def test_deduction_merge_refuses_runs_of_another_game_or_config_and_odd_files(tm
     merged = json.loads(out.read_text())
     assert merged["uniform"]["game"] == "clans" and merged["uniform"]["games"] == 2
     assert merged["uniform"]["config"]["num_players"] == 3
+
+
+def _deduction_part(tmp_path, name, *extra, seed=1):
+    """A one-game (unless ``extra`` says otherwise), 4-decision Clans run of the uniform and
+    policy trackers written with --json; returns the file's path and its heading line."""
+    import contextlib
+    import io
+
+    from benchmarks.deduction import main
+
+    f = tmp_path / name
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        assert main(["--game", "clans", "--num-players", "3", "--players", "random",
+                     "--games", "1", "--trackers", "uniform", "policy", "--max-decisions", "4",
+                     "--seed", str(seed), "--png", str(tmp_path / "p.png"), "--json", str(f),
+                     *extra]) == 0
+    return str(f), buf.getvalue().splitlines()[0]
+
+
+def test_deduction_merge_refuses_parts_run_with_other_options(tmp_path, capsys):
+    """The run options that change what a tracker computes were not written with --json, so
+    --merge averaged runs of 5 and 7 particles (or of two observer seats) as one run. Each
+    tracker's entry records them now, and parts whose options differ are refused, naming the
+    parts, the options and their values; --seed and --games may differ."""
+    import json
+    from pathlib import Path
+
+    from benchmarks.deduction import merge
+
+    a, head = _deduction_part(tmp_path, "a.json", "--particles", "5", seed=1)
+    b, _ = _deduction_part(tmp_path, "b.json", "--particles", "7", seed=2)
+    s, _ = _deduction_part(tmp_path, "s.json", "--particles", "5", "--observer-seat", "2", seed=2)
+    pa, pb, ps = (json.loads(Path(f).read_text()) for f in (a, b, s))
+    assert pa["policy"]["options"] == pa["uniform"]["options"] == {
+        "players": ["random", "random", "random"], "observer_seat": 0, "max_decisions": 4,
+        "particles": 5, "samples": 200, "epsilon": 0.1, "policy_samples": None,
+        "policy_mix": 0.0, "refresh": 1, "move_steps": 0, "probe": None}
+    # the heading shows them, leaving out the options no tracker of the run reads (--samples)
+    assert head == ("## clans {'num_players': 3}, 1 games; --players random random random "
+                    "--observer-seat 0 --max-decisions 4 --particles 5 --epsilon 0.1 "
+                    "--policy-mix 0.0 --move-steps 0")
+    with pytest.raises(ValueError) as exc:
+        merge([pa, pb])
+    assert str(exc.value) == ("part 1 was run with other options than part 0: particles 7 "
+                              "(part 0: 5); only runs with the same options merge")
+    with pytest.raises(ValueError) as exc:
+        merge([pa, pa, ps])
+    assert str(exc.value).startswith("part 2 was run with other options than part 0: "
+                                     "observer_seat 2 (part 0: 0)")
+    from benchmarks.deduction import main
+
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as exit_:
+        main(["--game", "clans", "--merge", a, b, "--png", str(tmp_path / "m.png")])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "particles 7 (part 0: 5)" in err, err
+
+
+def test_deduction_merge_keeps_the_options_of_parts_run_alike(tmp_path, capsys):
+    """Parts of other seeds and game counts run with the same options merge; the merged --json
+    carries the options (so it merges again, with a third part) and the heading shows them."""
+    import json
+    from pathlib import Path
+
+    from benchmarks.deduction import main
+
+    a, _ = _deduction_part(tmp_path, "a.json", "--particles", "5", seed=1)
+    b, _ = _deduction_part(tmp_path, "b.json", "--particles", "5", "--games", "2",
+                           "--players", "random", "random", "random",   # spelt per seat
+                           seed=2)
+    options = json.loads(Path(a).read_text())["policy"]["options"]
+    out = tmp_path / "m.json"
+    capsys.readouterr()
+    assert main(["--game", "clans", "--merge", a, b, "--png", str(tmp_path / "m.png"),
+                 "--json", str(out)]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == (
+        "## clans, 3 games merged from 2 files; --players random random random "
+        "--observer-seat 0 --max-decisions 4 --particles 5 --epsilon 0.1 --policy-mix 0.0 "
+        "--move-steps 0")
+    merged = json.loads(out.read_text())
+    assert merged["uniform"]["options"] == merged["policy"]["options"] == options
+    assert merged["policy"]["games"] == 3
+    again = tmp_path / "m2.json"
+    assert main(["--game", "clans", "--merge", str(out), a, "--png", str(tmp_path / "m.png"),
+                 "--json", str(again)]) == 0
+    again = json.loads(again.read_text())
+    assert again["policy"]["games"] == 4 and again["policy"]["options"] == options
+
+
+def test_deduction_merge_of_files_without_options(tmp_path, capsys):
+    """Files written before the run options were recorded (no "options") still merge with each
+    other, unchecked, and the heading says the options are not recorded; a file without options
+    and one with them are refused, naming the part that lacks them."""
+    import json
+    from pathlib import Path
+
+    from benchmarks.deduction import main, merge
+
+    a, _ = _deduction_part(tmp_path, "a.json", seed=1)
+    b, _ = _deduction_part(tmp_path, "b.json", seed=2)
+    olds = []
+    for f in (a, b):
+        data = json.loads(Path(f).read_text())
+        for r in data.values():
+            del r["options"]
+        old = tmp_path / ("old_" + f.rsplit("/", 1)[1])
+        old.write_text(json.dumps(data))
+        olds.append(str(old))
+    out = tmp_path / "m.json"
+    capsys.readouterr()
+    assert main(["--game", "clans", "--merge", *olds, "--png", str(tmp_path / "m.png"),
+                 "--json", str(out)]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == (
+        "## clans, 2 games merged from 2 files; run options not recorded")
+    merged = json.loads(out.read_text())
+    assert merged["policy"]["games"] == 2 and "options" not in merged["policy"]
+    new, old = json.loads(Path(a).read_text()), json.loads(Path(olds[1]).read_text())
+    with pytest.raises(ValueError) as exc:
+        merge([new, old, new])
+    assert str(exc.value) == (
+        "part(s) 1 record no run options (written before they were recorded), part 0 does: a "
+        "run whose options are unknown does not merge with one whose options are known")
+    with pytest.raises(ValueError, match=r"^part\(s\) 0 record no run options .* part 1 does"):
+        merge([old, new])
+    with pytest.raises(SystemExit) as exit_:
+        main(["--game", "clans", "--merge", olds[0], b, "--png", str(tmp_path / "m.png")])
+    assert exit_.value.code == 2
+    assert "part(s) 0 record no run options" in capsys.readouterr().err
