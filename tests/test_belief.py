@@ -674,6 +674,36 @@ def test_dataset_with_agents_that_read_the_live_game(tmp_path):
     assert st.is_over
 
 
+def test_load_dataset_fills_the_whole_length_shard_by_shard(tmp_path):
+    """``load_dataset`` allocates each field at the index's length and fills it shard by shard:
+    the same arrays as concatenating the streamed shards (several shards, obs columns
+    selected), and a damaged index (a shard's count changed) is refused naming the counts."""
+    import json as _json
+
+    from training.dataset import generate, iter_shards, load_dataset
+
+    index = generate("clans", {"num_players": 3}, ["random"], 3, tmp_path, seed=4, shard_size=50)
+    assert len(index["shards"]) >= 3
+    columns = np.array([0, 5, 7])
+    shards = list(iter_shards(tmp_path, ("obs", "action", "actor"), columns))
+    whole = load_dataset(tmp_path, ("obs", "action", "actor"), columns)
+    for f in ("obs", "action", "actor"):
+        expected = np.concatenate([sh[f] for sh in shards])
+        assert whole[f].dtype == expected.dtype and np.array_equal(whole[f], expected)
+    assert whole["obs"].shape == (index["decisions"], 3, 3)
+    path = tmp_path / "index.json"
+    damaged = _json.loads(path.read_text())
+    damaged["shards"][0]["decisions"] += 1
+    path.write_text(_json.dumps(damaged))
+    with pytest.raises(ValueError, match=f"hold {index['decisions']} decisions, its index says "
+                                         f"{index['decisions'] + 1}"):
+        load_dataset(tmp_path, ("action",))
+    damaged["shards"][0]["decisions"] -= 2
+    path.write_text(_json.dumps(damaged))
+    with pytest.raises(ValueError, match="hold more decisions than its index's"):
+        load_dataset(tmp_path, ("action",))
+
+
 def test_probe_trains_and_tracks(tmp_path):
     from agents.belief import ProbeTracker
     from training.probe import main

@@ -224,9 +224,34 @@ def iter_shards(path: str | Path, fields: Sequence[str] = FIELDS,
 def load_dataset(path: str | Path, fields: Sequence[str] = FIELDS,
                  obs_columns: np.ndarray | None = None) -> dict[str, np.ndarray]:
     """The whole dataset (requested ``fields`` of every shard, concatenated; ``obs`` restricted
-    to ``obs_columns`` shard by shard when given, :func:`iter_shards`)."""
-    parts = list(iter_shards(path, fields, obs_columns))
-    return {f: np.concatenate([p[f] for p in parts]) for f in fields}
+    to ``obs_columns`` shard by shard when given, :func:`iter_shards`).
+
+    Each field's array is allocated once at its full length (the index's ``decisions``) and
+    filled shard by shard, so the peak memory is the result plus one shard (not twice the
+    result, as concatenating the list of shards needed).
+
+    Raises:
+        ValueError: as :func:`iter_shards`, no decision at all, or the shards hold another
+            number of decisions than the index says (a damaged dataset).
+    """
+    total = int(sum(int(sh["decisions"]) for sh in read_index(path)["shards"]))
+    out: dict[str, np.ndarray] = {}
+    at = 0
+    for part in iter_shards(path, fields, obs_columns):
+        k = len(part[fields[0]])
+        if at + k > total:
+            raise ValueError(f"the shards of {path} hold more decisions than its index's "
+                             f"{total}")
+        for f in fields:
+            if f not in out:
+                out[f] = np.empty((total, *part[f].shape[1:]), dtype=part[f].dtype)
+            out[f][at:at + k] = part[f]
+        at += k
+    if at != total:
+        raise ValueError(f"the shards of {path} hold {at} decisions, its index says {total}")
+    if not out:
+        raise ValueError(f"{path} holds no decisions")
+    return out
 
 
 def parse_config_items(items: Sequence[str]) -> dict[str, Any]:
