@@ -637,3 +637,49 @@ def test_prior_spec_and_errors():
     illegal = int(np.flatnonzero(s.legal_action_mask() == 0)[0])
     with pytest.raises(ValueError, match=f"prior_action {illegal} is not a legal action"):
         direct.search(s, p, prior_action=illegal)
+
+
+def test_bias_without_a_prior_is_refused():
+    """``bias=W`` (``prior_weight``) only weighs the prior's move: given without
+    ``prior=heuristic`` it was silently ignored (``ismcts:20:bias=3`` searched like
+    ``ismcts:20``); now it is refused by name, in the spec and the keywords alike. Left out,
+    the default weight stays harmless without a prior."""
+    config = state_class("clans")(seed=0).config
+    for spec in ("ismcts:20:bias=3", "ismcts:20:prior=none:bias=3", "ismcts:20:bias=0"):
+        with pytest.raises(ValueError, match="prior_weight=.* given without a prior"):
+            make_agent(spec, "clans", config, seed=1)
+    with pytest.raises(ValueError, match="prior_weight=2.0 given without a prior"):
+        ISMCTSAgent("clans", config, iterations=5, prior=None, prior_weight=2.0)
+    agent = make_agent("ismcts:20:prior=heuristic:bias=3", "clans", config, seed=1)
+    assert (agent.prior, agent.prior_weight) == ("heuristic", 3.0)
+    plain = make_agent("ismcts:20", "clans", config, seed=1)
+    assert (plain.prior, plain.prior_weight) == (None, 1.0)
+
+
+@pytest.mark.parametrize("spec", ["ismcts:5:prior=heuristic:bias=1_0",
+                                  "ismcts:5:prior=heuristic:bias= 2",
+                                  "ismcts:5:prior=heuristic:bias=\u0663",
+                                  "ismcts:5:c=1_5", "ismcts:5:seconds=\uff12"])
+def test_reals_in_a_spec_are_plain_ascii(spec):
+    """A real option (``bias``, ``c``, ``seconds``) is written in ASCII decimal: Python's
+    float() also reads ``1_0`` as 10, surrounding spaces and other scripts' digits, which a
+    spec took silently before (``c=1_5`` searched with c=15.0, ``bias=\u0663`` weighed 3)."""
+    with pytest.raises(ValueError, match="not a float written in ASCII digits"):
+        parse_spec(spec)
+    assert parse_spec("ismcts:5:prior=heuristic:bias=2.5e-1:c=.5:seconds=+3") == {
+        "iterations": 5, "prior": "heuristic", "prior_weight": 0.25, "c": 0.5, "seconds": 3.0}
+
+
+def test_search_refuses_a_prior_action_that_is_not_an_int():
+    """``search(prior_action=...)`` takes an int action id: a float raised numpy's IndexError,
+    a string a TypeError and True an "ambiguous truth value" error naming nothing; now each is
+    a ValueError naming ``prior_action``. A numpy integer is taken."""
+    s = positions("clans", 1, seed=13)[0]
+    p = s.current_player
+    legal = np.flatnonzero(s.legal_action_mask())
+    agent = ISMCTSAgent("clans", s.config, iterations=5, prior="heuristic", seed=2)
+    for bad in (float(legal[0]), 1.5, True, np.bool_(True), str(legal[0])):
+        with pytest.raises(ValueError, match="prior_action must be an int action id"):
+            agent.search(s, p, prior_action=bad)
+    move = agent.search(s, p, prior_action=np.int64(legal[1]))
+    assert move in set(legal.tolist()) and int(legal[1]) in agent.last_stats
