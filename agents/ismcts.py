@@ -357,6 +357,8 @@ class ISMCTSAgent(OwnCopy):
             self.last_stats = {int(legal[0]): (0, 0.0)}
             self.last_iterations = 0
             return int(legal[0])
+        if prior_action is None:     # the call of an agent without a prior, as before priors
+            return self.search(state, seat)
         return self.search(state, seat, prior_action=prior_action)
 
     # ----------------------------------------------------------------------------------------

@@ -421,7 +421,8 @@ def test_per_game_defaults_and_repr():
         assert game not in GAME_DEFAULTS
         assert game_defaults(game) == {"c": 2.0, "max_rollout_depth": 2000,
                                        "cut": "provisional", "final": "visits",
-                                       "max_world_samples": None} == BASE_DEFAULTS
+                                       "max_world_samples": None, "prior": None,
+                                       "prior_weight": 1.0} == BASE_DEFAULTS
     config = state_class("prowl")(seed=0, num_players=4).config
     agent = make_agent("ismcts:200", "prowl", config)
     assert (agent.c, agent.max_rollout_depth, agent.cut, agent.final) == (2.0, 2000,
@@ -431,7 +432,8 @@ def test_per_game_defaults_and_repr():
     # Clans: the constants measured in docs/training.md ("Clans: the searcher's constants")
     clans = make_agent("ismcts:200", "clans", state_class("clans")(seed=0).config)
     assert game_defaults("clans") == {"c": 0.5, "max_rollout_depth": 5, "cut": "score_margin",
-                                      "final": "visits", "max_world_samples": None}
+                                      "final": "visits", "max_world_samples": None,
+                                      "prior": None, "prior_weight": 1.0}
     assert (clans.c, clans.max_rollout_depth, clans.cut, clans.final) == (0.5, 5, "score_margin",
                                                                          "visits")
     assert "c=0.5, max_rollout_depth=5, cut='score_margin', final='visits'" in repr(clans)
