@@ -61,8 +61,12 @@ searching seat is biased (deeper nodes would need the heuristic's memory of a de
 
 The move played is the root child with the most visits (ties: the prior's move, then higher
 mean return, then the lower action id), or with ``final="mean"`` the one with the highest mean
-return (ties: more visits, the prior's move, the lower action id). A decision with
-a single legal action is returned without searching.
+return (ties: more visits, the prior's move, the lower action id). With a prior and
+``final="mean"``, the prior's move is scored by its mean plus the same progressive bias
+``prior_weight / (visits + 1)``: the bias sends most iterations to the prior's move, leaving
+the other moves few visits and noisy means, and without it the highest of those noisy means
+would win the final choice, so a larger bias made the search play the heuristic's move *less*
+often. A decision with a single legal action is returned without searching.
 
 Constants per game: ``c``, ``max_rollout_depth``, ``cut``, ``final``, ``max_world_samples``,
 ``prior`` and ``prior_weight`` not given take
@@ -197,7 +201,8 @@ class ISMCTSAgent(OwnCopy):
             passed as ``provisional_returns(kind)``.
         final: the move played: ``"visits"`` (the root child with the most visits; ties: the
             prior's move, higher mean, then lower action id) or ``"mean"`` (the highest mean
-            return; ties: more visits, the prior's move, then lower action id).
+            return, the prior's move's mean plus ``prior_weight / (visits + 1)``; ties: more
+            visits, the prior's move, then lower action id).
         max_world_samples: most determinizations drawn per move, later iterations replaying
             clones of them (``None``: a fresh one every iteration).
         prior: ``None`` or ``"heuristic"``: the policy whose move biases the root (see the
@@ -420,7 +425,13 @@ class ISMCTSAgent(OwnCopy):
                                f"worlds where seat {seat} is not to act")
         favoured = -1 if prior_action is None else int(prior_action)
         if self.final == "mean":
-            return max(stats, key=lambda a: (stats[a][1], stats[a][0], a == favoured, -a))
+            weight = self.prior_weight
+
+            def value(a: int) -> float:
+                visits, mean = stats[a]
+                return mean + weight / (visits + 1) if a == favoured else mean
+
+            return max(stats, key=lambda a: (value(a), stats[a][0], a == favoured, -a))
         return max(stats, key=lambda a: (stats[a][0], a == favoured, stats[a][1], -a))
 
     def _iterate(self, root: _Node, world: Any, rng: np.random.Generator) -> None:
