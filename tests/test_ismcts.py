@@ -711,3 +711,37 @@ def test_prior_bias_with_final_mean_moves_the_choice_towards_the_heuristic(game)
                 assert agent.last_stats[move][1] == best
     assert agree[1e9] == 30
     assert agree[3.0] >= agree[0.0]
+
+
+@pytest.mark.parametrize("game,config,cut", [
+    ("badland_wolves", {"num_players": 4}, "hands"),
+    ("badland_wolves", {"num_players": 3}, "provisional"),
+    ("clandestine", {"num_players": 3}, "provisional"),
+    ("clandestine", {"num_players": 1, "nemesis": "most_holy", "difficulty": 3}, "provisional"),
+])
+def test_prior_and_cuts_keep_the_choice_identical_on_resampled_states(game, config, cut):
+    """With the heuristic prior, reused worlds and cut rollouts (Badland Wolves ``cut=hands``
+    reads the hands of the sampled world only; Clandestine's heuristic, solo Nemesis game
+    included), the move from the real state equals the move from states resampled from the
+    seat's information set (same agent seed), on the raw engines and on guarded views that
+    expose only the seat's public reads and the real state's resampler."""
+    cls = state_class(game)
+    rng = np.random.default_rng(3)
+    kw = {"iterations": 20, "prior": "heuristic", "prior_weight": 2.0,
+          "max_rollout_depth": 10, "max_world_samples": 5, "cut": cut}
+    checked = 0
+    while checked < 6:
+        s = cls.from_config(int(rng.integers(1 << 30)), **config)
+        for _ in range(int(rng.integers(0, 150))):
+            if s.is_over:
+                break
+            s.apply_action(int(rng.choice(np.flatnonzero(s.legal_action_mask()))))
+        if s.is_over or s.legal_action_mask().sum() < 2:
+            continue
+        seat = s.current_player
+        real = choose(s, seed=50 + checked, **kw)
+        for _ in range(2):
+            other = s.resample_from_infostate(seat, rng)
+            assert choose(other, seed=50 + checked, **kw) == real
+            assert choose(InfostateView(other, s), seed=50 + checked, seen=other, **kw) == real
+        checked += 1
