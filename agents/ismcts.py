@@ -61,8 +61,12 @@ searching seat is biased (deeper nodes would need the heuristic's memory of a de
 
 The move played is the root child with the most visits (ties: the prior's move, then higher
 mean return, then the lower action id), or with ``final="mean"`` the one with the highest mean
-return (ties: more visits, the prior's move, the lower action id). A decision with
-a single legal action is returned without searching.
+return (ties: more visits, the prior's move, the lower action id). With a prior and
+``final="mean"``, the prior's move is scored by its mean plus the same progressive bias
+``prior_weight / (visits + 1)``: the bias sends most iterations to the prior's move, leaving
+the other moves few visits and noisy means, and without it the highest of those noisy means
+would win the final choice, so a larger bias made the search play the heuristic's move *less*
+often. A decision with a single legal action is returned without searching.
 
 Constants per game: ``c``, ``max_rollout_depth``, ``cut``, ``final``, ``max_world_samples``,
 ``prior`` and ``prior_weight`` not given take
@@ -115,6 +119,11 @@ GAME_DEFAULTS: dict[str, dict[str, Any]] = {
 }
 _UNSET: Any = object()
 _DIGITS = re.compile(r"[0-9]+")
+#: a real option's text: ASCII decimal (optional sign, fraction, exponent), or inf/infinity/nan
+#: (refused by the agent's range checks, which name the option); float() would also take
+#: "1_5" (15), surrounding spaces and digits of other scripts
+_REAL = re.compile(r"[-+]?(([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]+)?|inf|infinity|nan)",
+                   re.IGNORECASE)
 
 
 def _positive_integer(value: Any) -> bool:
@@ -192,7 +201,8 @@ class ISMCTSAgent(OwnCopy):
             passed as ``provisional_returns(kind)``.
         final: the move played: ``"visits"`` (the root child with the most visits; ties: the
             prior's move, higher mean, then lower action id) or ``"mean"`` (the highest mean
-            return; ties: more visits, the prior's move, then lower action id).
+            return, the prior's move's mean plus ``prior_weight / (visits + 1)``; ties: more
+            visits, the prior's move, then lower action id).
         max_world_samples: most determinizations drawn per move, later iterations replaying
             clones of them (``None``: a fresh one every iteration).
         prior: ``None`` or ``"heuristic"``: the policy whose move biases the root (see the
@@ -212,7 +222,8 @@ class ISMCTSAgent(OwnCopy):
             NaN, a string or a bool is not), ``seconds`` not positive and finite, an unknown
             rollout policy, a ``c`` not finite and >= 0, a ``cut`` that is neither in
             :data:`CUTS` nor a kind of the game's engine, a ``final`` not in :data:`FINALS`, a
-            ``prior`` not in :data:`PRIORS` or a ``prior_weight`` not finite and >= 0 (each
+            ``prior`` not in :data:`PRIORS`, a ``prior_weight`` not finite and >= 0, or a
+            ``prior_weight`` given while ``prior`` is ``None`` (it would bias nothing) (each
             names the keyword and the bad value).
     """
 
@@ -234,6 +245,7 @@ class ISMCTSAgent(OwnCopy):
         if max_world_samples is _UNSET:
             max_world_samples = defaults["max_world_samples"]
         prior = defaults["prior"] if prior is _UNSET else prior
+        weight_given = prior_weight is not _UNSET
         prior_weight = defaults["prior_weight"] if prior_weight is _UNSET else prior_weight
         if iterations is None and seconds is None:
             raise ValueError("ISMCTS needs a budget: give iterations, seconds or both")
@@ -262,6 +274,10 @@ class ISMCTSAgent(OwnCopy):
             raise ValueError(f"prior must be one of {list(PRIORS)}, got {prior!r}")
         if not (is_real_number(prior_weight) and 0 <= prior_weight < math.inf):
             raise ValueError(f"prior_weight must be a finite number >= 0, got {prior_weight!r}")
+        if weight_given and prior is None:
+            raise ValueError(f"prior_weight={prior_weight!r} given without a prior: the bias "
+                             "applies to the prior's move only (add prior='heuristic', spec "
+                             "prior=heuristic)")
         self.game = game
         self.config = dict(config)
         self.iterations = None if iterations is None else int(iterations)
@@ -346,6 +362,8 @@ class ISMCTSAgent(OwnCopy):
             self.last_stats = {int(legal[0]): (0, 0.0)}
             self.last_iterations = 0
             return int(legal[0])
+        if prior_action is None:     # the call of an agent without a prior, as before priors
+            return self.search(state, seat)
         return self.search(state, seat, prior_action=prior_action)
 
     # ----------------------------------------------------------------------------------------
@@ -357,7 +375,7 @@ class ISMCTSAgent(OwnCopy):
 
         Raises:
             ValueError: the game is over, ``seat`` is not the seat to act, or ``prior_action``
-                is not legal.
+                is not an int (a bool, float or string is refused) or not legal.
             RuntimeError: the determinizations never had ``seat`` to act (a resampler breaking
                 the engine contract).
         """
@@ -366,6 +384,10 @@ class ISMCTSAgent(OwnCopy):
                              f"current_player is {state.current_player}")
         if prior_action is not None:
             mask = state.legal_action_mask()
+            if isinstance(prior_action, (bool, np.bool_)) or not isinstance(
+                    prior_action, (int, np.integer)):
+                raise ValueError(f"prior_action must be an int action id or None, got "
+                                 f"{prior_action!r}")
             if not (0 <= prior_action < mask.size and mask[prior_action]):
                 raise ValueError(f"prior_action {prior_action} is not a legal action of seat "
                                  f"{seat}")
@@ -403,7 +425,13 @@ class ISMCTSAgent(OwnCopy):
                                f"worlds where seat {seat} is not to act")
         favoured = -1 if prior_action is None else int(prior_action)
         if self.final == "mean":
-            return max(stats, key=lambda a: (stats[a][1], stats[a][0], a == favoured, -a))
+            weight = self.prior_weight
+
+            def value(a: int) -> float:
+                visits, mean = stats[a]
+                return mean + weight / (visits + 1) if a == favoured else mean
+
+            return max(stats, key=lambda a: (value(a), stats[a][0], a == favoured, -a))
         return max(stats, key=lambda a: (stats[a][0], a == favoured, stats[a][1], -a))
 
     def _iterate(self, root: _Node, world: Any, rng: np.random.Generator) -> None:
@@ -509,7 +537,9 @@ def parse_spec(spec: str) -> dict[str, Any]:
     values of ``rollout``, ``cut`` and ``final`` are checked by :class:`ISMCTSAgent`.
 
     Raises:
-        ValueError: not of that form, an unknown key, a repeated key or a bad value.
+        ValueError: not of that form, an unknown key, a repeated key or a bad value (counts
+            in ASCII digits only; reals in ASCII decimal, or ``inf``/``nan`` for the agent to
+            refuse by name: ``1_5``, spaces or other scripts' digits are refused).
     """
     parts = spec.split(":")
     if parts[0] != "ismcts" or len(parts) < 2 or not parts[1]:
@@ -539,6 +569,9 @@ def parse_spec(spec: str) -> dict[str, Any]:
         if kind is int and not _DIGITS.fullmatch(value):
             raise ValueError(f"ISMCTS option {key}={value!r} in {spec!r} is not an integer "
                              "(digits 0-9) or none")
+        if kind is float and not _REAL.fullmatch(value):
+            raise ValueError(f"ISMCTS option {key}={value!r} in {spec!r} is not a float "
+                             "written in ASCII digits (no spaces or '_')")
         try:
             kwargs[name] = kind(value)
         except ValueError:

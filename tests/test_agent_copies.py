@@ -401,3 +401,47 @@ def test_a_spawned_policy_is_not_bound_to_its_prototypes_seat():
     assert vb["action_mask"][child.act(vb, f"player_{pb}")] == 1
     with pytest.raises(ValueError, match=f"acted for player_{pb}"):
         child.act(va, f"player_{pa}")
+
+
+@pytest.mark.parametrize("how", ["copy", "deepcopy", "pickle"])
+def test_a_copy_of_a_search_agent_with_a_heuristic_prior_plays_the_originals_moves(how):
+    """ismcts with ``prior=heuristic`` in Clans (its prior is a Clans heuristic, which
+    remembers the game's evidence and binds to its seat) at seat 0 against random players:
+    copied by ``how`` at its 5th decision, the copy then acts first at each of seat 0's
+    decisions and the original after it; both play, with the same prior moves and root
+    statistics, exactly the moves the original plays in the same game with no copy made."""
+    copier = {"copy": copy.copy, "deepcopy": copy.deepcopy,
+              "pickle": lambda a: pickle.loads(pickle.dumps(a))}[how]
+    cls = env_module("clans").raw_env.state_class
+
+    def play(copy_at):
+        state = cls(seed=5, num_players=3)
+        agent = make_agent("ismcts:8:prior=heuristic:bias=2", "clans", dict(state.config),
+                           seed=9)
+        agent.reset()
+        others = [make_agent("random", "clans", dict(state.config), seed=20 + p)
+                  for p in range(3)]
+        moves, twin, decisions = [], None, 0
+        while not state.is_over and decisions < 14:
+            p = state.current_player
+            view = {"observation": state.observation_tensor(p),
+                    "action_mask": state.legal_action_mask()}
+            if p != 0:
+                state.apply_action(others[p].act(view, f"player_{p}"))
+                continue
+            if decisions == copy_at:
+                twin = copier(agent)
+                assert twin._prior_agent is not agent._prior_agent
+            b = None if twin is None else act_with_state(twin, view, "player_0", state)
+            a = act_with_state(agent, view, "player_0", state)
+            if twin is not None:
+                assert (b, twin.last_prior_action, twin.last_stats) == (
+                    a, agent.last_prior_action, agent.last_stats)
+            moves.append((a, agent.last_prior_action))
+            decisions += 1
+            state.apply_action(a)
+        return moves
+
+    alone = play(copy_at=None)
+    assert len(alone) == 14
+    assert play(copy_at=4) == alone

@@ -421,7 +421,8 @@ def test_per_game_defaults_and_repr():
         assert game not in GAME_DEFAULTS
         assert game_defaults(game) == {"c": 2.0, "max_rollout_depth": 2000,
                                        "cut": "provisional", "final": "visits",
-                                       "max_world_samples": None} == BASE_DEFAULTS
+                                       "max_world_samples": None, "prior": None,
+                                       "prior_weight": 1.0} == BASE_DEFAULTS
     config = state_class("prowl")(seed=0, num_players=4).config
     agent = make_agent("ismcts:200", "prowl", config)
     assert (agent.c, agent.max_rollout_depth, agent.cut, agent.final) == (2.0, 2000,
@@ -431,7 +432,8 @@ def test_per_game_defaults_and_repr():
     # Clans: the constants measured in docs/training.md ("Clans: the searcher's constants")
     clans = make_agent("ismcts:200", "clans", state_class("clans")(seed=0).config)
     assert game_defaults("clans") == {"c": 0.5, "max_rollout_depth": 5, "cut": "score_margin",
-                                      "final": "visits", "max_world_samples": None}
+                                      "final": "visits", "max_world_samples": None,
+                                      "prior": None, "prior_weight": 1.0}
     assert (clans.c, clans.max_rollout_depth, clans.cut, clans.final) == (0.5, 5, "score_margin",
                                                                          "visits")
     assert "c=0.5, max_rollout_depth=5, cut='score_margin', final='visits'" in repr(clans)
@@ -637,3 +639,109 @@ def test_prior_spec_and_errors():
     illegal = int(np.flatnonzero(s.legal_action_mask() == 0)[0])
     with pytest.raises(ValueError, match=f"prior_action {illegal} is not a legal action"):
         direct.search(s, p, prior_action=illegal)
+
+
+def test_bias_without_a_prior_is_refused():
+    """``bias=W`` (``prior_weight``) only weighs the prior's move: given without
+    ``prior=heuristic`` it was silently ignored (``ismcts:20:bias=3`` searched like
+    ``ismcts:20``); now it is refused by name, in the spec and the keywords alike. Left out,
+    the default weight stays harmless without a prior."""
+    config = state_class("clans")(seed=0).config
+    for spec in ("ismcts:20:bias=3", "ismcts:20:prior=none:bias=3", "ismcts:20:bias=0"):
+        with pytest.raises(ValueError, match="prior_weight=.* given without a prior"):
+            make_agent(spec, "clans", config, seed=1)
+    with pytest.raises(ValueError, match="prior_weight=2.0 given without a prior"):
+        ISMCTSAgent("clans", config, iterations=5, prior=None, prior_weight=2.0)
+    agent = make_agent("ismcts:20:prior=heuristic:bias=3", "clans", config, seed=1)
+    assert (agent.prior, agent.prior_weight) == ("heuristic", 3.0)
+    plain = make_agent("ismcts:20", "clans", config, seed=1)
+    assert (plain.prior, plain.prior_weight) == (None, 1.0)
+
+
+@pytest.mark.parametrize("spec", ["ismcts:5:prior=heuristic:bias=1_0",
+                                  "ismcts:5:prior=heuristic:bias= 2",
+                                  "ismcts:5:prior=heuristic:bias=\u0663",
+                                  "ismcts:5:c=1_5", "ismcts:5:seconds=\uff12"])
+def test_reals_in_a_spec_are_plain_ascii(spec):
+    """A real option (``bias``, ``c``, ``seconds``) is written in ASCII decimal: Python's
+    float() also reads ``1_0`` as 10, surrounding spaces and other scripts' digits, which a
+    spec took silently before (``c=1_5`` searched with c=15.0, ``bias=\u0663`` weighed 3)."""
+    with pytest.raises(ValueError, match="not a float written in ASCII digits"):
+        parse_spec(spec)
+    assert parse_spec("ismcts:5:prior=heuristic:bias=2.5e-1:c=.5:seconds=+3") == {
+        "iterations": 5, "prior": "heuristic", "prior_weight": 0.25, "c": 0.5, "seconds": 3.0}
+
+
+def test_search_refuses_a_prior_action_that_is_not_an_int():
+    """``search(prior_action=...)`` takes an int action id: a float raised numpy's IndexError,
+    a string a TypeError and True an "ambiguous truth value" error naming nothing; now each is
+    a ValueError naming ``prior_action``. A numpy integer is taken."""
+    s = positions("clans", 1, seed=13)[0]
+    p = s.current_player
+    legal = np.flatnonzero(s.legal_action_mask())
+    agent = ISMCTSAgent("clans", s.config, iterations=5, prior="heuristic", seed=2)
+    for bad in (float(legal[0]), 1.5, True, np.bool_(True), str(legal[0])):
+        with pytest.raises(ValueError, match="prior_action must be an int action id"):
+            agent.search(s, p, prior_action=bad)
+    move = agent.search(s, p, prior_action=np.int64(legal[1]))
+    assert move in set(legal.tolist()) and int(legal[1]) in agent.last_stats
+
+
+@pytest.mark.parametrize("game", ["prowl", "clans"])
+def test_prior_bias_with_final_mean_moves_the_choice_towards_the_heuristic(game):
+    """With ``final="mean"`` the prior's move is chosen by its mean plus its progressive bias.
+    Before, the bias sent nearly every iteration to the prior's move and the final choice took
+    the highest of the other moves' one-visit means: on these 30 Prowl positions a weight of 3
+    agreed with the heuristic 9 times and a weight of 1e9 10 times, against 15 without bias.
+    Now an overwhelming bias always plays the heuristic's move and a weight of 3 agrees at
+    least as often as none."""
+    states = positions(game, 30, seed=8)
+    agree = {}
+    for weight in (0.0, 3.0, 1e9):
+        agree[weight] = 0
+        for k, s in enumerate(states):
+            p = s.current_player
+            agent = ISMCTSAgent(game, s.config, iterations=30, prior="heuristic",
+                                prior_weight=weight, final="mean", seed=600 + k)
+            obs = {"observation": s.observation_tensor(p), "action_mask": s.legal_action_mask()}
+            move = act_with_state(agent, obs, f"player_{p}", s)
+            agree[weight] += move == agent.last_prior_action
+            if weight == 0.0:    # no bias: the plain highest mean (ties: more visits)
+                best = max(agent.last_stats.values(), key=lambda vm: vm[1])[1]
+                assert agent.last_stats[move][1] == best
+    assert agree[1e9] == 30
+    assert agree[3.0] >= agree[0.0]
+
+
+@pytest.mark.parametrize("game,config,cut", [
+    ("badland_wolves", {"num_players": 4}, "hands"),
+    ("badland_wolves", {"num_players": 3}, "provisional"),
+    ("clandestine", {"num_players": 3}, "provisional"),
+    ("clandestine", {"num_players": 1, "nemesis": "most_holy", "difficulty": 3}, "provisional"),
+])
+def test_prior_and_cuts_keep_the_choice_identical_on_resampled_states(game, config, cut):
+    """With the heuristic prior, reused worlds and cut rollouts (Badland Wolves ``cut=hands``
+    reads the hands of the sampled world only; Clandestine's heuristic, solo Nemesis game
+    included), the move from the real state equals the move from states resampled from the
+    seat's information set (same agent seed), on the raw engines and on guarded views that
+    expose only the seat's public reads and the real state's resampler."""
+    cls = state_class(game)
+    rng = np.random.default_rng(3)
+    kw = {"iterations": 20, "prior": "heuristic", "prior_weight": 2.0,
+          "max_rollout_depth": 10, "max_world_samples": 5, "cut": cut}
+    checked = 0
+    while checked < 6:
+        s = cls.from_config(int(rng.integers(1 << 30)), **config)
+        for _ in range(int(rng.integers(0, 150))):
+            if s.is_over:
+                break
+            s.apply_action(int(rng.choice(np.flatnonzero(s.legal_action_mask()))))
+        if s.is_over or s.legal_action_mask().sum() < 2:
+            continue
+        seat = s.current_player
+        real = choose(s, seed=50 + checked, **kw)
+        for _ in range(2):
+            other = s.resample_from_infostate(seat, rng)
+            assert choose(other, seed=50 + checked, **kw) == real
+            assert choose(InfostateView(other, s), seed=50 + checked, seen=other, **kw) == real
+        checked += 1
