@@ -417,7 +417,7 @@ def test_final_mean_picks_the_best_mean():
 def test_per_game_defaults_and_repr():
     from agents.ismcts import BASE_DEFAULTS, GAME_DEFAULTS, game_defaults
 
-    for game in ("prowl", "badland_wolves", "clandestine"):
+    for game in ("prowl", "clandestine"):
         assert game not in GAME_DEFAULTS
         assert game_defaults(game) == {"c": 2.0, "max_rollout_depth": 2000,
                                        "cut": "provisional", "final": "visits",
@@ -437,8 +437,21 @@ def test_per_game_defaults_and_repr():
     assert (clans.c, clans.max_rollout_depth, clans.cut, clans.final) == (0.5, 5, "score_margin",
                                                                          "visits")
     assert "c=0.5, max_rollout_depth=5, cut='score_margin', final='visits'" in repr(clans)
+    # Badland Wolves: the constants measured in docs/training.md ("Badland Wolves: the
+    # searcher's constants")
+    assert game_defaults("badland_wolves") == {
+        "c": 0.5, "max_rollout_depth": 10, "cut": "hands", "final": "visits",
+        "max_world_samples": 20, "prior": "heuristic", "prior_weight": 1.0}
+    bw = make_agent("ismcts:200", "badland_wolves",
+                    state_class("badland_wolves")(seed=0, num_players=4).config)
+    assert (bw.c, bw.max_rollout_depth, bw.cut, bw.max_world_samples, bw.prior,
+            bw.prior_weight) == (0.5, 10, "hands", 20, "heuristic", 1.0)
+    assert "max_world_samples=20, prior='heuristic', prior_weight=1.0" in repr(bw)
     # an option in the spec wins over the game's default
     assert make_agent("ismcts:200:c=3", "clans", state_class("clans")(seed=0).config).c == 3.0
+    bare = make_agent("ismcts:200:prior=none:worlds=none:cut=provisional", "badland_wolves",
+                      state_class("badland_wolves")(seed=0, num_players=4).config)
+    assert (bare.prior, bare.max_world_samples, bare.cut) == (None, None, "provisional")
 
 
 class CountingResampler:
