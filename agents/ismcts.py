@@ -326,7 +326,6 @@ class ISMCTSAgent(OwnCopy):
         self.last_iterations = 0
         #: the prior heuristic's move at the last decision (``None`` without a prior)
         self.last_prior_action: int | None = None
-        self._root_prior: tuple[int, int] | None = None
 
     def _make_heuristics(self, n: int) -> list[Any]:
         base = int(self.rng.integers(2**31)) if self.seed is None else int(self.seed)
@@ -401,7 +400,7 @@ class ISMCTSAgent(OwnCopy):
             if not (0 <= prior_action < mask.size and mask[prior_action]):
                 raise ValueError(f"prior_action {prior_action} is not a legal action of seat "
                                  f"{seat}")
-        self._root_prior = None if prior_action is None else (seat, int(prior_action))
+        prior = None if prior_action is None else (seat, int(prior_action))
         if self.rollout == "heuristic" and self._heuristics is None:
             self._heuristics = self._make_heuristics(state.num_players)
         root = _Node()
@@ -420,7 +419,7 @@ class ISMCTSAgent(OwnCopy):
                 world = worlds[-1].clone()
             else:
                 world = worlds[int(rng.integers(limit))].clone()
-            self._iterate(root, world, rng)
+            self._iterate(root, world, rng, prior)
             done += 1
             if self.iterations is not None and done >= self.iterations:
                 break
@@ -444,13 +443,13 @@ class ISMCTSAgent(OwnCopy):
             return max(stats, key=lambda a: (value(a), stats[a][0], a == favoured, -a))
         return max(stats, key=lambda a: (stats[a][0], a == favoured, stats[a][1], -a))
 
-    def _iterate(self, root: _Node, world: Any, rng: np.random.Generator) -> None:
+    def _iterate(self, root: _Node, world: Any, rng: np.random.Generator,
+                 prior: tuple[int, int] | None = None) -> None:
         """One iteration on the determinization ``world`` (mutated): select, expand, roll out,
-        back up."""
+        back up. ``prior``: ``(seat, action)`` of the root move to bias, or ``None``."""
         node = root
         path: list[tuple[_Node, int]] = []
         c = self.c
-        prior = self._root_prior
         while not world.is_over:
             p = world.current_player
             legal = np.flatnonzero(world.legal_action_mask()).tolist()

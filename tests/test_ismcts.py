@@ -32,14 +32,17 @@ def state_class(game: str):
     return ToyState if game == "toy" else env_module(game).raw_env.state_class
 
 
-def positions(game: str, count: int, seed: int = 0, max_steps: int = 120) -> list:
-    """``count`` undecided states with at least two legal actions, by seeded random play."""
+def positions(game: str, count: int, seed: int = 0, max_steps: int = 120,
+              config: dict | None = None) -> list:
+    """``count`` undecided states with at least two legal actions, by seeded random play
+    (``config``: the game's keywords; default the player count of :data:`PLAYERS`)."""
     cls = state_class(game)
-    n = 2 if game == "toy" else PLAYERS[game]
+    if config is None:
+        config = {"num_players": 2 if game == "toy" else PLAYERS[game]}
     rng = np.random.default_rng(seed)
     out = []
     while len(out) < count:
-        s = cls.from_config(int(rng.integers(1 << 30)), num_players=n)
+        s = cls.from_config(int(rng.integers(1 << 30)), **config)
         for _ in range(int(rng.integers(0, max_steps))):
             if s.is_over:
                 break
@@ -58,6 +61,19 @@ def choose(state, seed: int, iterations: int = 30, seen=None, **kw) -> int:
     p = seen.current_player
     obs = {"observation": seen.observation_tensor(p), "action_mask": seen.legal_action_mask()}
     return act_with_state(agent, obs, f"player_{p}", state)
+
+
+def assert_choice_identical_on_resampled(s, seed: int, rng, **kw) -> None:
+    """The move of ``choose(s, seed, **kw)`` on the real state ``s`` equals the move on two
+    states resampled from the seat's information set (raw, and behind guarded views that
+    expose only their public reads and ``s``'s resampler) and on the guarded view of ``s``."""
+    seat = s.current_player
+    real = choose(s, seed=seed, **kw)
+    for _ in range(2):
+        other = s.resample_from_infostate(seat, rng)
+        assert choose(other, seed=seed, **kw) == real
+        assert choose(InfostateView(other, s), seed=seed, seen=other, **kw) == real
+    assert choose(InfostateView(s, s), seed=seed, seen=s, **kw) == real
 
 
 class InfostateView:
@@ -395,14 +411,8 @@ def test_cut_rollouts_keep_the_choice_identical_on_resampled_states():
     from states resampled from the seat's information set."""
     rng = np.random.default_rng(7)
     for k, s in enumerate(positions("clans", 10, seed=3)):
-        seat = s.current_player
-        kw = {"max_rollout_depth": 6, "cut": "score_margin", "c": 0.5}
-        real = choose(s, seed=200 + k, **kw)
-        for _ in range(2):
-            other = s.resample_from_infostate(seat, rng)
-            assert choose(other, seed=200 + k, **kw) == real
-        view = choose(InfostateView(s, s), seed=200 + k, seen=s, **kw)
-        assert view == real
+        assert_choice_identical_on_resampled(s, 200 + k, rng, max_rollout_depth=6,
+                                             cut="score_margin", c=0.5)
 
 
 def test_final_mean_picks_the_best_mean():
@@ -491,12 +501,7 @@ def test_world_samples_keep_the_choice_identical_on_resampled_states(game):
     information set (same agent seed), on the raw engines and on guarded views."""
     rng = np.random.default_rng(9)
     for k, s in enumerate(positions(game, 10, seed=4)):
-        seat = s.current_player
-        real = choose(s, seed=300 + k, max_world_samples=4)
-        for _ in range(2):
-            other = s.resample_from_infostate(seat, rng)
-            assert choose(other, seed=300 + k, max_world_samples=4) == real
-        assert choose(InfostateView(s, s), seed=300 + k, seen=s, max_world_samples=4) == real
+        assert_choice_identical_on_resampled(s, 300 + k, rng, max_world_samples=4)
 
 
 def test_world_samples_spec_matches_the_keyword():
@@ -563,13 +568,8 @@ def test_prior_keeps_the_choice_identical_on_resampled_states(game):
     information set (same agent seed), on the raw engines and on guarded views."""
     rng = np.random.default_rng(21)
     for k, s in enumerate(positions(game, 8, seed=6)):
-        seat = s.current_player
-        real = choose(s, seed=400 + k, prior="heuristic", prior_weight=2.0)
-        for _ in range(2):
-            other = s.resample_from_infostate(seat, rng)
-            assert choose(other, seed=400 + k, prior="heuristic", prior_weight=2.0) == real
-        assert choose(InfostateView(s, s), seed=400 + k, seen=s, prior="heuristic",
-                      prior_weight=2.0) == real
+        assert_choice_identical_on_resampled(s, 400 + k, rng, prior="heuristic",
+                                             prior_weight=2.0)
 
 
 @pytest.mark.parametrize("game", ["clans", "prowl", "badland_wolves"])
@@ -738,23 +738,8 @@ def test_prior_and_cuts_keep_the_choice_identical_on_resampled_states(game, conf
     included), the move from the real state equals the move from states resampled from the
     seat's information set (same agent seed), on the raw engines and on guarded views that
     expose only the seat's public reads and the real state's resampler."""
-    cls = state_class(game)
     rng = np.random.default_rng(3)
-    kw = {"iterations": 20, "prior": "heuristic", "prior_weight": 2.0,
-          "max_rollout_depth": 10, "max_world_samples": 5, "cut": cut}
-    checked = 0
-    while checked < 6:
-        s = cls.from_config(int(rng.integers(1 << 30)), **config)
-        for _ in range(int(rng.integers(0, 150))):
-            if s.is_over:
-                break
-            s.apply_action(int(rng.choice(np.flatnonzero(s.legal_action_mask()))))
-        if s.is_over or s.legal_action_mask().sum() < 2:
-            continue
-        seat = s.current_player
-        real = choose(s, seed=50 + checked, **kw)
-        for _ in range(2):
-            other = s.resample_from_infostate(seat, rng)
-            assert choose(other, seed=50 + checked, **kw) == real
-            assert choose(InfostateView(other, s), seed=50 + checked, seen=other, **kw) == real
-        checked += 1
+    for k, s in enumerate(positions(game, 6, seed=3, max_steps=150, config=config)):
+        assert_choice_identical_on_resampled(s, 50 + k, rng, iterations=20, prior="heuristic",
+                                             prior_weight=2.0, max_rollout_depth=10,
+                                             max_world_samples=5, cut=cut)
