@@ -351,7 +351,7 @@ def test_provisional_returns_from_the_win_deficits():
 
 
 def test_provisional_returns_with_hands():
-    """kind "hands": win_loss scale, each deficit lowered by a quarter token per Scrap card in
+    """kind "hands": the configured reward's scale (here win_loss), each deficit lowered by a quarter token per Scrap card in
     hand. Deficits 1, 6, 4, 6 with hands of 4, 8, 0, 0 cards: 0, 4, 4, 6, weights (halving
     per token) 64, 4, 4, 1 out of 73."""
     tokens = [[3, 3, 2, 0], [0, 2, 0, 0], [2, 0, 3, 0], [0, 0, 0, 5]]
@@ -368,6 +368,26 @@ def test_provisional_returns_with_hands():
     s.apply_action(s.ids.COLOUR + 2)
     assert s.winner == 0
     assert s.provisional_returns("hands").tolist() == [1.0, -1.0, -1.0, -1.0]
+
+
+def test_provisional_returns_with_hands_follow_the_configured_reward():
+    """kind "hands" is on the scale of the configured reward, as the game's own returns are:
+    under ``win_only`` the shares ``q`` (each in [0, 1], summing to 1) and a game over pays
+    ``returns()`` (0 to the losers). Before, it was ``2q - 1`` under every reward, so ISMCTS
+    (whose Badland Wolves default is ``cut=hands``) scored a cut rollout of a trailing wolf
+    near -1 but a game that wolf lost 0: under ``win_only`` the search preferred losing."""
+    tokens = [[3, 3, 2, 0], [0, 2, 0, 0], [2, 0, 3, 0], [0, 0, 0, 5]]
+    s = position(hands={0: {SKULL: 4}, 1: {SKULL: 2, ANTLER: 6}}, tokens=tokens)
+    s.reward = "win_only"
+    q = np.array([64, 4, 4, 1]) / 73
+    assert s.provisional_returns("hands").tolist() == pytest.approx(q.tolist())
+    s.apply_action(s.ids.COLLECT + 2 * 4 + 2)      # three Skulls on wolf 2, then its colour 2
+    s.apply_action(s.ids.COLOUR + 2)
+    assert s.winner == 0
+    assert s.provisional_returns("hands").tolist() == [1.0, 0.0, 0.0, 0.0]
+    assert s.provisional_returns("hands").tolist() == s.returns().tolist()
+    start = BadlandWolvesState(seed=3, num_players=5, reward="win_only")   # two cards each
+    assert start.provisional_returns("hands").tolist() == pytest.approx([0.2] * 5)
 
 
 def test_provisional_returns_equal_returns_once_over():

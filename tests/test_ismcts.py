@@ -743,3 +743,19 @@ def test_prior_and_cuts_keep_the_choice_identical_on_resampled_states(game, conf
         assert_choice_identical_on_resampled(s, 50 + k, rng, iterations=20, prior="heuristic",
                                              prior_weight=2.0, max_rollout_depth=10,
                                              max_world_samples=5, cut=cut)
+
+
+def test_badland_wolves_cut_scores_on_the_configured_reward_scale():
+    """Under ``reward=win_only`` a finished rollout pays 0 to a loser, so the default search
+    (``cut=hands``) must score its cut rollouts on the same [0, 1] scale: every root mean lies
+    in [0, 1]. Before, cut rollouts were scored on the win_loss scale (about -0.5 for an
+    average wolf of four), below a lost game, and the root means were negative."""
+    for k, s in enumerate(positions("badland_wolves", 3, seed=4, max_steps=200,
+                                    config={"num_players": 4, "reward": "win_only"})):
+        agent = make_agent("ismcts:30:worlds=5", "badland_wolves", s.config, seed=k)
+        assert agent.cut == "hands"
+        p = s.current_player
+        obs = {"observation": s.observation_tensor(p), "action_mask": s.legal_action_mask()}
+        act_with_state(agent, obs, f"player_{p}", s)
+        means = [mean for _, mean in agent.last_stats.values()]
+        assert len(means) >= 2 and all(0.0 <= m <= 1.0 for m in means), agent.last_stats

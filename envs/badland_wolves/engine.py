@@ -401,23 +401,23 @@ class BadlandWolvesState(GameState):
         on the real game and on any world drawn by :meth:`resample_from_infostate`; ISMCTS
         scores rollouts cut before the end with it.
 
-        ``kind="hands"`` is the ``"win_loss"`` scale with each wolf's deficit lowered by
-        :data:`HAND_TOKEN_VALUE` per Scrap card in its hand (``d[p] - 0.25 * cards[p]``), so a
-        Hunt's cards count before they are turned into tokens. Hands are hidden: on a world
-        drawn by :meth:`resample_from_infostate` it reads that world's hands (what ISMCTS's
-        cut rollouts do), never the real game's. A game over gives its ``"win_loss"`` returns.
+        ``kind="hands"`` is the configured reward's scale (like ``None``: ``2q - 1`` under
+        ``"win_loss"``, ``q`` under ``"win_only"``, so a cut rollout scores on the scale of a
+        finished one) with each wolf's deficit lowered by :data:`HAND_TOKEN_VALUE` per Scrap
+        card in its hand (``d[p] - 0.25 * cards[p]``), so a Hunt's cards count before they are
+        turned into tokens. Hands are hidden: on a world drawn by
+        :meth:`resample_from_infostate` it reads that world's hands (what ISMCTS's cut rollouts
+        do), never the real game's. A game over gives :meth:`returns`.
 
         Raises:
             ValueError: ``kind`` is not ``None`` nor one of :attr:`PROVISIONAL_KINDS` (named).
         """
         hands = kind == "hands"
-        if kind is None:
-            kind = self.reward
-        elif kind not in self.PROVISIONAL_KINDS:
+        if kind is not None and kind not in self.PROVISIONAL_KINDS:
             raise ValueError(f"provisional_returns kind must be one of "
                              f"{list(self.PROVISIONAL_KINDS)} or None, got {kind!r}")
-        if hands:
-            kind = "win_loss"
+        if kind is None or hands:
+            kind = self.reward
         if self.phase == DONE:
             return self._returns_of(kind)
         n = self._n
