@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -759,3 +760,40 @@ def test_badland_wolves_cut_scores_on_the_configured_reward_scale():
         act_with_state(agent, obs, f"player_{p}", s)
         means = [mean for _, mean in agent.last_stats.values()]
         assert len(means) >= 2 and all(0.0 <= m <= 1.0 for m in means), agent.last_stats
+
+
+def badland_wolves_measured_specs() -> list[str]:
+    """The ``ismcts`` specs of docs/training.md's Badland Wolves measurements: the spec column
+    of the tables and the benchmark's ``--spec``, from the paragraph on 4-player Badland
+    Wolves to the Clans constants."""
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "training.md").read_text()
+    section = doc.split("4-player Badland\nWolves `ismcts:200`", 1)[1]
+    section = section.split("#### Clans: the searcher's constants", 1)[0]
+    specs = [m.group(1) for m in re.finditer(r"^\| `([^`]+)`", section, re.MULTILINE)
+             if m.group(1) != "SPEC"]      # a table's header
+    specs += re.findall(r"--spec (ismcts:\S+?)`", section)
+    return specs
+
+
+def test_badland_wolves_measured_specs_read_as_they_were_measured(monkeypatch):
+    """Every Badland Wolves search measured in docs/training.md ran before the game had its own
+    defaults (c=0.5, max_depth=10, worlds=20, cut=hands, prior=heuristic), so each spec must
+    build the same agent under today's defaults as under the base ones it was measured with.
+    Before, ``ismcts:200:c=0.5:max_depth=10:worlds=20:cut=hands`` (the "hands alone" row) also
+    took today's heuristic prior, the "prior alone" rows today's ``cut=hands``, and
+    ``ismcts:200`` (random rollouts to the end) every new default: rerun as written, a row
+    measured another searcher."""
+    import agents.ismcts as ismcts
+
+    specs = badland_wolves_measured_specs()
+    assert len(specs) == 11, specs
+    config = state_class("badland_wolves")(seed=0).config
+    for spec in specs:
+        assert spec.startswith("ismcts:"), spec
+        today = repr(make_agent(spec, "badland_wolves", config, seed=1))
+        with monkeypatch.context() as m:
+            m.setitem(ismcts.GAME_DEFAULTS, "badland_wolves", {})
+            measured = repr(make_agent(spec, "badland_wolves", config, seed=1))
+        assert today == measured, spec
