@@ -148,6 +148,18 @@ def _positive_integer(value: Any) -> bool:
         and float(value).is_integer() and value >= 1
 
 
+def _finite_real(value: Any) -> bool:
+    """Whether ``value`` is a real number (:func:`agents.base.is_real_number`) whose float is
+    finite: NaN, infinity and an int beyond the float range (``float(10**400)`` raises
+    OverflowError) are not."""
+    if not is_real_number(value):
+        return False
+    try:
+        return math.isfinite(float(value))
+    except OverflowError:
+        return False
+
+
 def game_defaults(game: str) -> dict[str, Any]:
     """The constants ``ismcts:N`` uses in ``game`` when the spec does not set them.
 
@@ -261,11 +273,11 @@ class ISMCTSAgent(OwnCopy):
             raise ValueError("ISMCTS needs a budget: give iterations, seconds or both")
         if iterations is not None and not _positive_integer(iterations):
             raise ValueError(f"iterations must be a positive integer, got {iterations!r}")
-        if seconds is not None and not (is_real_number(seconds) and 0 < seconds < math.inf):
+        if seconds is not None and not (_finite_real(seconds) and seconds > 0):
             raise ValueError(f"seconds must be a positive finite number, got {seconds!r}")
         if rollout not in ROLLOUTS:
             raise ValueError(f"rollout must be one of {ROLLOUTS}, got {rollout!r}")
-        if not (is_real_number(c) and 0 <= c < math.inf):
+        if not (_finite_real(c) and c >= 0):
             raise ValueError(f"c (UCB exploration constant) must be a finite number >= 0, got "
                              f"{c!r}")
         if max_rollout_depth is not None and not _positive_integer(max_rollout_depth):
@@ -282,7 +294,7 @@ class ISMCTSAgent(OwnCopy):
                              f"{max_world_samples!r}")
         if not (isinstance(prior, str) or prior is None) or prior not in PRIORS:
             raise ValueError(f"prior must be one of {list(PRIORS)}, got {prior!r}")
-        if not (is_real_number(prior_weight) and 0 <= prior_weight < math.inf):
+        if not (_finite_real(prior_weight) and prior_weight >= 0):
             raise ValueError(f"prior_weight must be a finite number >= 0, got {prior_weight!r}")
         if weight_given and prior is None:
             raise ValueError(f"prior_weight={prior_weight!r} given without a prior: the bias "

@@ -561,6 +561,23 @@ def test_real_keywords_refuse_non_numbers_by_name():
     assert (agent.c, agent.seconds) == (1.5, 2)
 
 
+def test_real_keywords_refuse_ints_too_large_for_a_float_by_name():
+    """``c``, ``seconds`` and ``prior_weight`` given an int beyond the float range (10**400)
+    are refused with a ValueError naming the keyword. Before, ``c`` and ``prior_weight`` raised
+    OverflowError ("int too large to convert to float", naming nothing) and ``seconds`` was
+    taken, to raise that OverflowError at the first search."""
+    config = state_class("badland_wolves")(seed=0).config
+    huge = 10**400
+    for keyword, message in (("c", "c .*must be a finite number"),
+                             ("seconds", "seconds must be a positive finite number"),
+                             ("prior_weight", "prior_weight must be a finite number")):
+        with pytest.raises(ValueError, match=message):
+            ISMCTSAgent("badland_wolves", config, **{"iterations": 5, keyword: huge})
+    agent = ISMCTSAgent("badland_wolves", config, iterations=5, c=10**300, seconds=10**6,
+                        prior_weight=10**300)
+    assert (agent.c, agent.seconds, agent.prior_weight) == (1e300, 10**6, 1e300)
+
+
 # ---- the heuristic prior at the root (progressive bias) --------------------------------------
 @pytest.mark.parametrize("game", ["clans", "prowl"])
 def test_prior_keeps_the_choice_identical_on_resampled_states(game):
