@@ -209,7 +209,9 @@ class ISMCTSAgent(OwnCopy):
 
     Args:
         game: registered game name (for the heuristic rollout policy).
-        config: the game's resolved configuration (``GameState.config``).
+        config: the game's resolved configuration (``GameState.config``); without
+            ``num_players`` the heuristics (prior, rollouts) are built for the player
+            count of the first state searched.
         iterations: iterations per decision (``None``: only the time budget counts).
         seconds: wall-clock seconds per decision (``None``: only the iteration budget counts).
         rollout: ``"random"`` or ``"heuristic"`` (the game's scripted heuristic).
@@ -321,7 +323,12 @@ class ISMCTSAgent(OwnCopy):
             from . import heuristic_class
 
             base = int(self.rng.integers(2**31)) if seed is None else int(seed)
-            self._prior_agent = heuristic_class(game)(self.config, seed=base * 1013 + 3)
+            self._prior_cls = heuristic_class(game)
+            self._prior_seed = base * 1013 + 3
+            # built now, or at the first decision if the player count is only known from the
+            # first state (a heuristic not told the count assumes its game's default)
+            if int(self.config.get("num_players", 0)):
+                self._prior_agent = self._prior_cls(self.config, seed=self._prior_seed)
         if rollout == "heuristic":
             from . import heuristic_class
 
@@ -341,7 +348,8 @@ class ISMCTSAgent(OwnCopy):
 
     def _make_heuristics(self, n: int) -> list[Any]:
         base = int(self.rng.integers(2**31)) if self.seed is None else int(self.seed)
-        return [self._heuristic_cls(self.config, seed=base * 1009 + 7 * p + 1) for p in range(n)]
+        config = {**self.config, "num_players": n}
+        return [self._heuristic_cls(config, seed=base * 1009 + 7 * p + 1) for p in range(n)]
 
     def __repr__(self) -> str:
         return (f"ISMCTSAgent({self.game!r}, iterations={self.iterations}, seconds={self.seconds}, "
@@ -375,6 +383,9 @@ class ISMCTSAgent(OwnCopy):
         if not np.array_equal(np.asarray(observation["action_mask"]) != 0,
                               state.legal_action_mask() != 0):
             raise ValueError(f"the observation's action mask differs from the state's for {agent}")
+        if self.prior is not None and self._prior_agent is None:
+            self._prior_agent = self._prior_cls({**self.config, "num_players": state.num_players},
+                                                seed=self._prior_seed)
         # the prior sees every decision of its seat, as a heuristic player would
         prior_action = (None if self._prior_agent is None
                         else int(self._prior_agent.act(observation, agent)))

@@ -814,3 +814,28 @@ def test_badland_wolves_measured_specs_read_as_they_were_measured(monkeypatch):
             m.setitem(ismcts.GAME_DEFAULTS, "badland_wolves", {})
             measured = repr(make_agent(spec, "badland_wolves", config, seed=1))
         assert today == measured, spec
+
+
+@pytest.mark.parametrize("num_players", [3, 5])
+def test_player_count_from_the_state_when_the_config_lacks_it(num_players):
+    """A config without ``num_players`` leaves the player count to the first state searched
+    (the rollout heuristics were meant to be built then). The Badland Wolves heuristic assumes
+    four players when not told, so before, in a 3- or 5-player game the default prior failed
+    at its first decision with a choice ("observation of shape (426,), expected (576,) for 4
+    players"), and so did ``rollout=heuristic``. Now both are built for the state's player
+    count and play the moves of an agent given the full config."""
+    full = {"num_players": num_players, "max_turns": 300, "reward": "win_loss"}
+    for kw in ({}, {"rollout": "heuristic", "prior": None, "max_world_samples": 3}):
+        s = state_class("badland_wolves")(seed=1, num_players=num_players)
+        bare = ISMCTSAgent("badland_wolves", {}, iterations=6, seed=2, **kw)
+        told = ISMCTSAgent("badland_wolves", full, iterations=6, seed=2, **kw)
+        choices = 0
+        for _ in range(12):
+            p = s.current_player
+            obs = {"observation": s.observation_tensor(p), "action_mask": s.legal_action_mask()}
+            move = act_with_state(bare, obs, f"player_{p}", s)
+            assert move == act_with_state(told, obs, f"player_{p}", s)
+            assert bare.last_prior_action == told.last_prior_action
+            choices += int(s.legal_action_mask().sum() > 1)
+            s.apply_action(move)
+        assert choices >= 3
