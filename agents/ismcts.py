@@ -203,9 +203,11 @@ class ISMCTSAgent(OwnCopy):
 
     It needs the live game: it declares ``needs_state = True`` and its callers pass the game
     state as ``act(observation, agent, state=state)`` (:func:`agents.base.act_with_state`).
-    It keeps no memory between moves (the tree is rebuilt at each decision), but its random
-    stream advances with every search, so the arena and self-play still take one instance per
-    seat (:func:`training.arena.play_game` refuses the same object at two seats).
+    It keeps no memory between moves (the tree is rebuilt at each decision) other than its
+    prior heuristic's (Clans's remembers the game, so a searcher with it is bound to one seat
+    until :meth:`reset`), but its random stream advances with every search, so the arena and
+    self-play still take one instance per seat (:func:`training.arena.play_game` refuses the
+    same object at two seats).
 
     Args:
         game: registered game name (for the heuristic rollout policy).
@@ -386,6 +388,11 @@ class ISMCTSAgent(OwnCopy):
         if self.prior is not None and self._prior_agent is None:
             self._prior_agent = self._prior_cls({**self.config, "num_players": state.num_players},
                                                 seed=self._prior_seed)
+        bound = getattr(self._prior_agent, "bound_agent", None)
+        if bound is not None and bound != agent:     # a prior that remembers one seat's game
+            raise ValueError(f"ISMCTS with prior={self.prior} acted for {bound} in this game and "
+                             f"is now asked to act for {agent}: its prior remembers the game, so "
+                             "use one instance per seat (or call reset() between games)")
         # the prior sees every decision of its seat, as a heuristic player would
         prior_action = (None if self._prior_agent is None
                         else int(self._prior_agent.act(observation, agent)))

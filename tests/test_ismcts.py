@@ -839,3 +839,29 @@ def test_player_count_from_the_state_when_the_config_lacks_it(num_players):
             choices += int(s.legal_action_mask().sum() > 1)
             s.apply_action(move)
         assert choices >= 3
+
+
+def test_a_prior_that_remembers_the_game_binds_the_searcher_to_one_seat():
+    """The Clans heuristic remembers the game, one seat's, so a searcher with it as prior is
+    one instance per seat and game: asked for a second seat it refuses with an error naming the
+    searcher and its prior (before, the error named only "clans_heuristic", which the user
+    never made); after ``reset()`` it may play another seat."""
+    s = positions("clans", 1, seed=13)[0]
+    agent = make_agent("ismcts:5:prior=heuristic", "clans", s.config, seed=3)
+
+    def obs_of(state):
+        p = state.current_player
+        return {"observation": state.observation_tensor(p),
+                "action_mask": state.legal_action_mask()}, f"player_{p}"
+
+    obs, name = obs_of(s)
+    s.apply_action(act_with_state(agent, obs, name, s))
+    while f"player_{s.current_player}" == name:
+        obs, _ = obs_of(s)
+        s.apply_action(act_with_state(agent, obs, name, s))
+    obs, other = obs_of(s)
+    with pytest.raises(ValueError, match=f"ISMCTS with prior=heuristic acted for {name} in this "
+                                         f"game and is now asked to act for {other}"):
+        act_with_state(agent, obs, other, s)
+    agent.reset()
+    assert act_with_state(agent, obs, other, s) in set(np.flatnonzero(obs["action_mask"]))
