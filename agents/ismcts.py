@@ -213,7 +213,7 @@ class ISMCTSAgent(OwnCopy):
         game: registered game name (for the heuristic rollout policy).
         config: the game's resolved configuration (``GameState.config``); without
             ``num_players`` the heuristics (prior, rollouts) are built for the player
-            count of the first state searched.
+            count of the state searched, and built again for a game with another count.
         iterations: iterations per decision (``None``: only the time budget counts).
         seconds: wall-clock seconds per decision (``None``: only the iteration budget counts).
         rollout: ``"random"`` or ``"heuristic"`` (the game's scripted heuristic).
@@ -249,7 +249,8 @@ class ISMCTSAgent(OwnCopy):
             rollout policy, a ``c`` not finite and >= 0, a ``cut`` that is neither in
             :data:`CUTS` nor a kind of the game's engine, a ``final`` not in :data:`FINALS`, a
             ``prior`` not in :data:`PRIORS`, a ``prior_weight`` not finite and >= 0, or a
-            ``prior_weight`` given while ``prior`` is ``None`` (it would bias nothing) (each
+            ``prior_weight`` given while ``prior`` is ``None`` (it would bias nothing), or a
+            ``cut`` given while ``max_rollout_depth`` is ``None`` (nothing would be cut) (each
             names the keyword and the bad value).
     """
 
@@ -266,6 +267,7 @@ class ISMCTSAgent(OwnCopy):
         c = defaults["c"] if c is _UNSET else c
         if max_rollout_depth is _UNSET:
             max_rollout_depth = defaults["max_rollout_depth"]
+        cut_given = cut is not _UNSET
         cut = defaults["cut"] if cut is _UNSET else cut
         final = defaults["final"] if final is _UNSET else final
         if max_world_samples is _UNSET:
@@ -291,6 +293,10 @@ class ISMCTSAgent(OwnCopy):
         if cut not in CUTS and cut not in kinds:
             raise ValueError(f"cut must be one of {list(CUTS) + list(kinds)} for {game}, got "
                              f"{cut!r}")
+        if cut_given and max_rollout_depth is None:
+            raise ValueError(f"cut={cut!r} scores rollouts cut at max_rollout_depth, but "
+                             "max_rollout_depth is None (rollouts play to the end, nothing is "
+                             "cut): give a depth or leave cut out")
         if final not in FINALS:
             raise ValueError(f"final must be one of {list(FINALS)}, got {final!r}")
         if max_world_samples is not None and not _positive_integer(max_world_samples):
@@ -321,6 +327,8 @@ class ISMCTSAgent(OwnCopy):
         self.rng = np.random.default_rng(seed)
         self._heuristics: list[Any] | None = None
         self._prior_agent: Any = None
+        # no player count in the config: heuristics follow each searched game's count
+        self._lazy_players = not int(self.config.get("num_players", 0))
         if prior == "heuristic":
             from . import heuristic_class
 
@@ -329,7 +337,8 @@ class ISMCTSAgent(OwnCopy):
             self._prior_seed = base * 1013 + 3
             # built now, or at the first decision if the player count is only known from the
             # first state (a heuristic not told the count assumes its game's default)
-            if int(self.config.get("num_players", 0)):
+            self._prior_players = int(self.config.get("num_players", 0))
+            if self._prior_players:
                 self._prior_agent = self._prior_cls(self.config, seed=self._prior_seed)
         if rollout == "heuristic":
             from . import heuristic_class
@@ -385,9 +394,13 @@ class ISMCTSAgent(OwnCopy):
         if not np.array_equal(np.asarray(observation["action_mask"]) != 0,
                               state.legal_action_mask() != 0):
             raise ValueError(f"the observation's action mask differs from the state's for {agent}")
-        if self.prior is not None and self._prior_agent is None:
+        if self.prior is not None and (self._prior_agent is None or (
+                self._lazy_players and self._prior_players != state.num_players)):
+            # built lazily (the config named no player count): for this game's count, again
+            # if a later game has another count
             self._prior_agent = self._prior_cls({**self.config, "num_players": state.num_players},
                                                 seed=self._prior_seed)
+            self._prior_players = state.num_players
         bound = getattr(self._prior_agent, "bound_agent", None)
         if bound is not None and bound != agent:     # a prior that remembers one seat's game
             raise ValueError(f"ISMCTS with prior={self.prior} acted for {bound} in this game and "
@@ -431,7 +444,8 @@ class ISMCTSAgent(OwnCopy):
                 raise ValueError(f"prior_action {prior_action} is not a legal action of seat "
                                  f"{seat}")
         prior = None if prior_action is None else (seat, int(prior_action))
-        if self.rollout == "heuristic" and self._heuristics is None:
+        if self.rollout == "heuristic" and (self._heuristics is None or (
+                self._lazy_players and len(self._heuristics) != state.num_players)):
             self._heuristics = self._make_heuristics(state.num_players)
         root = _Node()
         rng = self.rng

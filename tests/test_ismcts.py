@@ -689,6 +689,22 @@ def test_bias_without_a_prior_is_refused():
     assert (plain.prior, plain.prior_weight) == (None, 1.0)
 
 
+def test_a_cut_without_a_depth_is_refused():
+    """``cut=K`` scores rollouts cut at ``max_depth``; with ``max_depth=none`` nothing is cut,
+    and the spec searched as if ``cut`` were not there (``ismcts:20:max_depth=none:cut=zeros``
+    took the option silently). Now it is refused by name; a game's default cut (Badland
+    Wolves: ``hands``) stays allowed with ``max_depth=none``."""
+    config = state_class("clans")(seed=0).config
+    for spec in ("ismcts:20:max_depth=none:cut=zeros", "ismcts:20:cut=score_margin:max_depth=none"):
+        with pytest.raises(ValueError, match="cut=.* max_rollout_depth is None"):
+            make_agent(spec, "clans", config, seed=1)
+    with pytest.raises(ValueError, match="cut='provisional' scores rollouts cut"):
+        ISMCTSAgent("prowl", {"num_players": 4}, iterations=5, max_rollout_depth=None,
+                    cut="provisional")
+    bw = make_agent("ismcts:20:max_depth=none", "badland_wolves", {"num_players": 4}, seed=1)
+    assert (bw.max_rollout_depth, bw.cut) == (None, "hands")
+
+
 @pytest.mark.parametrize("spec", ["ismcts:5:prior=heuristic:bias=1_0",
                                   "ismcts:5:prior=heuristic:bias= 2",
                                   "ismcts:5:prior=heuristic:bias=\u0663",
@@ -802,7 +818,7 @@ def test_badland_wolves_measured_specs_read_as_they_were_measured(monkeypatch):
     took today's heuristic prior, the "prior alone" rows today's ``cut=hands``, and
     ``ismcts:200`` (random rollouts to the end) every new default: rerun as written, a row
     measured another searcher."""
-    import agents.ismcts as ismcts
+    from agents import ismcts
 
     specs = badland_wolves_measured_specs()
     assert len(specs) == 11, specs
@@ -839,6 +855,31 @@ def test_player_count_from_the_state_when_the_config_lacks_it(num_players):
             choices += int(s.legal_action_mask().sum() > 1)
             s.apply_action(move)
         assert choices >= 3
+
+
+def test_a_searcher_without_a_player_count_follows_each_game_s_count():
+    """One searcher with a config that names no player count, reset between a 3-player and a
+    5-player game, builds its prior and rollout heuristics again for the second game's count
+    (before, it kept the first game's and failed on the 5-player observation)."""
+    for kw in ({}, {"rollout": "heuristic", "prior": None, "max_world_samples": 3}):
+        bare = ISMCTSAgent("badland_wolves", {}, iterations=4, seed=2, **kw)
+        for n in (3, 5):
+            bare.reset()
+            s = state_class("badland_wolves")(seed=4, num_players=n)
+            choices = 0
+            for _ in range(10):
+                p = s.current_player
+                obs = {"observation": s.observation_tensor(p),
+                       "action_mask": s.legal_action_mask()}
+                move = act_with_state(bare, obs, f"player_{p}", s)
+                assert s.legal_action_mask()[move]
+                choices += int(s.legal_action_mask().sum() > 1)
+                s.apply_action(move)
+            assert choices >= 2
+            if kw:
+                assert len(bare._heuristics) == n
+            else:
+                assert bare._prior_agent.n == n
 
 
 def test_a_prior_that_remembers_the_game_binds_the_searcher_to_one_seat():
