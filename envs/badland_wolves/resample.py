@@ -213,7 +213,8 @@ def _counterfactual_log(state: BadlandWolvesState, seat: int, rng: np.random.Gen
         elif (ev[0] == C_DRAW or ev[0] == C_SDRAW) and ev[1] == seat:
             reserve[-1][ev[2]] += 1
     comps = [SCRAP_COUNTS_ARR.copy()]        # composition of each Scrap deck
-    pools = [SCRAP_COUNTS_ARR - reserve[0]]  # per deck: types not yet given to an identity
+    # per deck: types not yet given to an identity (counts per type, plain ints)
+    pools: list[list[int]] = [(SCRAP_COUNTS_ARR - reserve[0]).tolist()]
     slots: list[list[int]] = [[]]            # per deck: identities in draw order
     hands: list[list[int]] = [[] for _ in range(n)]
     drawn: list[int] = []
@@ -254,9 +255,22 @@ def _counterfactual_log(state: BadlandWolvesState, seat: int, rng: np.random.Gen
                 can_be(c, k2) and sum(1 for x in ids if x != c and can_be(x, k2)) < need[k2]
                 for k2 in set(later))]
             open_ = spare or open_
-        # each open card weighted by the chance that it is a k: its deck's share of k's left
-        w = np.array([pools[ep[c]][k] / pools[ep[c]].sum() for c in open_])
-        c = open_[int(rng.choice(len(open_), p=w / w.sum()))] if len(open_) > 1 else open_[0]
+        if len(open_) == 1:
+            c = open_[0]
+        else:
+            # each open card weighted by the chance that it is a k: its deck's share of k's
+            # left (computed once per deck)
+            share: dict[int, float] = {}
+            w = []
+            for c in open_:
+                e = ep[c]
+                x = share.get(e)
+                if x is None:
+                    pool = pools[e]
+                    x = share[e] = pool[k] / sum(pool)
+                w.append(x)
+            wa = np.array(w)
+            c = open_[int(rng.choice(len(open_), p=wa / wa.sum()))]
         determine(c, k)
         return c
 
@@ -347,7 +361,7 @@ def _counterfactual_log(state: BadlandWolvesState, seat: int, rng: np.random.Gen
             drawn.clear()
         elif code == C_SRESH:
             comps.append(discard.copy())
-            pools.append(discard - reserve[len(pools)])
+            pools.append((discard - reserve[len(pools)]).tolist())
             slots.append([])
             discard[:] = 0
         elif code in (C_HDRAW, C_HRESH, C_JINS):
@@ -496,7 +510,7 @@ def _next_plays(card_log: list[tuple[int, ...]], codes: dict[str, int]) -> dict[
 
 
 def _steal_hint(plays: tuple[list[int], list[int]], hand: list[int], typ: list[int],
-                ep: list[int], pools: list[np.ndarray], rng: np.random.Generator,
+                ep: list[int], pools: list[list[int]], rng: np.random.Generator,
                 pick: Any) -> int:
     """The card stolen from the victim's world ``hand`` in the hinted attempts, from public
     facts only (the later face-up plays of thief and victim, :func:`_later_plays`): a known
