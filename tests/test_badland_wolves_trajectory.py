@@ -268,6 +268,27 @@ ISMCTS_KEYS = [(3, 7, 8), (4, 7, 8), (5, 7, 8)]
 ISMCTS_SLOW_KEYS = [(4, 9, 40)]
 
 
+def test_choose_index_is_rng_choice() -> None:
+    """The resampler's weighted draw gives what ``rng.choice(n, p=w / w.sum())`` gives and
+    leaves the generator in the same state, over many weight vectors (1 to 40 weights, equal,
+    tiny and large ones)."""
+    from envs.badland_wolves.resample import _choose_index
+
+    src = np.random.default_rng(5)
+    for case in range(3000):
+        size = int(src.integers(1, 41))
+        kind = case % 3
+        w = (np.full(size, 0.25) if kind == 0 else src.random(size) + 1e-9 if kind == 1
+             else src.integers(1, 7, size) / src.integers(1, 61))
+        weights = [float(x) for x in w]
+        a, b = np.random.default_rng(case), np.random.default_rng(case)
+        got = _choose_index(weights, a)
+        arr = np.array(weights)
+        want = 0 if size == 1 else int(b.choice(size, p=arr / arr.sum()))
+        assert got == want, (case, weights)
+        assert a.bit_generator.state == b.bit_generator.state
+
+
 def test_tables_hold_the_listed_keys() -> None:
     assert sorted(GAMES) == sorted(GAME_KEYS)
     assert sorted(WORLDS) == sorted(WORLD_KEYS)

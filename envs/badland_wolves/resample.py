@@ -269,8 +269,7 @@ def _counterfactual_log(state: BadlandWolvesState, seat: int, rng: np.random.Gen
                     pool = pools[e]
                     x = share[e] = pool[k] / sum(pool)
                 w.append(x)
-            wa = np.array(w)
-            c = open_[int(rng.choice(len(open_), p=wa / wa.sum()))]
+            c = open_[_choose_index(w, rng)]
         determine(c, k)
         return c
 
@@ -710,7 +709,14 @@ def _choose(alpha: dict, rng: np.random.Generator) -> Any:
 
 
 def _choose_index(weights: list[float], rng: np.random.Generator) -> int:
-    w = np.array(weights, dtype=np.float64)
-    if len(w) == 1:
+    """An index drawn with probability proportional to ``weights`` (positive floats; no draw
+    for a single one): the index ``rng.choice(len(w), p=w / w.sum())`` gives, by the same
+    arithmetic on the same single uniform draw (cumulative sums normalised by the last, then
+    the first entry above the draw), without the cost of choice's argument checks
+    (``tests/test_badland_wolves_trajectory.py`` checks the two agree)."""
+    if len(weights) == 1:
         return 0
-    return int(rng.choice(len(w), p=w / w.sum()))
+    w = np.array(weights, dtype=np.float64)
+    cdf = (w / w.sum()).cumsum()
+    cdf /= cdf[-1]
+    return int(cdf.searchsorted(rng.random(), side="right"))
