@@ -564,9 +564,10 @@ class BadlandWolvesState(GameState):
         for _ in range(cnt):
             self.card_log.append((C_PLAY, p, k))
         self.pub_log.append((EV_FACE_UP, p, k, cnt))
-        col = self.known[:, p, k]
-        col -= cnt
-        np.maximum(col, 0, out=col)
+        known = self.known
+        for s, v in enumerate(known[:, p, k].tolist()):   # lower bounds drop, floored at 0
+            if v:
+                known[s, p, k] = v - cnt if v > cnt else 0
         self.since_loss[:, p, k] += cnt
         self._check_empty(p)
 
