@@ -123,11 +123,13 @@ def resample_from_infostate(state: BadlandWolvesState, seat: int,
     """
     cls = type(state)
     STATS["draws"] += 1
+    facts: dict[str, Any] = {}   # what every attempt reads off the history, found once
     for attempt in range(TRIES):
         try:
             log, actions = _counterfactual_log(state, seat, rng,
                                                hint_steals=attempt >= HINT_FROM,
-                                               backtrack=attempt >= BACKTRACK_FROM)
+                                               backtrack=attempt >= BACKTRACK_FROM,
+                                               facts=facts)
         except _Contradiction:
             STATS["retries"] += 1
             continue
@@ -167,7 +169,8 @@ def _replay(cls: Any, state: BadlandWolvesState, log: list[list[Any]], seed: int
 
 
 def _counterfactual_log(state: BadlandWolvesState, seat: int, rng: np.random.Generator,
-                        hint_steals: bool = False, backtrack: bool = False
+                        hint_steals: bool = False, backtrack: bool = False,
+                        facts: dict[str, Any] | None = None
                         ) -> tuple[list[list[Any]], list[int]]:
     """The chance outcomes and the actions of one world (raises :class:`_Contradiction` on a
     dead end).
@@ -188,6 +191,11 @@ def _counterfactual_log(state: BadlandWolvesState, seat: int, rng: np.random.Gen
     at the same place) instead of raising, up to :data:`BACKTRACKS` times. Every draw
     here depends on what ``seat`` knows and on ``rng`` only, never on a hidden type or order of
     the real game.
+
+    ``facts``: a dict kept between the attempts of one draw (same ``state`` and ``seat``), where
+    the pass keeps what it reads off the history alone (the cards ``seat`` drew per deck, the
+    later plays of the hinted attempts, the Hunt decks' public events) instead of finding it
+    again; ``None``: a fresh one.
     """
     from .engine import (
         C_DRAW,
@@ -203,15 +211,21 @@ def _counterfactual_log(state: BadlandWolvesState, seat: int, rng: np.random.Gen
         C_STEAL,
     )
     n = state.num_players
+    if facts is None:
+        facts = {}
     typ: list[int] = []           # type per card identity, -1 while open
     ep: list[int] = []            # Scrap deck (epoch) each identity was drawn from
-    # cards seat drew itself are known from the start: reserved in their deck's pool
-    reserve = [np.zeros(NUM_SCRAP_TYPES, dtype=np.int64)]
-    for ev in state.card_log:
-        if ev[0] == C_SRESH:
-            reserve.append(np.zeros(NUM_SCRAP_TYPES, dtype=np.int64))
-        elif (ev[0] == C_DRAW or ev[0] == C_SDRAW) and ev[1] == seat:
-            reserve[-1][ev[2]] += 1
+    # cards seat drew itself are known from the start: reserved in their deck's pool (read
+    # only from here on)
+    if "reserve" not in facts:
+        reserve = [np.zeros(NUM_SCRAP_TYPES, dtype=np.int64)]
+        for ev in state.card_log:
+            if ev[0] == C_SRESH:
+                reserve.append(np.zeros(NUM_SCRAP_TYPES, dtype=np.int64))
+            elif (ev[0] == C_DRAW or ev[0] == C_SDRAW) and ev[1] == seat:
+                reserve[-1][ev[2]] += 1
+        facts["reserve"] = reserve
+    reserve = facts["reserve"]
     comps = [SCRAP_COUNTS_ARR.copy()]        # composition of each Scrap deck
     # per deck: types not yet given to an identity (counts per type, plain ints)
     pools: list[list[int]] = [(SCRAP_COUNTS_ARR - reserve[0]).tolist()]
@@ -299,12 +313,13 @@ def _counterfactual_log(state: BadlandWolvesState, seat: int, rng: np.random.Gen
                 return
         raise _Contradiction
 
-    later_plays = _later_plays(state.card_log, {"play": C_PLAY, "steal": C_STEAL, "draw": C_DRAW,
-                                                "give": C_GIVE, "keep": C_KEEP}) \
-        if hint_steals else {}
-    next_plays = _next_plays(state.card_log, {"play": C_PLAY, "steal": C_STEAL, "draw": C_DRAW,
-                                              "give": C_GIVE, "keep": C_KEEP}) \
-        if hint_steals else {}
+    if hint_steals and "later_plays" not in facts:
+        codes = {"play": C_PLAY, "steal": C_STEAL, "draw": C_DRAW, "give": C_GIVE,
+                 "keep": C_KEEP}
+        facts["later_plays"] = _later_plays(state.card_log, codes)
+        facts["next_plays"] = _next_plays(state.card_log, codes)
+    later_plays = facts["later_plays"] if hint_steals else {}
+    next_plays = facts["next_plays"] if hint_steals else {}
     def _event(i: int, ev: tuple[Any, ...]) -> None:
         nonlocal dealer
         code = ev[0]
@@ -430,7 +445,9 @@ def _counterfactual_log(state: BadlandWolvesState, seat: int, rng: np.random.Gen
         counts = np.bincount([typ[x] for x in snap], minlength=NUM_SCRAP_TYPES)
         k = typ[c]
         steal_rs.append(int(counts[:k].sum()) + int(rng.integers(counts[k])))
-    hunt_perms, jpos = _hunt_outcomes(state, _hunt_perms(state), rng)
+    if "hunt_decks" not in facts:
+        facts["hunt_decks"] = _hunt_decks(state, _hunt_perms(state))
+    hunt_perms, jpos = _hunt_outcomes(state, None, rng, facts["hunt_decks"])
     # the real chance log with the counterfactual outcomes put in
     out: list[list[Any]] = []
     it = {"scrap": iter(scrap_perms), "steal": iter(steal_rs)}
@@ -552,8 +569,10 @@ def _perm_for(comp: np.ndarray, draw_types: list[int]) -> list[int]:
     return perm
 
 
-def _hunt_outcomes(state: BadlandWolvesState, perms: list[list[int]],
-                   rng: np.random.Generator) -> tuple[list[list[int]], list[int]]:
+def _hunt_outcomes(state: BadlandWolvesState, perms: list[list[int]] | None,
+                   rng: np.random.Generator,
+                   decks: list[tuple[list[tuple[str, int]], np.ndarray]] | None = None
+                   ) -> tuple[list[list[int]], list[int]]:
     """Every Hunt deck permutation (initial deck, then each reshuffle) and every Jackalope insert
     position of a world, drawn from the exact posterior given the public Hunt facts (each deck's
     composition and length, the type of every Hunt card drawn, the deck length at each insert)
@@ -567,7 +586,26 @@ def _hunt_outcomes(state: BadlandWolvesState, perms: list[list[int]],
     cards), then sampling backwards, gives the insert positions; the shuffled cards drawn get
     their drawn types (copies of a type taken in pile order: which copy is hidden and
     irrelevant) and the undrawn rest a uniform shuffle of what is left of the pile.
+
+    ``decks``: :func:`_hunt_decks` of ``state`` and ``perms`` when already found (``perms`` is
+    then not read).
     """
+    if decks is None:
+        decks = _hunt_decks(state, perms)
+    out_perms: list[list[int]] = []
+    out_ins: list[int] = []
+    for events, comp in decks:
+        perm, ins = _hunt_epoch(events, comp, rng)
+        out_perms.append(perm)
+        out_ins += ins
+    return out_perms, out_ins
+
+
+def _hunt_decks(state: BadlandWolvesState, perms: list[list[int]]
+                ) -> list[tuple[list[tuple[str, int]], np.ndarray]]:
+    """Per Hunt deck (initial deck, then each reshuffle), its public events (``("draw",
+    type)``, ``("ins", deck length)``) and its composition (public facts only); ``perms`` the
+    real permutations (:func:`_hunt_perms`), for their sizes."""
     from .engine import C_HDRAW, C_HRESH, C_JINS
     # public events per deck
     epochs: list[list[tuple[str, int]]] = [[]]
@@ -579,8 +617,7 @@ def _hunt_outcomes(state: BadlandWolvesState, perms: list[list[int]],
         elif ev[0] == C_JINS:
             epochs[-1].append(("ins", ev[2]))
     comp = HUNT_COUNTS_ARR.copy()
-    out_perms: list[list[int]] = []
-    out_ins: list[int] = []
+    decks = []
     for e, events in enumerate(epochs):
         if e > 0:
             # the reshuffled pile: the cards discarded since the last reshuffle (every card
@@ -592,10 +629,8 @@ def _hunt_outcomes(state: BadlandWolvesState, perms: list[list[int]],
         size = len(perms[e])
         if int(comp.sum()) != size:  # pragma: no cover - bookkeeping error
             raise AssertionError("a Hunt deck's composition and its pile differ in size")
-        perm, ins = _hunt_epoch(events, comp, rng)
-        out_perms.append(perm)
-        out_ins += ins
-    return out_perms, out_ins
+        decks.append((events, comp))
+    return decks
 
 
 def _hunt_epoch(events: list[tuple[str, int]], comp: np.ndarray,
