@@ -635,39 +635,29 @@ def _hunt_decks(state: BadlandWolvesState, perms: list[list[int]]
 
 def _hunt_epoch(events: list[tuple[str, int]], comp: np.ndarray,
                 rng: np.random.Generator) -> tuple[list[int], list[int]]:
-    """One Hunt deck's permutation and its insert positions (see :func:`_hunt_outcomes`)."""
-    steps, alpha = _hunt_forward(tuple(events), tuple(int(c) for c in comp))
-    state = _choose(alpha, rng)
+    """One Hunt deck's permutation and its insert positions (see :func:`_hunt_outcomes`).
+
+    The backward step from a given state at a given event depends on the public facts alone,
+    so its candidates and their cumulative weights are kept (:func:`_hunt_backward`) for the
+    next draw of the same deck; only the uniform draws among them are new."""
+    key = (tuple(events), tuple(int(c) for c in comp))
+    steps, alpha = _hunt_forward(*key)
+    memo = _hunt_backward(*key)
+    if "root" not in memo:
+        keys = sorted(alpha)
+        memo["root"] = (keys, _cdf([alpha[k] for k in keys]))
+    keys, cdf = memo["root"]
+    state = keys[_draw_index(cdf, rng)]
     from_pile = []                  # per draw of the deck, in order: drawn from the pile
     ins_pos = []
-    for prev, kind, x, ln, drawn_before in reversed(steps):
-        cands, weights, info = [], [], []
-        if kind == "ins":
-            # the token put in is one of the state's tokens: take it out again
-            toks_after, kj = state
-            for j, pos in enumerate(toks_after):
-                rest = toks_after[:j] + toks_after[j + 1:]
-                before = (tuple(t - 1 if t > pos else t for t in rest), kj)
-                if before in prev:
-                    cands.append(before)
-                    weights.append(prev[before])
-                    info.append(pos)
-        else:
-            # the card drawn was the next shuffled card, or (a Jackalope) a token on top
-            toks_after, kj = state
-            options = [(toks_after, kj - (x == JACKALOPE))]
-            if x == JACKALOPE:
-                options.append((toks_after + (ln - 1,), kj))
-            for before in options:
-                if before in prev:
-                    key, f = _draw(*before, ln, x, comp, drawn_before)
-                    if f > 0 and key == state:
-                        cands.append(before)
-                        weights.append(prev[before] * f)
-                        info.append((ln - 1) not in before[0])
-        i = _choose_index(weights, rng)
+    for step in range(len(steps) - 1, -1, -1):
+        got = memo.get((step, state))
+        if got is None:
+            got = memo[step, state] = _hunt_back_step(steps[step], state, comp)
+        cands, info, cdf = got
+        i = _draw_index(cdf, rng)
         state = cands[i]
-        (ins_pos if kind == "ins" else from_pile).append(info[i])
+        (ins_pos if steps[step][1] == "ins" else from_pile).append(info[i])
     ins_pos.reverse()
     from_pile.reverse()
     # the pile: drawn cards (top first) get their types, copies in pile order; the undrawn
@@ -683,6 +673,48 @@ def _hunt_epoch(events: list[tuple[str, int]], comp: np.ndarray,
     left = [int(start[k] + j) for k in range(len(comp)) for j in range(int(used[k]), int(comp[k]))]
     rng.shuffle(left)
     return left + top[::-1], ins_pos
+
+
+@lru_cache(maxsize=64)
+def _hunt_backward(events: tuple[tuple[str, int], ...], comp: tuple[int, ...]) -> dict:
+    """The backward steps of one Hunt deck found so far (:func:`_hunt_epoch`), by (event
+    index, state after it): candidates, their information, cumulative weights (:func:`_cdf`);
+    and under ``"root"`` the final states in order with theirs. Public facts only, so cached
+    like :func:`_hunt_forward`."""
+    return {}
+
+
+def _hunt_back_step(step: tuple[dict, str, int, int, tuple[int, ...]], state: Any,
+                    comp: np.ndarray) -> tuple[list[Any], list[Any], np.ndarray | None]:
+    """The states before event ``step`` (of :func:`_hunt_forward`) that lead to ``state``,
+    with what each says of the event (an insert: the position; a draw: whether the card came
+    from the pile) and the cumulative weights to draw one (:func:`_cdf`)."""
+    prev, kind, x, ln, drawn_before = step
+    cands, weights, info = [], [], []
+    if kind == "ins":
+        # the token put in is one of the state's tokens: take it out again
+        toks_after, kj = state
+        for j, pos in enumerate(toks_after):
+            rest = toks_after[:j] + toks_after[j + 1:]
+            before = (tuple(t - 1 if t > pos else t for t in rest), kj)
+            if before in prev:
+                cands.append(before)
+                weights.append(prev[before])
+                info.append(pos)
+    else:
+        # the card drawn was the next shuffled card, or (a Jackalope) a token on top
+        toks_after, kj = state
+        options = [(toks_after, kj - (x == JACKALOPE))]
+        if x == JACKALOPE:
+            options.append((toks_after + (ln - 1,), kj))
+        for before in options:
+            if before in prev:
+                key, f = _draw(*before, ln, x, comp, drawn_before)
+                if f > 0 and key == state:
+                    cands.append(before)
+                    weights.append(prev[before] * f)
+                    info.append((ln - 1) not in before[0])
+    return cands, info, _cdf(weights)
 
 
 @lru_cache(maxsize=64)
@@ -738,20 +770,28 @@ def _draw(toks: tuple[int, ...], kj: int, length: int, x: int, comp: Any,
     return (toks, kj), max(int(comp[x] - drawn_other[x]), 0) / pile_left
 
 
-def _choose(alpha: dict, rng: np.random.Generator) -> Any:
-    keys = sorted(alpha)
-    return keys[_choose_index([alpha[k] for k in keys], rng)]
-
-
 def _choose_index(weights: list[float], rng: np.random.Generator) -> int:
     """An index drawn with probability proportional to ``weights`` (positive floats; no draw
     for a single one): the index ``rng.choice(len(w), p=w / w.sum())`` gives, by the same
     arithmetic on the same single uniform draw (cumulative sums normalised by the last, then
     the first entry above the draw), without the cost of choice's argument checks
     (``tests/test_badland_wolves_trajectory.py`` checks the two agree)."""
+    return _draw_index(_cdf(weights), rng)
+
+
+def _cdf(weights: list[float]) -> np.ndarray | None:
+    """The normalised cumulative weights :func:`_choose_index` draws from (None for a single
+    weight: nothing to draw)."""
     if len(weights) == 1:
-        return 0
+        return None
     w = np.array(weights, dtype=np.float64)
     cdf = (w / w.sum()).cumsum()
     cdf /= cdf[-1]
+    return cdf
+
+
+def _draw_index(cdf: np.ndarray | None, rng: np.random.Generator) -> int:
+    """An index drawn from cumulative weights :func:`_cdf` (0 without a draw for None)."""
+    if cdf is None:
+        return 0
     return int(cdf.searchsorted(rng.random(), side="right"))
