@@ -383,6 +383,12 @@ class BadlandWolvesState(GameState):
         """True once ``max_turns`` Lead-Wolf turns were played without a winner (ruling 10)."""
         return self.truncated
 
+    @property
+    def is_over(self) -> bool:
+        """Terminal or truncated (:attr:`is_terminal` or :attr:`is_truncated`, read directly:
+        searches ask this before every action)."""
+        return self.winner >= 0 or self.truncated
+
     def returns(self) -> np.ndarray:
         """Float64 (n,): ruling 11 (+1 winner, -1 others; ``win_only``: 0 others); zeros else."""
         return self._returns_of(self.reward)
