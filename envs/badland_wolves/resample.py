@@ -67,6 +67,7 @@ the same positions). Every Hunt card drawn is one of its type's copies taken in 
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import deque
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -685,7 +686,7 @@ def _hunt_backward(events: tuple[tuple[str, int], ...], comp: tuple[int, ...]) -
 
 
 def _hunt_back_step(step: tuple[dict, str, int, int, tuple[int, ...]], state: Any,
-                    comp: np.ndarray) -> tuple[list[Any], list[Any], np.ndarray | None]:
+                    comp: np.ndarray) -> tuple[list[Any], list[Any], list[float] | None]:
     """The states before event ``step`` (of :func:`_hunt_forward`) that lead to ``state``,
     with what each says of the event (an insert: the position; a draw: whether the card came
     from the pile) and the cumulative weights to draw one (:func:`_cdf`)."""
@@ -779,19 +780,34 @@ def _choose_index(weights: list[float], rng: np.random.Generator) -> int:
     return _draw_index(_cdf(weights), rng)
 
 
-def _cdf(weights: list[float]) -> np.ndarray | None:
+def _cdf(weights: list[float]) -> list[float] | None:
     """The normalised cumulative weights :func:`_choose_index` draws from (None for a single
-    weight: nothing to draw)."""
-    if len(weights) == 1:
+    weight: nothing to draw), as ``rng.choice`` computes them: ``p = w / w.sum()``, its
+    running sums, each divided by the last. Fewer than 8 weights in plain floats (numpy sums
+    fewer than 8 numbers in order, as here), more with numpy itself (pairwise sums)."""
+    m = len(weights)
+    if m == 1:
         return None
-    w = np.array(weights, dtype=np.float64)
-    cdf = (w / w.sum()).cumsum()
-    cdf /= cdf[-1]
-    return cdf
+    if m >= 8:
+        w = np.array(weights, dtype=np.float64)
+        cdf = (w / w.sum()).cumsum()
+        cdf /= cdf[-1]
+        return cdf.tolist()
+    total = 0.0
+    for x in weights:
+        total += x
+    out = []
+    run = 0.0
+    for x in weights:
+        run += x / total
+        out.append(run)
+    last = out[-1]
+    return [c / last for c in out]
 
 
-def _draw_index(cdf: np.ndarray | None, rng: np.random.Generator) -> int:
-    """An index drawn from cumulative weights :func:`_cdf` (0 without a draw for None)."""
+def _draw_index(cdf: list[float] | None, rng: np.random.Generator) -> int:
+    """An index drawn from cumulative weights :func:`_cdf` (0 without a draw for None): the
+    first entry above one uniform draw."""
     if cdf is None:
         return 0
-    return int(cdf.searchsorted(rng.random(), side="right"))
+    return bisect_right(cdf, rng.random())
