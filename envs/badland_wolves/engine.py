@@ -1479,11 +1479,18 @@ _BLANK_SEED = _BlankSeed()
 
 def _copy_generator(rng: np.random.Generator) -> np.random.Generator:
     """An independent copy of ``rng`` equal to ``copy.deepcopy(rng)`` (same bit generator type
-    and state, a copy of its seed sequence) at a third of its cost: the deepcopy builds its bit
-    generator from fresh OS entropy before overwriting that state."""
+    and state, an equal copy of its seed sequence) at a fifth of its cost: the deepcopy builds
+    its bit generator from fresh OS entropy before overwriting that state, and copies the seed
+    sequence through pickling (rebuilt here from its public fields)."""
     bg = rng.bit_generator
+    ss = bg.seed_seq
+    if type(ss) is np.random.SeedSequence:
+        ss = np.random.SeedSequence(ss.entropy, spawn_key=ss.spawn_key, pool_size=ss.pool_size,
+                                    n_children_spawned=ss.n_children_spawned)
+    else:
+        ss = copy.deepcopy(ss)
     new = type(bg)(_BLANK_SEED)
-    new.__setstate__((bg.state, copy.deepcopy(bg.seed_seq)))
+    new.__setstate__((bg.state, ss))
     return np.random.Generator(new)
 
 
