@@ -205,3 +205,32 @@ def test_heuristic_from_registry_plays_legal_moves():
     with pytest.raises(ValueError):
         agent.act({"observation": s.observation_tensor(0),
                    "action_mask": np.zeros(s.num_actions, dtype=np.int8)}, "player_0")
+
+
+def test_clone_generator_equals_a_deepcopy_of_it():
+    """clone() copies the generator without deepcopy (engine._copy_generator): same type, state
+    and seed sequence as copy.deepcopy gives, the same draws after, and independent of it."""
+    import copy
+
+    g = BadlandWolvesState(seed=123, num_players=4)
+    g.rng.random(3)
+    c, d = g.clone(), copy.deepcopy(g)
+    assert type(c.rng.bit_generator) is type(g.rng.bit_generator)
+    assert c.rng.bit_generator.state == g.rng.bit_generator.state
+    ss_c, ss_g = c.rng.bit_generator.seed_seq, g.rng.bit_generator.seed_seq
+    assert ss_c is not ss_g
+    assert (ss_c.entropy, ss_c.spawn_key, ss_c.pool_size, ss_c.n_children_spawned) == \
+        (ss_g.entropy, ss_g.spawn_key, ss_g.pool_size, ss_g.n_children_spawned) == (123, (), 4, 0)
+    assert ss_c.state == ss_g.state and ss_c.pool.tolist() == ss_g.pool.tolist()
+    drawn = c.rng.integers(1000, size=8).tolist()
+    assert drawn == d.rng.integers(1000, size=8).tolist()
+    assert drawn == g.rng.integers(1000, size=8).tolist()
+    # spawning from the copy leaves the original's seed sequence untouched
+    assert c.rng.spawn(1)[0].integers(1000) == d.rng.spawn(1)[0].integers(1000)
+    assert g.rng.bit_generator.seed_seq.n_children_spawned == 0
+    # a spawned seed sequence (a child's key, children already spawned) is copied alike
+    g.rng = np.random.default_rng(np.random.SeedSequence(9).spawn(3)[2])
+    g.rng.bit_generator.seed_seq.spawn(2)
+    ss_c, ss_g = g.clone().rng.bit_generator.seed_seq, g.rng.bit_generator.seed_seq
+    assert ss_c.state == ss_g.state and ss_c.pool.tolist() == ss_g.pool.tolist()
+    assert (ss_c.spawn_key, ss_c.n_children_spawned) == ((2,), 2)

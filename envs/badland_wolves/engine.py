@@ -44,6 +44,7 @@ from functools import lru_cache
 from typing import Any
 
 import numpy as np
+from numpy.random.bit_generator import ISeedSequence
 
 from envs.core import ConfigError, GameState, Layout
 
@@ -382,6 +383,12 @@ class BadlandWolvesState(GameState):
         """True once ``max_turns`` Lead-Wolf turns were played without a winner (ruling 10)."""
         return self.truncated
 
+    @property
+    def is_over(self) -> bool:
+        """Terminal or truncated (:attr:`is_terminal` or :attr:`is_truncated`, read directly:
+        searches ask this before every action)."""
+        return self.winner >= 0 or self.truncated
+
     def returns(self) -> np.ndarray:
         """Float64 (n,): ruling 11 (+1 winner, -1 others; ``win_only``: 0 others); zeros else."""
         return self._returns_of(self.reward)
@@ -420,8 +427,8 @@ class BadlandWolvesState(GameState):
             kind = self.reward
         if self.phase == DONE:
             return self._returns_of(kind)
-        n = self._n
-        d = np.array([self.win_deficit(p) for p in range(n)], dtype=np.float64)
+        rows, wild = self.tokens.tolist(), self.wild.tolist()
+        d = np.array([_deficit(rows[p], p, wild[p]) for p in range(self._n)], dtype=np.float64)
         if hands:
             d -= HAND_TOKEN_VALUE * self.hands.sum(axis=1)
         w = PROVISIONAL_ODDS ** -(d - d.min())
@@ -495,7 +502,7 @@ class BadlandWolvesState(GameState):
         seg = 0
         for _ in range(m):
             if not self.scrap_deck:
-                if self.scrap_discard.sum() == 0:
+                if not any(self.scrap_discard.tolist()):
                     break
                 self._log_draws(p, seg)   # draws before the reshuffle, then the reshuffle
                 seg = 0
@@ -541,13 +548,13 @@ class BadlandWolvesState(GameState):
 
     def _check_empty(self, p: int) -> None:
         """An empty hand (its size is public) is known in full to every seat."""
-        if not self.hands[p].any():
+        if not any(self.hands[p].tolist()):
             self._hand_seen(slice(None), p)
 
     def _keep_drawn(self) -> None:
         """The Lead Wolf takes the undealt drawn cards (its own share, ruling 6)."""
         lead = self.lead
-        cnt = int(self.drawn.sum())
+        cnt = sum(self.drawn.tolist())
         self.hands[lead] += self.drawn
         self.drawn[:] = 0
         self.since_unseen[:, lead, U_DECK] += cnt
@@ -563,9 +570,10 @@ class BadlandWolvesState(GameState):
         for _ in range(cnt):
             self.card_log.append((C_PLAY, p, k))
         self.pub_log.append((EV_FACE_UP, p, k, cnt))
-        col = self.known[:, p, k]
-        col -= cnt
-        np.maximum(col, 0, out=col)
+        known = self.known
+        for s, v in enumerate(known[:, p, k].tolist()):   # lower bounds drop, floored at 0
+            if v:
+                known[s, p, k] = v - cnt if v > cnt else 0
         self.since_loss[:, p, k] += cnt
         self._check_empty(p)
 
@@ -586,15 +594,16 @@ class BadlandWolvesState(GameState):
     def _steal(self, thief: int, victim: int) -> None:
         """Thief takes a random Scrap card from victim (Weasel, Ravenous, Guardian win)."""
         h = self.hands[victim]
-        tot = int(h.sum())
+        counts = h.tolist()
+        tot = sum(counts)
         if tot == 0:
             return
         r = self.chance_integer("steal", tot)
         k = 0
-        c = int(h[0])
+        c = counts[0]
         while r >= c:
             k += 1
-            c += int(h[k])
+            c += counts[k]
         h[k] -= 1
         self.hands[thief, k] += 1
         self.steals[thief, victim] += 1
@@ -605,7 +614,7 @@ class BadlandWolvesState(GameState):
             if s == thief or s == victim:
                 continue
             row = self.known[s, victim]
-            if row.any():
+            if any(row.tolist()):
                 row -= 1
                 np.maximum(row, 0, out=row)
         if self.known[thief, victim, k] > 0:
@@ -625,7 +634,7 @@ class BadlandWolvesState(GameState):
     # tokens, Allegiance, win
     def allegiance_holder(self, wolf: int) -> int:
         """The wolf holding ``wolf``'s Allegiance (>= 3 of its tokens, ruling 2), or -1."""
-        col = self.tokens[:, wolf]
+        col = self.tokens[:, wolf].tolist()
         for h in range(self._n):
             if h != wolf and col[h] >= ALLEGIANCE_AT:
                 return h
@@ -645,14 +654,13 @@ class BadlandWolvesState(GameState):
         The two smallest shortfalls ``max(0, 3 - tokens[p, q])`` over the other wolves ``q``,
         summed, less ``wild[p]``, floored at 0 (0: :meth:`wins` holds; 6 at the start).
         """
-        row = self.tokens[p].tolist()
-        defs = sorted(max(0, ALLEGIANCE_AT - row[q]) for q in range(self._n) if q != p)
-        return max(0, defs[0] + defs[1] - int(self.wild[p]))
+        return _deficit(self.tokens[p].tolist(), p, int(self.wild[p]))
 
     def _check_win(self, first: int) -> bool:
+        rows, wild = self.tokens.tolist(), self.wild.tolist()
         for i in range(self._n):
             p = (first + i) % self._n
-            if self.wins(p):
+            if _deficit(rows[p], p, wild[p]) == 0:   # wins(p)
                 self.winner = p
                 self.phase = DONE
                 self.pub_log.append((EV_END, p))
@@ -667,7 +675,7 @@ class BadlandWolvesState(GameState):
     # Hunt flow (rulebook "The Hunt", rulings 5-6)
     def _begin_hunt(self) -> None:
         self.hunters = [self.lead]
-        if self.tokens[self.lead].sum() > 0:
+        if any(self.tokens[self.lead].tolist()):
             self.phase, self.actor = RISK, self.lead
         else:
             self.join_next = 1
@@ -675,10 +683,11 @@ class BadlandWolvesState(GameState):
 
     def _next_joiner(self) -> None:
         n = self._n
+        rows = self.tokens.tolist()
         while self.join_next < n:
             p = (self.lead + self.join_next) % n
             self.join_next += 1
-            if self.tokens[p].sum() > 0:
+            if any(rows[p]):
                 self.phase, self.actor = JOIN, p
                 return
         self._reveal_hunt()
@@ -702,23 +711,23 @@ class BadlandWolvesState(GameState):
                 self.extra_turn = True
             self._finish_hunt()
         elif card == JACKALOPE:
-            if self.hands[lead].sum() >= 3:
+            if sum(self.hands[lead].tolist()) >= 3:
                 self.phase = JACK
             else:
                 self._jackalope_redraw()
         elif card == RATTLESNAKE:
-            if self.hands[lead].sum() > 0:
+            if any(self.hands[lead].tolist()):
                 self.discard_queue = [lead]
                 self.discard_reason = D_RATTLE
                 self.phase = DISCARD
             else:
                 self._finish_hunt()
         elif card == PORCUPINE:
-            self.discard_queue = [h for h in self.hunters if self.hands[h].sum() > 0]
+            self.discard_queue = [h for h in self.hunters if any(self.hands[h].tolist())]
             self.discard_reason = D_PORCUPINE
             self._next_discard()
         elif card == WEASEL:
-            if any(self.hands[h].sum() > 0 for h in others):
+            if any(any(self.hands[h].tolist()) for h in others):
                 self.phase = WEASEL_T
             else:
                 self._finish_hunt()
@@ -743,7 +752,7 @@ class BadlandWolvesState(GameState):
     def _size_shares(self) -> None:
         """Ruling 6: Lead Wolf largest, its Allegiance holder second, Lead Wolf orders the rest."""
         lead, k = self.lead, len(self.hunters)
-        m = int(self.drawn.sum())
+        m = sum(self.drawn.tolist())
         if k == 1:
             self._keep_drawn()
             self._finish_hunt()
@@ -827,15 +836,17 @@ class BadlandWolvesState(GameState):
             self._enter_defend()
 
     def _guard_candidates(self) -> list[int]:
-        return [g for g in range(self._n)
-                if g != self.att and g != self.dfd and self.in_allegiance(self.dfd, g)]
+        rows, d = self.tokens.tolist(), self.dfd
+        return [g for g in range(self._n) if g != self.att and g != d
+                and (rows[d][g] >= ALLEGIANCE_AT or rows[g][d] >= ALLEGIANCE_AT)]
 
     def _defender_now(self) -> int:
         return self.guard if self.guard >= 0 else self.dfd
 
     def _legal_defences(self, x: int) -> list[int]:
-        h = self.hands[x]
-        return [d for d in DEFENCES_VS[self.strength] if np.all(h >= DEFENCE_NEEDS[d])]
+        h = self.hands[x].tolist()
+        return [d for d in DEFENCES_VS[self.strength]
+                if all(h[k] >= c for k, c in _DEFENCE_NEEDS_SPARSE[d])]
 
     def _enter_defend(self) -> None:
         # always asked, whatever the hand: its mask is only DECLINE when it holds no legal
@@ -866,12 +877,12 @@ class BadlandWolvesState(GameState):
         """Resolve queued Loyalty takes (taker, victim); ask the taker when it has a choice."""
         while self.takes:
             taker, victim = self.takes[0]
-            colours = np.flatnonzero(self.tokens[victim])
+            colours = [c for c, x in enumerate(self.tokens[victim].tolist()) if x]
             if len(colours) == 0:
                 self.takes.pop(0)
                 continue
             if len(colours) == 1:
-                self._take(int(colours[0]))
+                self._take(colours[0])
                 if self.phase == DONE:
                     return
                 continue
@@ -905,7 +916,8 @@ class BadlandWolvesState(GameState):
             pass
         elif ph == TURN:
             m[I.HUNT] = 1
-            h = self.hands[lead]
+            h = self.hands[lead].tolist()
+            rows = self.tokens.tolist()
             holder = self.allegiance_holder(lead)
             for t in range(n):
                 if t == lead:
@@ -917,7 +929,7 @@ class BadlandWolvesState(GameState):
                         m[I.ATTACK_FR + t] = 1
                 if h[CROWS_ALLY]:
                     m[I.CROWS_ALLY + t] = 1
-                if self.tokens[t].any():
+                if any(rows[t]):
                     for s in range(3):
                         if h[ANTLER + s] >= 3:
                             m[I.COLLECT + s * n + t] = 1
@@ -931,10 +943,11 @@ class BadlandWolvesState(GameState):
             for t in self.order_pool:
                 m[I.TARGET + t] = 1
         elif ph == DEAL:
+            drawn = self.drawn.tolist()
             for t in range(n):
                 if self.share_left[t] > 0:
                     for k in range(NUM_SCRAP_TYPES):
-                        if self.drawn[k] > 0:
+                        if drawn[k] > 0:
                             m[I.GIVE + t * NUM_SCRAP_TYPES + k] = 1
         elif ph == JACK:
             m[I.ACCEPT] = 1
@@ -943,7 +956,7 @@ class BadlandWolvesState(GameState):
             m[I.DISCARD:I.DISCARD + NUM_SCRAP_TYPES] = self.hands[self.actor] > 0
         elif ph == WEASEL_T:
             for t in self.hunters:
-                if t != lead and self.hands[t].any():
+                if t != lead and any(self.hands[t].tolist()):
                     m[I.TARGET + t] = 1
         elif ph == GRIZZLY_T:
             for t in self.hunters:
@@ -1412,7 +1425,7 @@ class BadlandWolvesState(GameState):
         if d.get("_forced_chance") is not None:
             d["_forced_chance"] = copy.copy(d["_forced_chance"])
         d["config"] = dict(d["config"])
-        d["rng"] = copy.deepcopy(self.rng)
+        d["rng"] = _copy_generator(self.rng)
         d["_mask"] = None
         new.__dict__ = d
         return new
@@ -1453,6 +1466,52 @@ class BadlandWolvesState(GameState):
         return scrap, hunt, int(self.tokens.sum())
 
 
+class _BlankSeed(ISeedSequence):
+    """A seed sequence giving an all-zero state without hashing any entropy: a bit generator
+    built from it is only a shell whose state is set at once (:func:`_copy_generator`)."""
+
+    def generate_state(self, n_words: int, dtype: Any = np.uint32) -> np.ndarray:
+        return np.zeros(n_words, dtype=dtype)
+
+
+_BLANK_SEED = _BlankSeed()
+
+
+def _copy_generator(rng: np.random.Generator) -> np.random.Generator:
+    """An independent copy of ``rng`` equal to ``copy.deepcopy(rng)`` (same bit generator type
+    and state, an equal copy of its seed sequence) at a fifth of its cost: the deepcopy builds
+    its bit generator from fresh OS entropy before overwriting that state, and copies the seed
+    sequence through pickling (rebuilt here from its public fields)."""
+    bg = rng.bit_generator
+    ss = bg.seed_seq
+    if type(ss) is np.random.SeedSequence:
+        ss = np.random.SeedSequence(ss.entropy, spawn_key=ss.spawn_key, pool_size=ss.pool_size,
+                                    n_children_spawned=ss.n_children_spawned)
+    else:
+        ss = copy.deepcopy(ss)
+    new = type(bg)(_BLANK_SEED)
+    new.__setstate__((bg.state, ss))
+    return np.random.Generator(new)
+
+
+def _deficit(row: list[int], p: int, wild: int) -> int:
+    """:meth:`BadlandWolvesState.win_deficit` of wolf ``p`` from its token row (``tokens[p]``
+    as a list) and its Wild Loyalties: the two smallest shortfalls ``max(0, 3 - row[q])``
+    over the other wolves ``q``, summed, less ``wild``, floored at 0."""
+    a = b = ALLEGIANCE_AT          # the two smallest shortfalls so far (each is at most 3)
+    for q, t in enumerate(row):
+        if q != p:
+            d = ALLEGIANCE_AT - t if t < ALLEGIANCE_AT else 0
+            if d < a:
+                a, b = d, a
+            elif d < b:
+                b = d
+    return max(0, a + b - wild)
+
+
+#: per defence index: the (Scrap type, count) pairs it needs (the nonzero ``DEFENCE_NEEDS``)
+_DEFENCE_NEEDS_SPARSE = tuple(tuple((k, int(c)) for k, c in enumerate(row) if c)
+                              for row in DEFENCE_NEEDS)
 _INV_COPIES = (1.0 / SCRAP_COUNTS_ARR).astype(np.float64)
 _INV_HUNT = (1.0 / HUNT_COUNTS_ARR).astype(np.float64)
 _DIAG = {P: np.eye(P, dtype=bool) for P in ALLOWED_PLAYERS}

@@ -67,6 +67,7 @@ the same positions). Every Hunt card drawn is one of its type's copies taken in 
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import deque
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -123,11 +124,13 @@ def resample_from_infostate(state: BadlandWolvesState, seat: int,
     """
     cls = type(state)
     STATS["draws"] += 1
+    facts: dict[str, Any] = {}   # what every attempt reads off the history, found once
     for attempt in range(TRIES):
         try:
             log, actions = _counterfactual_log(state, seat, rng,
                                                hint_steals=attempt >= HINT_FROM,
-                                               backtrack=attempt >= BACKTRACK_FROM)
+                                               backtrack=attempt >= BACKTRACK_FROM,
+                                               facts=facts)
         except _Contradiction:
             STATS["retries"] += 1
             continue
@@ -167,7 +170,8 @@ def _replay(cls: Any, state: BadlandWolvesState, log: list[list[Any]], seed: int
 
 
 def _counterfactual_log(state: BadlandWolvesState, seat: int, rng: np.random.Generator,
-                        hint_steals: bool = False, backtrack: bool = False
+                        hint_steals: bool = False, backtrack: bool = False,
+                        facts: dict[str, Any] | None = None
                         ) -> tuple[list[list[Any]], list[int]]:
     """The chance outcomes and the actions of one world (raises :class:`_Contradiction` on a
     dead end).
@@ -188,6 +192,11 @@ def _counterfactual_log(state: BadlandWolvesState, seat: int, rng: np.random.Gen
     at the same place) instead of raising, up to :data:`BACKTRACKS` times. Every draw
     here depends on what ``seat`` knows and on ``rng`` only, never on a hidden type or order of
     the real game.
+
+    ``facts``: a dict kept between the attempts of one draw (same ``state`` and ``seat``), where
+    the pass keeps what it reads off the history alone (the cards ``seat`` drew per deck, the
+    later plays of the hinted attempts, the Hunt decks' public events) instead of finding it
+    again; ``None``: a fresh one.
     """
     from .engine import (
         C_DRAW,
@@ -203,17 +212,24 @@ def _counterfactual_log(state: BadlandWolvesState, seat: int, rng: np.random.Gen
         C_STEAL,
     )
     n = state.num_players
+    if facts is None:
+        facts = {}
     typ: list[int] = []           # type per card identity, -1 while open
     ep: list[int] = []            # Scrap deck (epoch) each identity was drawn from
-    # cards seat drew itself are known from the start: reserved in their deck's pool
-    reserve = [np.zeros(NUM_SCRAP_TYPES, dtype=np.int64)]
-    for ev in state.card_log:
-        if ev[0] == C_SRESH:
-            reserve.append(np.zeros(NUM_SCRAP_TYPES, dtype=np.int64))
-        elif (ev[0] == C_DRAW or ev[0] == C_SDRAW) and ev[1] == seat:
-            reserve[-1][ev[2]] += 1
+    # cards seat drew itself are known from the start: reserved in their deck's pool (read
+    # only from here on)
+    if "reserve" not in facts:
+        reserve = [np.zeros(NUM_SCRAP_TYPES, dtype=np.int64)]
+        for ev in state.card_log:
+            if ev[0] == C_SRESH:
+                reserve.append(np.zeros(NUM_SCRAP_TYPES, dtype=np.int64))
+            elif (ev[0] == C_DRAW or ev[0] == C_SDRAW) and ev[1] == seat:
+                reserve[-1][ev[2]] += 1
+        facts["reserve"] = reserve
+    reserve = facts["reserve"]
     comps = [SCRAP_COUNTS_ARR.copy()]        # composition of each Scrap deck
-    pools = [SCRAP_COUNTS_ARR - reserve[0]]  # per deck: types not yet given to an identity
+    # per deck: types not yet given to an identity (counts per type, plain ints)
+    pools: list[list[int]] = [(SCRAP_COUNTS_ARR - reserve[0]).tolist()]
     slots: list[list[int]] = [[]]            # per deck: identities in draw order
     hands: list[list[int]] = [[] for _ in range(n)]
     drawn: list[int] = []
@@ -254,9 +270,21 @@ def _counterfactual_log(state: BadlandWolvesState, seat: int, rng: np.random.Gen
                 can_be(c, k2) and sum(1 for x in ids if x != c and can_be(x, k2)) < need[k2]
                 for k2 in set(later))]
             open_ = spare or open_
-        # each open card weighted by the chance that it is a k: its deck's share of k's left
-        w = np.array([pools[ep[c]][k] / pools[ep[c]].sum() for c in open_])
-        c = open_[int(rng.choice(len(open_), p=w / w.sum()))] if len(open_) > 1 else open_[0]
+        if len(open_) == 1:
+            c = open_[0]
+        else:
+            # each open card weighted by the chance that it is a k: its deck's share of k's
+            # left (computed once per deck)
+            share: dict[int, float] = {}
+            w = []
+            for c in open_:
+                e = ep[c]
+                x = share.get(e)
+                if x is None:
+                    pool = pools[e]
+                    x = share[e] = pool[k] / sum(pool)
+                w.append(x)
+            c = open_[_choose_index(w, rng)]
         determine(c, k)
         return c
 
@@ -286,12 +314,13 @@ def _counterfactual_log(state: BadlandWolvesState, seat: int, rng: np.random.Gen
                 return
         raise _Contradiction
 
-    later_plays = _later_plays(state.card_log, {"play": C_PLAY, "steal": C_STEAL, "draw": C_DRAW,
-                                                "give": C_GIVE, "keep": C_KEEP}) \
-        if hint_steals else {}
-    next_plays = _next_plays(state.card_log, {"play": C_PLAY, "steal": C_STEAL, "draw": C_DRAW,
-                                              "give": C_GIVE, "keep": C_KEEP}) \
-        if hint_steals else {}
+    if hint_steals and "later_plays" not in facts:
+        codes = {"play": C_PLAY, "steal": C_STEAL, "draw": C_DRAW, "give": C_GIVE,
+                 "keep": C_KEEP}
+        facts["later_plays"] = _later_plays(state.card_log, codes)
+        facts["next_plays"] = _next_plays(state.card_log, codes)
+    later_plays = facts["later_plays"] if hint_steals else {}
+    next_plays = facts["next_plays"] if hint_steals else {}
     def _event(i: int, ev: tuple[Any, ...]) -> None:
         nonlocal dealer
         code = ev[0]
@@ -347,7 +376,7 @@ def _counterfactual_log(state: BadlandWolvesState, seat: int, rng: np.random.Gen
             drawn.clear()
         elif code == C_SRESH:
             comps.append(discard.copy())
-            pools.append(discard - reserve[len(pools)])
+            pools.append((discard - reserve[len(pools)]).tolist())
             slots.append([])
             discard[:] = 0
         elif code in (C_HDRAW, C_HRESH, C_JINS):
@@ -417,7 +446,9 @@ def _counterfactual_log(state: BadlandWolvesState, seat: int, rng: np.random.Gen
         counts = np.bincount([typ[x] for x in snap], minlength=NUM_SCRAP_TYPES)
         k = typ[c]
         steal_rs.append(int(counts[:k].sum()) + int(rng.integers(counts[k])))
-    hunt_perms, jpos = _hunt_outcomes(state, _hunt_perms(state), rng)
+    if "hunt_decks" not in facts:
+        facts["hunt_decks"] = _hunt_decks(state, _hunt_perms(state))
+    hunt_perms, jpos = _hunt_outcomes(state, None, rng, facts["hunt_decks"])
     # the real chance log with the counterfactual outcomes put in
     out: list[list[Any]] = []
     it = {"scrap": iter(scrap_perms), "steal": iter(steal_rs)}
@@ -496,7 +527,7 @@ def _next_plays(card_log: list[tuple[int, ...]], codes: dict[str, int]) -> dict[
 
 
 def _steal_hint(plays: tuple[list[int], list[int]], hand: list[int], typ: list[int],
-                ep: list[int], pools: list[np.ndarray], rng: np.random.Generator,
+                ep: list[int], pools: list[list[int]], rng: np.random.Generator,
                 pick: Any) -> int:
     """The card stolen from the victim's world ``hand`` in the hinted attempts, from public
     facts only (the later face-up plays of thief and victim, :func:`_later_plays`): a known
@@ -539,8 +570,10 @@ def _perm_for(comp: np.ndarray, draw_types: list[int]) -> list[int]:
     return perm
 
 
-def _hunt_outcomes(state: BadlandWolvesState, perms: list[list[int]],
-                   rng: np.random.Generator) -> tuple[list[list[int]], list[int]]:
+def _hunt_outcomes(state: BadlandWolvesState, perms: list[list[int]] | None,
+                   rng: np.random.Generator,
+                   decks: list[tuple[list[tuple[str, int]], np.ndarray]] | None = None
+                   ) -> tuple[list[list[int]], list[int]]:
     """Every Hunt deck permutation (initial deck, then each reshuffle) and every Jackalope insert
     position of a world, drawn from the exact posterior given the public Hunt facts (each deck's
     composition and length, the type of every Hunt card drawn, the deck length at each insert)
@@ -554,7 +587,26 @@ def _hunt_outcomes(state: BadlandWolvesState, perms: list[list[int]],
     cards), then sampling backwards, gives the insert positions; the shuffled cards drawn get
     their drawn types (copies of a type taken in pile order: which copy is hidden and
     irrelevant) and the undrawn rest a uniform shuffle of what is left of the pile.
+
+    ``decks``: :func:`_hunt_decks` of ``state`` and ``perms`` when already found (``perms`` is
+    then not read).
     """
+    if decks is None:
+        decks = _hunt_decks(state, perms)
+    out_perms: list[list[int]] = []
+    out_ins: list[int] = []
+    for events, comp in decks:
+        perm, ins = _hunt_epoch(events, comp, rng)
+        out_perms.append(perm)
+        out_ins += ins
+    return out_perms, out_ins
+
+
+def _hunt_decks(state: BadlandWolvesState, perms: list[list[int]]
+                ) -> list[tuple[list[tuple[str, int]], np.ndarray]]:
+    """Per Hunt deck (initial deck, then each reshuffle), its public events (``("draw",
+    type)``, ``("ins", deck length)``) and its composition (public facts only); ``perms`` the
+    real permutations (:func:`_hunt_perms`), for their sizes."""
     from .engine import C_HDRAW, C_HRESH, C_JINS
     # public events per deck
     epochs: list[list[tuple[str, int]]] = [[]]
@@ -566,8 +618,7 @@ def _hunt_outcomes(state: BadlandWolvesState, perms: list[list[int]],
         elif ev[0] == C_JINS:
             epochs[-1].append(("ins", ev[2]))
     comp = HUNT_COUNTS_ARR.copy()
-    out_perms: list[list[int]] = []
-    out_ins: list[int] = []
+    decks = []
     for e, events in enumerate(epochs):
         if e > 0:
             # the reshuffled pile: the cards discarded since the last reshuffle (every card
@@ -579,47 +630,35 @@ def _hunt_outcomes(state: BadlandWolvesState, perms: list[list[int]],
         size = len(perms[e])
         if int(comp.sum()) != size:  # pragma: no cover - bookkeeping error
             raise AssertionError("a Hunt deck's composition and its pile differ in size")
-        perm, ins = _hunt_epoch(events, comp, rng)
-        out_perms.append(perm)
-        out_ins += ins
-    return out_perms, out_ins
+        decks.append((events, comp))
+    return decks
 
 
 def _hunt_epoch(events: list[tuple[str, int]], comp: np.ndarray,
                 rng: np.random.Generator) -> tuple[list[int], list[int]]:
-    """One Hunt deck's permutation and its insert positions (see :func:`_hunt_outcomes`)."""
-    steps, alpha = _hunt_forward(tuple(events), tuple(int(c) for c in comp))
-    state = _choose(alpha, rng)
+    """One Hunt deck's permutation and its insert positions (see :func:`_hunt_outcomes`).
+
+    The backward step from a given state at a given event depends on the public facts alone,
+    so its candidates and their cumulative weights are kept (:func:`_hunt_backward`) for the
+    next draw of the same deck; only the uniform draws among them are new."""
+    key = (tuple(events), tuple(int(c) for c in comp))
+    steps, alpha = _hunt_forward(*key)
+    memo = _hunt_backward(*key)
+    if "root" not in memo:
+        keys = sorted(alpha)
+        memo["root"] = (keys, _cdf([alpha[k] for k in keys]))
+    keys, cdf = memo["root"]
+    state = keys[_draw_index(cdf, rng)]
     from_pile = []                  # per draw of the deck, in order: drawn from the pile
     ins_pos = []
-    for prev, kind, x, ln, drawn_before in reversed(steps):
-        cands, weights, info = [], [], []
-        if kind == "ins":
-            # the token put in is one of the state's tokens: take it out again
-            toks_after, kj = state
-            for j, pos in enumerate(toks_after):
-                rest = toks_after[:j] + toks_after[j + 1:]
-                before = (tuple(t - 1 if t > pos else t for t in rest), kj)
-                if before in prev:
-                    cands.append(before)
-                    weights.append(prev[before])
-                    info.append(pos)
-        else:
-            # the card drawn was the next shuffled card, or (a Jackalope) a token on top
-            toks_after, kj = state
-            options = [(toks_after, kj - (x == JACKALOPE))]
-            if x == JACKALOPE:
-                options.append((toks_after + (ln - 1,), kj))
-            for before in options:
-                if before in prev:
-                    key, f = _draw(*before, ln, x, comp, drawn_before)
-                    if f > 0 and key == state:
-                        cands.append(before)
-                        weights.append(prev[before] * f)
-                        info.append((ln - 1) not in before[0])
-        i = _choose_index(weights, rng)
+    for step in range(len(steps) - 1, -1, -1):
+        got = memo.get((step, state))
+        if got is None:
+            got = memo[step, state] = _hunt_back_step(steps[step], state, comp)
+        cands, info, cdf = got
+        i = _draw_index(cdf, rng)
         state = cands[i]
-        (ins_pos if kind == "ins" else from_pile).append(info[i])
+        (ins_pos if steps[step][1] == "ins" else from_pile).append(info[i])
     ins_pos.reverse()
     from_pile.reverse()
     # the pile: drawn cards (top first) get their types, copies in pile order; the undrawn
@@ -635,6 +674,48 @@ def _hunt_epoch(events: list[tuple[str, int]], comp: np.ndarray,
     left = [int(start[k] + j) for k in range(len(comp)) for j in range(int(used[k]), int(comp[k]))]
     rng.shuffle(left)
     return left + top[::-1], ins_pos
+
+
+@lru_cache(maxsize=64)
+def _hunt_backward(events: tuple[tuple[str, int], ...], comp: tuple[int, ...]) -> dict:
+    """The backward steps of one Hunt deck found so far (:func:`_hunt_epoch`), by (event
+    index, state after it): candidates, their information, cumulative weights (:func:`_cdf`);
+    and under ``"root"`` the final states in order with theirs. Public facts only, so cached
+    like :func:`_hunt_forward`."""
+    return {}
+
+
+def _hunt_back_step(step: tuple[dict, str, int, int, tuple[int, ...]], state: Any,
+                    comp: np.ndarray) -> tuple[list[Any], list[Any], list[float] | None]:
+    """The states before event ``step`` (of :func:`_hunt_forward`) that lead to ``state``,
+    with what each says of the event (an insert: the position; a draw: whether the card came
+    from the pile) and the cumulative weights to draw one (:func:`_cdf`)."""
+    prev, kind, x, ln, drawn_before = step
+    cands, weights, info = [], [], []
+    if kind == "ins":
+        # the token put in is one of the state's tokens: take it out again
+        toks_after, kj = state
+        for j, pos in enumerate(toks_after):
+            rest = toks_after[:j] + toks_after[j + 1:]
+            before = (tuple(t - 1 if t > pos else t for t in rest), kj)
+            if before in prev:
+                cands.append(before)
+                weights.append(prev[before])
+                info.append(pos)
+    else:
+        # the card drawn was the next shuffled card, or (a Jackalope) a token on top
+        toks_after, kj = state
+        options = [(toks_after, kj - (x == JACKALOPE))]
+        if x == JACKALOPE:
+            options.append((toks_after + (ln - 1,), kj))
+        for before in options:
+            if before in prev:
+                key, f = _draw(*before, ln, x, comp, drawn_before)
+                if f > 0 and key == state:
+                    cands.append(before)
+                    weights.append(prev[before] * f)
+                    info.append((ln - 1) not in before[0])
+    return cands, info, _cdf(weights)
 
 
 @lru_cache(maxsize=64)
@@ -690,13 +771,43 @@ def _draw(toks: tuple[int, ...], kj: int, length: int, x: int, comp: Any,
     return (toks, kj), max(int(comp[x] - drawn_other[x]), 0) / pile_left
 
 
-def _choose(alpha: dict, rng: np.random.Generator) -> Any:
-    keys = sorted(alpha)
-    return keys[_choose_index([alpha[k] for k in keys], rng)]
-
-
 def _choose_index(weights: list[float], rng: np.random.Generator) -> int:
-    w = np.array(weights, dtype=np.float64)
-    if len(w) == 1:
+    """An index drawn with probability proportional to ``weights`` (positive floats; no draw
+    for a single one): the index ``rng.choice(len(w), p=w / w.sum())`` gives, by the same
+    arithmetic on the same single uniform draw (cumulative sums normalised by the last, then
+    the first entry above the draw), without the cost of choice's argument checks
+    (``tests/test_badland_wolves_trajectory.py`` checks the two agree)."""
+    return _draw_index(_cdf(weights), rng)
+
+
+def _cdf(weights: list[float]) -> list[float] | None:
+    """The normalised cumulative weights :func:`_choose_index` draws from (None for a single
+    weight: nothing to draw), as ``rng.choice`` computes them: ``p = w / w.sum()``, its
+    running sums, each divided by the last. Fewer than 8 weights in plain floats (numpy sums
+    fewer than 8 numbers in order, as here), more with numpy itself (pairwise sums)."""
+    m = len(weights)
+    if m == 1:
+        return None
+    if m >= 8:
+        w = np.array(weights, dtype=np.float64)
+        cdf = (w / w.sum()).cumsum()
+        cdf /= cdf[-1]
+        return cdf.tolist()
+    total = 0.0
+    for x in weights:
+        total += x
+    out = []
+    run = 0.0
+    for x in weights:
+        run += x / total
+        out.append(run)
+    last = out[-1]
+    return [c / last for c in out]
+
+
+def _draw_index(cdf: list[float] | None, rng: np.random.Generator) -> int:
+    """An index drawn from cumulative weights :func:`_cdf` (0 without a draw for None): the
+    first entry above one uniform draw."""
+    if cdf is None:
         return 0
-    return int(rng.choice(len(w), p=w / w.sum()))
+    return bisect_right(cdf, rng.random())
