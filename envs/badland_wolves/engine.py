@@ -1481,16 +1481,22 @@ def _copy_generator(rng: np.random.Generator) -> np.random.Generator:
     """An independent copy of ``rng`` equal to ``copy.deepcopy(rng)`` (same bit generator type
     and state, an equal copy of its seed sequence) at a fifth of its cost: the deepcopy builds
     its bit generator from fresh OS entropy before overwriting that state, and copies the seed
-    sequence through pickling (rebuilt here from its public fields)."""
+    sequence through pickling (rebuilt here from its public fields). A numpy without the bit
+    generator's ``seed_seq`` or its ``(state, seed_seq)`` pickle state (before 2.0) gets
+    ``copy.deepcopy`` itself."""
     bg = rng.bit_generator
-    ss = bg.seed_seq
-    if type(ss) is np.random.SeedSequence:
-        ss = np.random.SeedSequence(ss.entropy, spawn_key=ss.spawn_key, pool_size=ss.pool_size,
-                                    n_children_spawned=ss.n_children_spawned)
-    else:
-        ss = copy.deepcopy(ss)
-    new = type(bg)(_BLANK_SEED)
-    new.__setstate__((bg.state, ss))
+    try:
+        ss = bg.seed_seq
+        if type(ss) is np.random.SeedSequence:
+            ss = np.random.SeedSequence(ss.entropy, spawn_key=ss.spawn_key,
+                                        pool_size=ss.pool_size,
+                                        n_children_spawned=ss.n_children_spawned)
+        else:
+            ss = copy.deepcopy(ss)
+        new = type(bg)(_BLANK_SEED)
+        new.__setstate__((bg.state, ss))
+    except (AttributeError, TypeError, ValueError):   # numpy before 2.0
+        return copy.deepcopy(rng)
     return np.random.Generator(new)
 
 
