@@ -207,6 +207,30 @@ def test_heuristic_from_registry_plays_legal_moves():
                    "action_mask": np.zeros(s.num_actions, dtype=np.int8)}, "player_0")
 
 
+def test_clone_keeps_the_seed_sequence_on_every_numpy():
+    """clone() copies the generator's seed sequence on every numpy the project supports
+    (pyproject: 1.24 on), also before 2.0, where numpy's own deepcopy and pickling draw a new
+    one from OS entropy (no ``seed_seq`` property before 1.25: ``_seed_seq`` is read here): a
+    child spawned from the clone is the original's, and the draws are the same."""
+    g = BadlandWolvesState(seed=123, num_players=4)
+    g.rng = np.random.default_rng(np.random.SeedSequence(9, spawn_key=(2,)))
+    g.rng.bit_generator._seed_seq.spawn(2)
+    g.rng.random(3)
+    c = g.clone()
+    assert type(c.rng.bit_generator) is type(g.rng.bit_generator)
+    assert c.rng.bit_generator.state == g.rng.bit_generator.state
+    ss_c, ss_g = c.rng.bit_generator._seed_seq, g.rng.bit_generator._seed_seq
+    assert ss_c is not ss_g
+    assert (ss_c.entropy, ss_c.spawn_key, ss_c.pool_size, ss_c.n_children_spawned) == \
+        (ss_g.entropy, ss_g.spawn_key, ss_g.pool_size, ss_g.n_children_spawned) == (9, (2,), 4, 2)
+    assert ss_c.pool.tolist() == ss_g.pool.tolist()
+    child_c = np.random.default_rng(ss_c.spawn(1)[0]).integers(1000, size=4).tolist()
+    assert ss_g.n_children_spawned == 2      # spawning from the clone leaves the original's
+    child_g = np.random.default_rng(ss_g.spawn(1)[0]).integers(1000, size=4).tolist()
+    assert child_c == child_g
+    assert c.rng.integers(1000, size=8).tolist() == g.rng.integers(1000, size=8).tolist()
+
+
 def test_clone_generator_equals_a_deepcopy_of_it():
     """clone() copies the generator without deepcopy (engine._copy_generator): same type, state
     and seed sequence as copy.deepcopy gives, the same draws after, and independent of it."""
