@@ -1482,20 +1482,43 @@ def _copy_generator(rng: np.random.Generator) -> np.random.Generator:
     and state, an equal copy of its seed sequence) at a fifth of its cost: the deepcopy builds
     its bit generator from fresh OS entropy before overwriting that state, and copies the seed
     sequence through pickling (rebuilt here from its public fields). A numpy without the bit
-    generator's ``seed_seq`` or its ``(state, seed_seq)`` pickle state (before 2.0) gets
-    ``copy.deepcopy`` itself."""
+    generator's ``(state, seed_seq)`` pickle state (before 2.0, whose deepcopy draws a new seed
+    sequence from OS entropy) gets a bit generator built from the copied seed sequence, its
+    state then set (:func:`_copy_generator_before_2`)."""
     bg = rng.bit_generator
     try:
-        ss = bg.seed_seq
-        if type(ss) is np.random.SeedSequence:
-            ss = np.random.SeedSequence(ss.entropy, spawn_key=ss.spawn_key,
-                                        pool_size=ss.pool_size,
-                                        n_children_spawned=ss.n_children_spawned)
-        else:
-            ss = copy.deepcopy(ss)
+        ss = _copy_seed_seq(bg.seed_seq)
         new = type(bg)(_BLANK_SEED)
         new.__setstate__((bg.state, ss))
     except (AttributeError, TypeError, ValueError):   # numpy before 2.0
+        return _copy_generator_before_2(rng)
+    return np.random.Generator(new)
+
+
+def _copy_seed_seq(ss: Any) -> Any:
+    """An equal, independent copy of a bit generator's seed sequence (a ``SeedSequence``
+    rebuilt from its public fields, any other deep-copied)."""
+    if type(ss) is np.random.SeedSequence:
+        return np.random.SeedSequence(ss.entropy, spawn_key=ss.spawn_key,
+                                      pool_size=ss.pool_size,
+                                      n_children_spawned=ss.n_children_spawned)
+    return copy.deepcopy(ss)
+
+
+def _copy_generator_before_2(rng: np.random.Generator) -> np.random.Generator:
+    """:func:`_copy_generator` on a numpy before 2.0: its seed sequence cannot be set on a
+    bit generator (``_seed_seq`` is read-only, ``__setstate__`` takes the state alone), so the
+    copy's bit generator is built from a copy of it (read from ``_seed_seq``: no ``seed_seq``
+    property before 1.25), then given the state. A bit generator whose seed sequence is not
+    a ``SeedSequence`` (legacy seeding) or that cannot be built so gets ``copy.deepcopy``."""
+    bg = rng.bit_generator
+    ss = getattr(bg, "_seed_seq", None)
+    if type(ss) is not np.random.SeedSequence:
+        return copy.deepcopy(rng)
+    try:
+        new = type(bg)(_copy_seed_seq(ss))
+        new.state = bg.state
+    except (TypeError, ValueError):
         return copy.deepcopy(rng)
     return np.random.Generator(new)
 
