@@ -836,9 +836,8 @@ class BadlandWolvesState(GameState):
             self._enter_defend()
 
     def _guard_candidates(self) -> list[int]:
-        rows, d = self.tokens.tolist(), self.dfd
-        return [g for g in range(self._n) if g != self.att and g != d
-                and (rows[d][g] >= ALLEGIANCE_AT or rows[g][d] >= ALLEGIANCE_AT)]
+        return [g for g in range(self._n)
+                if g != self.att and g != self.dfd and self.in_allegiance(self.dfd, g)]
 
     def _defender_now(self) -> int:
         return self.guard if self.guard >= 0 else self.dfd
