@@ -448,7 +448,7 @@ def _counterfactual_log(state: BadlandWolvesState, seat: int, rng: np.random.Gen
         steal_rs.append(int(counts[:k].sum()) + int(rng.integers(counts[k])))
     if "hunt_decks" not in facts:
         facts["hunt_decks"] = _hunt_decks(state, _hunt_perms(state))
-    hunt_perms, jpos = _hunt_outcomes(state, None, rng, facts["hunt_decks"])
+    hunt_perms, jpos = _hunt_outcomes(facts["hunt_decks"], rng)
     # the real chance log with the counterfactual outcomes put in
     out: list[list[Any]] = []
     it = {"scrap": iter(scrap_perms), "steal": iter(steal_rs)}
@@ -570,10 +570,8 @@ def _perm_for(comp: np.ndarray, draw_types: list[int]) -> list[int]:
     return perm
 
 
-def _hunt_outcomes(state: BadlandWolvesState, perms: list[list[int]] | None,
-                   rng: np.random.Generator,
-                   decks: list[tuple[list[tuple[str, int]], np.ndarray]] | None = None
-                   ) -> tuple[list[list[int]], list[int]]:
+def _hunt_outcomes(decks: list[tuple[list[tuple[str, int]], np.ndarray]],
+                   rng: np.random.Generator) -> tuple[list[list[int]], list[int]]:
     """Every Hunt deck permutation (initial deck, then each reshuffle) and every Jackalope insert
     position of a world, drawn from the exact posterior given the public Hunt facts (each deck's
     composition and length, the type of every Hunt card drawn, the deck length at each insert)
@@ -588,11 +586,8 @@ def _hunt_outcomes(state: BadlandWolvesState, perms: list[list[int]] | None,
     their drawn types (copies of a type taken in pile order: which copy is hidden and
     irrelevant) and the undrawn rest a uniform shuffle of what is left of the pile.
 
-    ``decks``: :func:`_hunt_decks` of ``state`` and ``perms`` when already found (``perms`` is
-    then not read).
+    ``decks``: the world's Hunt decks, public facts only (:func:`_hunt_decks`).
     """
-    if decks is None:
-        decks = _hunt_decks(state, perms)
     out_perms: list[list[int]] = []
     out_ins: list[int] = []
     for events, comp in decks:
