@@ -327,8 +327,9 @@ class ISMCTSAgent(OwnCopy):
         self.rng = np.random.default_rng(seed)
         self._heuristics: list[Any] | None = None
         self._prior_agent: Any = None
+        configured = int(self.config.get("num_players", 0))
         # no player count in the config: heuristics follow each searched game's count
-        self._lazy_players = not int(self.config.get("num_players", 0))
+        self._lazy_players = not configured
         if prior == "heuristic":
             from . import heuristic_class
 
@@ -337,19 +338,17 @@ class ISMCTSAgent(OwnCopy):
             self._prior_seed = base * 1013 + 3
             # built now, or at the first decision if the player count is only known from the
             # first state (a heuristic not told the count assumes its game's default)
-            self._prior_players = int(self.config.get("num_players", 0))
-            if self._prior_players:
+            self._prior_players = configured
+            if configured:
                 self._prior_agent = self._prior_cls(self.config, seed=self._prior_seed)
         if rollout == "heuristic":
             from . import heuristic_class
 
-            cls = heuristic_class(game)
-            n = int(self.config.get("num_players", 0)) or None
             # one heuristic per seat (they remember things within a game); built lazily if the
             # player count is only known from the first state
-            self._heuristic_cls = cls
-            if n is not None:
-                self._heuristics = self._make_heuristics(n)
+            self._heuristic_cls = heuristic_class(game)
+            if configured:
+                self._heuristics = self._make_heuristics(configured)
         #: root statistics of the last search: ``{action: (visits, mean return)}``
         self.last_stats: dict[int, tuple[int, float]] = {}
         #: iterations run by the last search
