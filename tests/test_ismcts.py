@@ -53,15 +53,22 @@ def positions(game: str, count: int, seed: int = 0, max_steps: int = 120,
     return out
 
 
+def decision(state) -> tuple[dict, str]:
+    """The observation dict (tensor and action mask) of the seat to act at ``state``, and that
+    seat's agent name ``player_<seat>``: what the arena hands an agent."""
+    p = state.current_player
+    return ({"observation": state.observation_tensor(p), "action_mask": state.legal_action_mask()},
+            f"player_{p}")
+
+
 def choose(state, seed: int, iterations: int = 30, seen=None, **kw) -> int:
     """The move of a fresh ``ISMCTSAgent(seed=seed)`` (random rollouts) at ``state``, acting
     through the arena's path (:func:`act_with_state`); ``seen`` is the state the observation is
     taken from (default ``state``)."""
     seen = state if seen is None else seen
     agent = ISMCTSAgent(seen.game_name, seen.config, iterations=iterations, seed=seed, **kw)
-    p = seen.current_player
-    obs = {"observation": seen.observation_tensor(p), "action_mask": seen.legal_action_mask()}
-    return act_with_state(agent, obs, f"player_{p}", state)
+    obs, name = decision(seen)
+    return act_with_state(agent, obs, name, state)
 
 
 def assert_choice_identical_on_resampled(s, seed: int, rng, **kw) -> None:
@@ -632,11 +639,10 @@ def test_prior_bias_moves_the_choice_towards_the_heuristic():
     states = positions("prowl", 30, seed=8)
     for weight in agree:
         for k, s in enumerate(states):
-            p = s.current_player
             agent = ISMCTSAgent("prowl", s.config, iterations=30, prior="heuristic",
                                 prior_weight=weight, seed=600 + k)
-            obs = {"observation": s.observation_tensor(p), "action_mask": s.legal_action_mask()}
-            move = act_with_state(agent, obs, f"player_{p}", s)
+            obs, name = decision(s)
+            move = act_with_state(agent, obs, name, s)
             agree[weight] += move == agent.last_prior_action
     assert agree[3.0] > agree[0.0]
     assert agree[3.0] >= 20
@@ -652,10 +658,8 @@ def test_prior_spec_and_errors():
     spec = make_agent("ismcts:20:prior=heuristic:bias=2", "clans", s.config, seed=4)
     direct = ISMCTSAgent("clans", s.config, iterations=20, prior="heuristic", prior_weight=2.0,
                          seed=4)
-    p = s.current_player
-    obs = {"observation": s.observation_tensor(p), "action_mask": s.legal_action_mask()}
-    assert act_with_state(spec, obs, f"player_{p}", s) == act_with_state(direct, obs,
-                                                                         f"player_{p}", s)
+    obs, name = decision(s)
+    assert act_with_state(spec, obs, name, s) == act_with_state(direct, obs, name, s)
     assert spec.last_stats == direct.last_stats
     assert "prior='heuristic', prior_weight=2.0" in repr(spec)
     assert ISMCTSAgent("clans", s.config, iterations=5).prior is None
@@ -669,7 +673,7 @@ def test_prior_spec_and_errors():
         parse_spec("ismcts:5:bias=lots")
     illegal = int(np.flatnonzero(s.legal_action_mask() == 0)[0])
     with pytest.raises(ValueError, match=f"prior_action {illegal} is not a legal action"):
-        direct.search(s, p, prior_action=illegal)
+        direct.search(s, s.current_player, prior_action=illegal)
 
 
 def test_bias_without_a_prior_is_refused():
@@ -747,11 +751,10 @@ def test_prior_bias_with_final_mean_moves_the_choice_towards_the_heuristic(game)
     for weight in (0.0, 3.0, 1e9):
         agree[weight] = 0
         for k, s in enumerate(states):
-            p = s.current_player
             agent = ISMCTSAgent(game, s.config, iterations=30, prior="heuristic",
                                 prior_weight=weight, final="mean", seed=600 + k)
-            obs = {"observation": s.observation_tensor(p), "action_mask": s.legal_action_mask()}
-            move = act_with_state(agent, obs, f"player_{p}", s)
+            obs, name = decision(s)
+            move = act_with_state(agent, obs, name, s)
             agree[weight] += move == agent.last_prior_action
             if weight == 0.0:    # no bias: the plain highest mean (ties: more visits)
                 best = max(agent.last_stats.values(), key=lambda vm: vm[1])[1]
@@ -788,9 +791,8 @@ def test_badland_wolves_cut_scores_on_the_configured_reward_scale():
                                     config={"num_players": 4, "reward": "win_only"})):
         agent = make_agent("ismcts:30:worlds=5", "badland_wolves", s.config, seed=k)
         assert agent.cut == "hands"
-        p = s.current_player
-        obs = {"observation": s.observation_tensor(p), "action_mask": s.legal_action_mask()}
-        act_with_state(agent, obs, f"player_{p}", s)
+        obs, name = decision(s)
+        act_with_state(agent, obs, name, s)
         means = [mean for _, mean in agent.last_stats.values()]
         assert len(means) >= 2 and all(0.0 <= m <= 1.0 for m in means), agent.last_stats
 
@@ -847,10 +849,9 @@ def test_player_count_from_the_state_when_the_config_lacks_it(num_players):
         told = ISMCTSAgent("badland_wolves", full, iterations=6, seed=2, **kw)
         choices = 0
         for _ in range(12):
-            p = s.current_player
-            obs = {"observation": s.observation_tensor(p), "action_mask": s.legal_action_mask()}
-            move = act_with_state(bare, obs, f"player_{p}", s)
-            assert move == act_with_state(told, obs, f"player_{p}", s)
+            obs, name = decision(s)
+            move = act_with_state(bare, obs, name, s)
+            assert move == act_with_state(told, obs, name, s)
             assert bare.last_prior_action == told.last_prior_action
             choices += int(s.legal_action_mask().sum() > 1)
             s.apply_action(move)
@@ -868,10 +869,8 @@ def test_a_searcher_without_a_player_count_follows_each_game_s_count():
             s = state_class("badland_wolves")(seed=4, num_players=n)
             choices = 0
             for _ in range(10):
-                p = s.current_player
-                obs = {"observation": s.observation_tensor(p),
-                       "action_mask": s.legal_action_mask()}
-                move = act_with_state(bare, obs, f"player_{p}", s)
+                obs, name = decision(s)
+                move = act_with_state(bare, obs, name, s)
                 assert s.legal_action_mask()[move]
                 choices += int(s.legal_action_mask().sum() > 1)
                 s.apply_action(move)
@@ -890,17 +889,12 @@ def test_a_prior_that_remembers_the_game_binds_the_searcher_to_one_seat():
     s = positions("clans", 1, seed=13)[0]
     agent = make_agent("ismcts:5:prior=heuristic", "clans", s.config, seed=3)
 
-    def obs_of(state):
-        p = state.current_player
-        return {"observation": state.observation_tensor(p),
-                "action_mask": state.legal_action_mask()}, f"player_{p}"
-
-    obs, name = obs_of(s)
+    obs, name = decision(s)
     s.apply_action(act_with_state(agent, obs, name, s))
     while f"player_{s.current_player}" == name:
-        obs, _ = obs_of(s)
+        obs, _ = decision(s)
         s.apply_action(act_with_state(agent, obs, name, s))
-    obs, other = obs_of(s)
+    obs, other = decision(s)
     with pytest.raises(ValueError, match=f"ISMCTS with prior=heuristic acted for {name} in this "
                                          f"game and is now asked to act for {other}"):
         act_with_state(agent, obs, other, s)
