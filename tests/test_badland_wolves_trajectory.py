@@ -308,21 +308,13 @@ if __name__ == "__main__":  # print the tables
         dt, t = time.process_time() - t, time.process_time()
         return f"  # {dt:.1f} s"
 
-    print("GAMES = {")
-    for key in GAME_KEYS:
-        print(f"    {key!r}: {game_hash(*key)!r},{took()}")
-    print("}\nWORLDS = {")
-    for key in WORLD_KEYS:
-        print(f"    {key!r}: {worlds_hash(*key)!r},{took()}")
-    print("}\nISMCTS = {")
-    for key in ISMCTS_KEYS:
-        print(f"    {key!r}: {ismcts_hash(*key)!r},{took()}")
-    print("}")
+    tables = [("GAMES", GAME_KEYS, game_hash), ("WORLDS", WORLD_KEYS, worlds_hash),
+              ("ISMCTS", ISMCTS_KEYS, ismcts_hash)]
     if slow:
-        print("WORLDS_SLOW = {")
-        for key in WORLD_SLOW_KEYS:
-            print(f"    {key!r}: {worlds_hash(*key)!r},{took()}")
-        print("}\nISMCTS_SLOW = {")
-        for key in ISMCTS_SLOW_KEYS:
-            print(f"    {key!r}: {ismcts_hash(*key)!r},{took()}")
+        tables += [("WORLDS_SLOW", WORLD_SLOW_KEYS, worlds_hash),
+                   ("ISMCTS_SLOW", ISMCTS_SLOW_KEYS, ismcts_hash)]
+    for name, keys, hash_of in tables:
+        print(f"{name} = {{")
+        for key in keys:
+            print(f"    {key!r}: {hash_of(*key)!r},{took()}")
         print("}")
