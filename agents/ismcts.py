@@ -198,6 +198,13 @@ class _Node:
         self.children: dict[tuple[int, int], _Node] = {}
 
 
+def _configured_players(state: Any) -> int:
+    """The player count ``state`` was configured with (its ``config["num_players"]``): the
+    count a heuristic's config names. It can differ from ``state.num_players``: a Clandestine
+    game with a Nemesis counts the Nemesis seat there but not in its config."""
+    return int(state.config.get("num_players", state.num_players))
+
+
 class ISMCTSAgent(OwnCopy):
     """SO-ISMCTS search agent (see the module docstring for the algorithm).
 
@@ -213,7 +220,8 @@ class ISMCTSAgent(OwnCopy):
         game: registered game name (for the heuristic rollout policy).
         config: the game's resolved configuration (``GameState.config``); without
             ``num_players`` the heuristics (prior, rollouts) are built for the player
-            count of the state searched, and built again for a game with another count.
+            count of the state searched (its ``config["num_players"]``, which leaves out a
+            Clandestine Nemesis), and built again for a game with another count.
         iterations: iterations per decision (``None``: only the time budget counts).
         seconds: wall-clock seconds per decision (``None``: only the iteration budget counts).
         rollout: ``"random"`` or ``"heuristic"`` (the game's scripted heuristic).
@@ -348,7 +356,7 @@ class ISMCTSAgent(OwnCopy):
             # player count is only known from the first state
             self._heuristic_cls = heuristic_class(game)
             if configured:
-                self._heuristics = self._make_heuristics(configured)
+                self._heuristics = self._make_heuristics(configured, configured)
         #: root statistics of the last search: ``{action: (visits, mean return)}``
         self.last_stats: dict[int, tuple[int, float]] = {}
         #: iterations run by the last search
@@ -356,10 +364,13 @@ class ISMCTSAgent(OwnCopy):
         #: the prior heuristic's move at the last decision (``None`` without a prior)
         self.last_prior_action: int | None = None
 
-    def _make_heuristics(self, n: int) -> list[Any]:
+    def _make_heuristics(self, players: int, seats: int) -> list[Any]:
+        """One rollout heuristic per seat, for a game configured with ``players`` players and
+        played by ``seats`` seats (more with a Clandestine Nemesis, whose seat never acts)."""
         base = int(self.rng.integers(2**31)) if self.seed is None else int(self.seed)
-        config = {**self.config, "num_players": n}
-        return [self._heuristic_cls(config, seed=base * 1009 + 7 * p + 1) for p in range(n)]
+        config = {**self.config, "num_players": players}
+        self._rollout_players = players
+        return [self._heuristic_cls(config, seed=base * 1009 + 7 * p + 1) for p in range(seats)]
 
     def __repr__(self) -> str:
         return (f"ISMCTSAgent({self.game!r}, iterations={self.iterations}, seconds={self.seconds}, "
@@ -393,13 +404,14 @@ class ISMCTSAgent(OwnCopy):
         if not np.array_equal(np.asarray(observation["action_mask"]) != 0,
                               state.legal_action_mask() != 0):
             raise ValueError(f"the observation's action mask differs from the state's for {agent}")
+        players = _configured_players(state)
         if self.prior is not None and (self._prior_agent is None or (
-                self._lazy_players and self._prior_players != state.num_players)):
+                self._lazy_players and self._prior_players != players)):
             # built lazily (the config named no player count): for this game's count, again
             # if a later game has another count
-            self._prior_agent = self._prior_cls({**self.config, "num_players": state.num_players},
+            self._prior_agent = self._prior_cls({**self.config, "num_players": players},
                                                 seed=self._prior_seed)
-            self._prior_players = state.num_players
+            self._prior_players = players
         bound = getattr(self._prior_agent, "bound_agent", None)
         if bound is not None and bound != agent:     # a prior that remembers one seat's game
             raise ValueError(f"ISMCTS with prior={self.prior} acted for {bound} in this game and "
@@ -444,8 +456,8 @@ class ISMCTSAgent(OwnCopy):
                                  f"{seat}")
         prior = None if prior_action is None else (seat, int(prior_action))
         if self.rollout == "heuristic" and (self._heuristics is None or (
-                self._lazy_players and len(self._heuristics) != state.num_players)):
-            self._heuristics = self._make_heuristics(state.num_players)
+                self._lazy_players and self._rollout_players != _configured_players(state))):
+            self._heuristics = self._make_heuristics(_configured_players(state), state.num_players)
         root = _Node()
         rng = self.rng
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds

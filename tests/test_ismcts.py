@@ -881,6 +881,33 @@ def test_a_searcher_without_a_player_count_follows_each_game_s_count():
                 assert bare._prior_agent.n == n
 
 
+def test_a_searcher_without_a_player_count_builds_clandestine_solo_heuristics_for_the_humans():
+    """Clandestine solo: ``state.num_players`` counts the Nemesis seat, the config's
+    ``num_players`` (what a heuristic is told) does not. A searcher whose config names no player
+    count builds its prior and rollout heuristics for the game's configured count, one rollout
+    heuristic per seat (before, it told the prior 2 players for a 1-player solo game, and the
+    prior refused the observation: "observation of shape (6065,), expected (7588,)")."""
+    config = {"nemesis": "most_holy", "difficulty": 1}
+    for kw in ({"prior": "heuristic"}, {"rollout": "heuristic", "prior": None,
+                                        "max_rollout_depth": 6, "max_world_samples": 2}):
+        bare = ISMCTSAgent("clandestine", config, iterations=2, seed=5, **kw)
+        s = state_class("clandestine")(seed=6, num_players=1, **config)
+        assert s.num_players == 2 and s.config["num_players"] == 1
+        choices = 0
+        for _ in range(12):
+            obs, name = decision(s)
+            move = act_with_state(bare, obs, name, s)
+            assert s.legal_action_mask()[move]
+            choices += int(s.legal_action_mask().sum() > 1)
+            s.apply_action(move)
+        assert choices >= 2
+        if "rollout" in kw:
+            assert len(bare._heuristics) == 2 and bare._rollout_players == 1
+            assert all(h.n == 2 for h in bare._heuristics)     # one path per seat, Nemesis's too
+        else:
+            assert bare._prior_agent.n == 2 and bare.last_prior_action is not None
+
+
 def test_a_prior_that_remembers_the_game_binds_the_searcher_to_one_seat():
     """The Clans heuristic remembers the game, one seat's, so a searcher with it as prior is
     one instance per seat and game: asked for a second seat it refuses with an error naming the
