@@ -674,6 +674,32 @@ def test_dataset_with_agents_that_read_the_live_game(tmp_path):
     assert st.is_over
 
 
+def test_dataset_specs_are_for_the_seats_agents_play(tmp_path, capsys):
+    """Clandestine solo: ``state.num_players`` counts the Nemesis seat (played by the rules),
+    so two specs for one human seat were taken, the second one recorded in the index as the
+    Nemesis's agent and never asked to act. The specs are for the agent seats: a second one is
+    refused (by ``generate`` and by the command, one line), and a valid run records one spec per
+    human seat while every seat's observation is still stored."""
+    from training.dataset import generate, load_dataset, main
+
+    config = {"num_players": 1, "nemesis": "most_holy", "difficulty": 1}
+    with pytest.raises(ValueError, match=r"2 agent specs for 1 seat played by agents \(seat 1 "
+                                         r"is played by the rules\)"):
+        generate("clandestine", config, ["heuristic", "random"], 1, tmp_path / "a")
+    with pytest.raises(SystemExit) as exc:
+        main(["--game", "clandestine", "--agents", "heuristic", "random", "--games", "1",
+              "--num-players", "1", "--config", "nemesis=\"most_holy\"", "difficulty=1",
+              "--out", str(tmp_path / "b")])
+    assert exc.value.code == 2
+    assert "2 agent specs for 1 seat played by agents (seat 1 is played by the rules)" in \
+        capsys.readouterr().err
+    index = generate("clandestine", {**config, "num_players": 2}, ["random", "heuristic"], 1,
+                     tmp_path / "c", seed=3)
+    assert index["agents"] == ["random", "heuristic"]
+    d = load_dataset(tmp_path / "c", ("obs", "actor"))
+    assert d["obs"].shape[1] == 3 and set(np.unique(d["actor"])) == {0, 1}
+
+
 def test_load_dataset_fills_the_whole_length_shard_by_shard(tmp_path):
     """``load_dataset`` allocates each field at the index's length and fills it shard by shard:
     the same arrays as concatenating the streamed shards (several shards, obs columns

@@ -147,3 +147,19 @@ def set_num_players(ap: argparse.ArgumentParser, config: dict[str, Any],
                      f"{config['num_players']!r} disagree: give one")
         config["num_players"] = num_players
     return config
+
+
+def spec_count_problem(count: int, state: Any, what: str = "agent specs") -> str | None:
+    """Why ``count`` agent specs (``what``, as the command calls them) are too many for the
+    seats of ``state`` that agents play (``state.agent_seats``; a Clandestine Nemesis seat is
+    played by the rules, though ``state.num_players`` counts it), or None when they fit."""
+    seats = len(state.agent_seats)
+    if count <= seats:
+        return None
+    rules = [q for q in range(state.num_players) if q not in state.agent_seats]
+    text = f"{count} {what} for {seats} seat{'' if seats == 1 else 's'}"
+    if rules:
+        text += (f" played by agents (seat{'' if len(rules) == 1 else 's'} "
+                 f"{', '.join(str(q) for q in rules)} {'is' if len(rules) == 1 else 'are'} "
+                 "played by the rules)")
+    return text

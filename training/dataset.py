@@ -7,7 +7,8 @@ Usage::
         [--config '{"beginner": true}']
 
 ``--agents`` gives one spec per seat (``random``, ``heuristic``, ``ppo:PATH``;
-:func:`agents.make_agent`), or fewer, repeated cyclically over the seats. Game ``g`` has engine
+:func:`agents.make_agent`), or fewer, repeated cyclically over the seats; a seat the rules play
+(Clandestine's Nemesis) takes none. Game ``g`` has engine
 seed ``seed + g``; the agent at seat ``s`` in game ``g`` is built with seed
 ``(seed + g) * 64 + s``; so a run is reproducible from its command line.
 
@@ -49,7 +50,7 @@ from typing import Any, Iterator, Sequence
 
 import numpy as np
 
-from .cli import ArgumentParser, creatable_problem, set_num_players
+from .cli import ArgumentParser, creatable_problem, set_num_players, spec_count_problem
 
 FORMAT = 1
 FIELDS = ("obs", "mask", "action", "actor", "truth", "game", "step")
@@ -127,16 +128,19 @@ def generate(game: str, config: dict[str, Any], agent_specs: Sequence[str], game
     adapter = adapter_for(game)
     probe = new_game(game, seed, **config)
     n = probe.num_players
-    if len(agent_specs) > n:
-        raise ValueError(f"{len(agent_specs)} agent specs for {n} seats")
-    specs = [agent_specs[s % len(agent_specs)] for s in range(n)]
+    problem = spec_count_problem(len(agent_specs), probe)
+    if problem:
+        raise ValueError(problem)
+    # one spec per seat that agents play (a Clandestine Nemesis, seated last, is played by
+    # the rules); every seat's observation is stored
+    specs = [agent_specs[s % len(agent_specs)] for s in range(len(probe.agent_seats))]
     C = adapter.truth(probe).shape[1]
     writer = _ShardWriter(out, shard_size, n, probe.observation_size, probe.num_actions, C)
     lengths, rets, truncs = [], [], []
     for g in range(games):
         state = new_game(game, seed + g, **config)
         agents = [make_agent(specs[s], game, state.config, seed=(seed + g) * 64 + s)
-                  for s in range(n)]
+                  for s in range(len(specs))]
         for ag in agents:
             ag.reset()
         t = 0
@@ -304,8 +308,9 @@ def check_cli_args(ap: argparse.ArgumentParser, a: argparse.Namespace) -> dict[s
         state = new_game(a.game, a.seed, **config)
     except (ValueError, TypeError) as exc:
         ap.error(str(exc))
-    if len(a.agents) > state.num_players:
-        ap.error(f"{len(a.agents)} agent specs for {state.num_players} seats")
+    problem = spec_count_problem(len(a.agents), state)
+    if problem:
+        ap.error(problem)
     for spec in a.agents:
         try:
             make_agent(spec, a.game, state.config, seed=0)
