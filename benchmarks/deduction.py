@@ -85,10 +85,14 @@ def run(game: str, config: dict[str, Any], players: Sequence[str], observer: int
         raise ValueError(f"tracker(s) given twice: {', '.join(repeated)}")
     from agents import make_agent
     from agents.belief import make_tracker, new_game
+    from training.cli import agent_seats_text
 
-    n = new_game(game, seed, **config).num_players
+    probe_state = new_game(game, seed, **config)
+    # one spec per seat agents play (a Clandestine Nemesis, seated last, is played by the rules)
+    n = len(probe_state.agent_seats)
     if not players or len(players) > n:
-        raise ValueError(f"give 1 to {n} player specs for {n} seats, got {len(players)}")
+        raise ValueError(f"give 1 to {n} player specs for {agent_seats_text(probe_state)}, got "
+                         f"{len(players)}")
     specs = [players[s % len(players)] for s in range(n)]
     per: dict[str, dict[str, list]] = {t: {"bins": [], "cp": [], "time": 0.0, "calls": 0}
                                        for t in trackers}
@@ -401,7 +405,7 @@ def check_cli_args(ap: argparse.ArgumentParser, a: argparse.Namespace
     """
     from agents import make_agent
     from agents.belief import TRACKER_OPTIONS, make_tracker, new_game, tracker_reads
-    from training.cli import set_num_players
+    from training.cli import rules_seats_note, set_num_players, spec_count_problem
     from training.dataset import parse_config_items
 
     for name, low in (("games", 1), ("particles", 1), ("samples", 2), ("refresh", 1),
@@ -423,12 +427,13 @@ def check_cli_args(ap: argparse.ArgumentParser, a: argparse.Namespace
         state = new_game(a.game, a.seed, **config)
     except (ValueError, TypeError) as exc:
         ap.error(f"--config: {exc}")
-    n = state.num_players
+    n = len(state.agent_seats)    # a seat the rules play (Clandestine's Nemesis) observes nothing
     if not 0 <= a.observer_seat < n:
-        ap.error(f"--observer-seat must be a seat in 0..{n - 1} of this {n}-player game, "
-                 f"got {a.observer_seat}")
-    if len(a.players) > n:
-        ap.error(f"{len(a.players)} player specs for {n} seats")
+        ap.error(f"--observer-seat must be a seat in 0..{n - 1} of this {n}-player game"
+                 f"{rules_seats_note(state)}, got {a.observer_seat}")
+    problem = spec_count_problem(len(a.players), state, "player specs")
+    if problem:
+        ap.error(problem)
     for spec in a.players:
         try:
             make_agent(spec, a.game, state.config, seed=0)

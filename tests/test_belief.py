@@ -1218,6 +1218,46 @@ def test_deduction_benchmark_refuses_a_tracker_given_twice():
                    [UniformTracker("clans"), UniformTracker("clans")], 0, 0, 5)
 
 
+def test_deduction_benchmark_observes_and_seats_agents_at_the_seats_agents_play(capsys):
+    """Clandestine solo: ``state.num_players`` counts the Nemesis seat, which the rules play.
+    The benchmark took ``--observer-seat 1`` (the Nemesis, which deduces nothing) and a second
+    player spec (recorded for the Nemesis, never asked to act), and ``track_game`` wanted an
+    agent for the Nemesis seat. Now the observer and the specs are for the agent seats, and
+    ``track_game`` plays one agent per agent seat."""
+    from agents import make_agent
+    from benchmarks.deduction import main, run
+    from training.belief_metrics import track_game
+
+    solo = ["--game", "clandestine", "--num-players", "1", "--config", "nemesis=\"most_holy\"",
+            "difficulty=1", "--games", "1", "--trackers", "uniform", "--max-decisions", "3"]
+    for extra, message in (
+            (["--observer-seat", "1"], ("--observer-seat must be a seat in 0..0 of this "
+                                        "1-player game (seat 1 is played by the rules), got 1")),
+            (["--players", "heuristic", "random"], ("2 player specs for 1 seat played by agents "
+                                                    "(seat 1 is played by the rules)"))):
+        with pytest.raises(SystemExit) as exc:
+            main(solo + extra)
+        assert exc.value.code == 2
+        assert message in capsys.readouterr().err
+    config = {"num_players": 1, "nemesis": "most_holy", "difficulty": 1}
+    with pytest.raises(ValueError, match=r"give 1 to 1 player specs for 1 seat played by agents "
+                                         r"\(seat 1 is played by the rules\), got 2"):
+        run("clandestine", config, ["heuristic", "random"], 0, 1, ["uniform"], max_decisions=3)
+    st = new_game("clandestine", 4, **config)
+    one = [make_agent("heuristic", "clandestine", st.config, seed=0)]
+    with pytest.raises(ValueError, match=r"observer 1 is not a seat agents play: 1 seat played "
+                                         r"by agents \(seat 1 is played by the rules\)"):
+        track_game("clandestine", config, one, [UniformTracker("clandestine")], 1, 4, 3)
+    with pytest.raises(ValueError, match=r"has 1 seat played by agents \(seat 1 is played by "
+                                         r"the rules\), got 2 agents"):
+        track_game("clandestine", config, one * 2, [UniformTracker("clandestine")], 0, 4, 3)
+    rows = track_game("clandestine", config, one, [UniformTracker("clandestine")], 0, 4, 5)
+    assert rows["uniform"].shape == (5, 3)
+    res = run("clandestine", config, ["heuristic"], 0, 1, ["uniform"], seed=4, max_decisions=5,
+              log=lambda line: None)
+    assert res["uniform"]["updates"] == 5
+
+
 @pytest.fixture(scope="module")
 def prowl2_probe(tmp_path_factory):
     """A tiny 2-player Prowl probe (2 games, 1 epoch, 4 hidden units)."""

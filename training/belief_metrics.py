@@ -155,12 +155,15 @@ def mean_ci(samples: np.ndarray, axis: int = 0) -> tuple[np.ndarray, np.ndarray]
 
 def track_game(game: str, config: dict[str, Any], agents: Sequence[Any], trackers: Sequence[Any],
                observer: int, seed: int, max_decisions: int = 100_000) -> dict[str, np.ndarray]:
-    """Play one game with ``agents`` (one per seat) and score every tracker for ``observer``.
+    """Play one game with ``agents`` (one per seat agents play: a seat the rules play, such as
+    Clandestine's Nemesis, takes none) and score every tracker for ``observer`` (one of those
+    seats).
 
     Returns:
         tracker name -> float64 ``(N, 3)``: nll, brier, top1 at each decision (module doc).
     Raises:
-        ValueError: the number of agents is not the number of seats, or two trackers share a
+        ValueError: the number of agents is not the number of seats agents play, ``observer``
+            is not one of them, or two trackers share a
             name (their scores would be merged).
     """
     names = [tr.name for tr in trackers]
@@ -169,11 +172,17 @@ def track_game(game: str, config: dict[str, Any], agents: Sequence[Any], tracker
         raise ValueError(f"trackers must have distinct names; given twice: {', '.join(repeated)}")
     from agents import act_with_state
     from agents.belief import adapter_for, new_game
+    from training.cli import agent_seats_text
 
     state = new_game(game, seed, **config)
-    n = state.num_players
-    if len(agents) != n:
-        raise ValueError(f"{game} with this config has {n} seats, got {len(agents)} agents")
+    # one agent per seat agents play (a Clandestine Nemesis, seated last, is played by the
+    # rules, though state.num_players counts it)
+    if len(agents) != len(state.agent_seats):
+        raise ValueError(f"{game} with this config has {agent_seats_text(state)}, got "
+                         f"{len(agents)} agents")
+    if observer not in state.agent_seats:
+        raise ValueError(f"observer {observer!r} is not a seat agents play: "
+                         f"{agent_seats_text(state)}")
     adapter = adapter_for(game)
     for ag in agents:
         ag.reset()

@@ -149,17 +149,28 @@ def set_num_players(ap: argparse.ArgumentParser, config: dict[str, Any],
     return config
 
 
+def rules_seats_note(state: Any) -> str:
+    """``" (seat 1 is played by the rules)"`` naming the seats of ``state`` no agent plays (a
+    Clandestine Nemesis, counted by ``state.num_players``), or ``""`` when agents play all."""
+    rules = [q for q in range(state.num_players) if q not in state.agent_seats]
+    if not rules:
+        return ""
+    return (f" (seat{'' if len(rules) == 1 else 's'} {', '.join(str(q) for q in rules)} "
+            f"{'is' if len(rules) == 1 else 'are'} played by the rules)")
+
+
+def agent_seats_text(state: Any) -> str:
+    """The seats of ``state`` that agents play, in words: ``"3 seats"``, or with a seat the
+    rules play ``"1 seat played by agents (seat 1 is played by the rules)"``."""
+    seats = len(state.agent_seats)
+    note = rules_seats_note(state)
+    return f"{seats} seat{'' if seats == 1 else 's'}" + (f" played by agents{note}" if note else "")
+
+
 def spec_count_problem(count: int, state: Any, what: str = "agent specs") -> str | None:
     """Why ``count`` agent specs (``what``, as the command calls them) are too many for the
     seats of ``state`` that agents play (``state.agent_seats``; a Clandestine Nemesis seat is
     played by the rules, though ``state.num_players`` counts it), or None when they fit."""
-    seats = len(state.agent_seats)
-    if count <= seats:
+    if count <= len(state.agent_seats):
         return None
-    rules = [q for q in range(state.num_players) if q not in state.agent_seats]
-    text = f"{count} {what} for {seats} seat{'' if seats == 1 else 's'}"
-    if rules:
-        text += (f" played by agents (seat{'' if len(rules) == 1 else 's'} "
-                 f"{', '.join(str(q) for q in rules)} {'is' if len(rules) == 1 else 'are'} "
-                 "played by the rules)")
-    return text
+    return f"{count} {what} for {agent_seats_text(state)}"
