@@ -91,9 +91,16 @@ def _check_policy_fits(agent: Any, spec: str, game: str, config: dict[str, Any],
     if obs_shape == (agent.obs_size,) and n_actions == agent.num_actions:
         return
     hint = "was it trained for another game or player count?"
+    # a Clandestine Nemesis takes a seat that config["num_players"] (the human seats) leaves out
+    nemesis = config.get("nemesis") not in (None, False)
     if shipped:
         trained_for = SHIPPED_POLICIES[game]
-        if config.get("num_players") != trained_for:
+        if nemesis:
+            hint = (f"the shipped policy plays {trained_for}-player games without a Nemesis: "
+                    f"use it in a {trained_for}-player game without one "
+                    f"(num_players={trained_for}, no nemesis; in training.evaluate, "
+                    f"{trained_for} agents)")
+        elif config.get("num_players") != trained_for:
             hint = (f"the shipped policy plays {trained_for}-player games: use it in a "
                     f"{trained_for}-player game (num_players={trained_for}; in "
                     f"training.evaluate, {trained_for} agents)")
@@ -101,9 +108,12 @@ def _check_policy_fits(agent: Any, spec: str, game: str, config: dict[str, Any],
             hint = (f"the observation layout or action encoding of {game} has changed since "
                     f"this policy was trained: train it again with the command in "
                     f"{CHECKPOINT_DIR / f'{game}.md'}")
+    seats = f"num_players={config.get('num_players')}"
+    if nemesis:
+        seats += f" and nemesis={config['nemesis']!r}"
     raise ValueError(
         f"policy {spec!r} expects observations of shape ({agent.obs_size},) and "
-        f"{agent.num_actions} actions, but {game} with num_players={config.get('num_players')} "
+        f"{agent.num_actions} actions, but {game} with {seats} "
         f"has observations of shape {obs_shape} and {n_actions} actions: {hint}")
 
 

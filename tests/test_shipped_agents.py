@@ -99,6 +99,29 @@ def test_shipped_spec_errors_are_clear(tmp_path, monkeypatch):
         make_agent("ppo:prowl", "prowl", _config("prowl"))
 
 
+def test_the_shipped_clandestine_policy_refused_beside_a_nemesis_says_why():
+    """The shipped Clandestine policy plays 3 players without a Nemesis. Beside a Nemesis the
+    config's ``num_players`` counts the human seats only, so with 3 humans it matched the
+    policy's count and the error said the observation layout had changed since training and
+    to train it again; solo it said to use 3 agents, which beside the Nemesis fails alike.
+    The error names the Nemesis now."""
+    from envs.clandestine.engine import ClandestineState
+
+    for humans in (3, 1):
+        config = dict(ClandestineState(seed=0, num_players=humans, nemesis="most_holy",
+                                       difficulty=2).config)
+        with pytest.raises(ValueError) as exc:
+            make_agent("ppo:clandestine", "clandestine", config)
+        msg = str(exc.value)
+        size = {3: 9147, 1: 6065}[humans]
+        assert (f"clandestine with num_players={humans} and nemesis='most_holy' has observations "
+                f"of shape ({size},)") in msg
+        assert msg.endswith("the shipped policy plays 3-player games without a Nemesis: use it "
+                            "in a 3-player game without one (num_players=3, no nemesis; in "
+                            "training.evaluate, 3 agents)")
+        assert "has changed since" not in msg
+
+
 def test_a_folder_named_like_a_game_does_not_shadow_its_shipped_policy(tmp_path, monkeypatch):
     """Run from a folder holding a folder ``clans`` (e.g. ``runs/``, whose run folders are
     named after the games), ``ppo:clans`` is still the shipped policy: only a file wins over the
