@@ -192,6 +192,42 @@ def test_plots_command_draws_the_learning_curve_with_a_fitted_axis(tmp_path, mon
         assert err.count("\n") == 1 and message in err
 
 
+def test_charts_draw_no_chance_line_beside_a_seat_the_rules_play(tmp_path, monkeypatch,
+                                                                  capsys):
+    """The charts' chance line is a seat's win rate when all seats are equal, 1 / seats. Solo
+    Clandestine drew it at 1.0 (one agent in the lineup, ``num_players=1``) though the rules'
+    Nemesis seat can win too and is no equal seat; with a Nemesis there is no such line now,
+    in training.evaluate's chart and in training.plots' learning curve."""
+    import json
+
+    import matplotlib.pyplot as plt
+
+    from training import evaluate, plots
+
+    solo = {"num_players": 1, "nemesis": "most_holy", "difficulty": 1}
+    assert plots.seat_parity("clandestine", solo) is None
+    assert plots.seat_parity("clandestine", {**solo, "num_players": 2}) is None
+    assert plots.seat_parity("clandestine", {"num_players": 3}) == pytest.approx(1 / 3)
+    assert plots.seat_parity("prowl", {"num_players": 4}) == pytest.approx(0.25)
+    drawn = []
+    real = evaluate.save_chart
+    monkeypatch.setattr(evaluate, "save_chart",
+                        lambda *a, **kw: drawn.append(kw.get("chance")) or real(*a, **kw))
+    assert evaluate.main(["--game", "clandestine", "--agents", "random", "--games", "1",
+                          "--config", 'nemesis="most_holy"', "difficulty=1", "--no-progress",
+                          "--out", str(tmp_path / "ev")]) == 0
+    assert drawn == [None]
+    write_episodes(tmp_path / "run", [(10 * i, "random", 0) for i in range(1, 5)])
+    (tmp_path / "run" / "config.json").write_text(json.dumps(
+        {"game": "clandestine", "resolved_config": solo}))
+    axes = []
+    monkeypatch.setattr(plt, "close", lambda fig: axes.extend(fig.axes))
+    assert plots.main([str(tmp_path / "run"), "--window", "2"]) == 0
+    capsys.readouterr()
+    legend = [t.get_text() for t in axes[0].get_legend().get_texts()]
+    assert legend and not any(x.startswith("chance") for x in legend)
+
+
 TRAINING_MODULES = sorted(p.stem for p in (ROOT / "training").glob("*.py")
                           if p.stem != "__init__")
 

@@ -34,7 +34,7 @@ from envs import GAMES, make_raw_env
 
 from .arena import EvaluationReport, evaluate
 from .cli import ArgumentParser, check_out_folder, refuse_to_replace, remove_outputs
-from .plots import save_chart
+from .plots import save_chart, seat_parity
 from .seatview import RULES_LABEL
 
 
@@ -104,7 +104,7 @@ def write_report(report: EvaluationReport, out: Path, name: str = "evaluation",
             writer.writeheader()
             writer.writerows(rows)
     save_chart(paths["png"], report.entry_rows(), f"{report.game}: {' vs '.join(report.lineup)}",
-               learning_curve=learning_curve, chance=1 / len(report.lineup))
+               learning_curve=learning_curve, chance=seat_parity(report.game, report.config))
     return paths
 
 

@@ -140,6 +140,23 @@ def plot_learning_curve(ax: Any, curve: LearningCurve, chance: float | None = No
     ax.legend(loc="lower right", fontsize=8)
 
 
+def seat_parity(game: str, config: dict[str, Any]) -> float | None:
+    """The charts' chance line: a seat's win rate when all seats are equal, ``1 / seats``; None
+    when a seat is played by the rules (a Clandestine Nemesis, counted by the state's
+    ``num_players`` but not by ``config["num_players"]``), which is no equal seat to compare
+    with.
+
+    Raises:
+        ValueError: an unknown game or a configuration the game refuses.
+    """
+    from envs import make_raw_env
+
+    state = make_raw_env(game, **config).game
+    if len(state.agent_seats) != state.num_players:
+        return None
+    return 1 / state.num_players
+
+
 def save_chart(path: str | Path, entries: Sequence[dict[str, Any]], title: str,
                learning_curve: LearningCurve | None = None,
                chance: float | None = None) -> Path:
@@ -228,7 +245,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         settings = json.loads((args.run_dir / "config.json").read_text())
         players = settings["resolved_config"]["num_players"]
-        title, chance = f"{settings['game']}, {players} players ({args.run_dir})", 1 / players
+        title = f"{settings['game']}, {players} players ({args.run_dir})"
+        chance = seat_parity(settings["game"], settings["resolved_config"])
     except (OSError, ValueError, KeyError, TypeError):
         pass
     out = args.out or args.run_dir / "learning_curve.png"

@@ -746,7 +746,7 @@ def final_evaluation(game: str, config: dict[str, Any], run_dir: Path, n_players
 
     from .arena import entry_labels, evaluate
     from .evaluate import print_report, write_report
-    from .plots import read_learning_curve, save_chart, save_learning_curve
+    from .plots import read_learning_curve, save_chart, save_learning_curve, seat_parity
 
     trained = f"ppo:{run_dir / 'final_model.zip'}"
     matchups = [("trained_vs_random", [trained] + ["random"] * (n_players - 1)),
@@ -767,11 +767,12 @@ def final_evaluation(game: str, config: dict[str, Any], run_dir: Path, n_players
         summary.append({"matchup": name, **first, "summary": report.summary()})
         print_report(report, title=name.replace("_", " "))
     curve = read_learning_curve(run_dir / "episodes.csv")
+    chance = seat_parity(game, config)   # none beside a seat the rules play
     png = save_chart(run_dir / "evaluation.png", rows, f"{game}, {n_players} players",
-                     learning_curve=curve, chance=1 / n_players)
+                     learning_curve=curve, chance=chance)
     if len(curve):
         save_learning_curve(run_dir / "learning_curve.png", curve,
-                            f"{game}, {n_players} players", chance=1 / n_players)
+                            f"{game}, {n_players} players", chance=chance)
     (run_dir / "evaluation.json").write_text(json.dumps(summary, indent=2))
     print(f"evaluation written to {run_dir}: evaluation.json and {png.name} (all match-ups), "
           "evaluation_<match-up>.json/.csv/_seats.csv/.png (each), learning_curve.png")
