@@ -11,7 +11,6 @@ JSON line per configuration with the win rate and its 95% Wilson interval.
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 
@@ -26,14 +25,35 @@ def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def main(argv=None) -> int:
+    from agents import make_agent
+    from envs import make_raw_env
     from training.arena import evaluate
+    from training.cli import ArgumentParser
 
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p = ArgumentParser(prog="python -m benchmarks.clandestine_nemesis",
+                       description=__doc__.splitlines()[0])
     p.add_argument("--agent", default="random")
     p.add_argument("--games", type=int, default=100)
     p.add_argument("--difficulties", type=int, nargs="*", default=[1, 3, 6])
     p.add_argument("--nemeses", nargs="*", default=["most_holy", "silver_guard"])
     args = p.parse_args(argv)
+    # every mistake is found before the first game (a bad difficulty after the others' games)
+    if args.games < 1:
+        p.error(f"--games must be at least 1, got {args.games}")
+    for option, key, values in (("--nemeses", "nemesis", args.nemeses),
+                                ("--difficulties", "difficulty", args.difficulties)):
+        for value in values:
+            try:
+                make_raw_env("clandestine", num_players=1, **{"nemesis": "most_holy",
+                                                              "difficulty": 1, key: value})
+            except ValueError as exc:
+                p.error(f"{option}: {exc}")
+    try:
+        config = dict(make_raw_env("clandestine", num_players=1, nemesis="most_holy",
+                                   difficulty=1).game.config)
+        make_agent(args.agent, "clandestine", config, seed=0)
+    except (ValueError, OSError) as exc:
+        p.error(f"--agent: {exc}")
     for nem in args.nemeses:
         for d in args.difficulties:
             rep = evaluate("clandestine", [args.agent], args.games, seed=d,

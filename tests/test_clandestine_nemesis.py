@@ -970,3 +970,32 @@ def test_resample_keeps_an_ascend_payment_replayable():
     for r in range(4):
         world = s.resample_from_infostate(1, np.random.default_rng(r))
         assert assert_history_consistent(s, 1, world) > 0
+
+
+def test_nemesis_benchmark_refuses_bad_arguments_before_any_game(capsys):
+    """``python -m benchmarks.clandestine_nemesis`` ended a bad ``--games``, difficulty,
+    Nemesis or agent spec in a traceback, and a bad difficulty after the games of the good
+    ones before it; each is now a one-line usage error (exit 2) before any game is played. A
+    good run prints one JSON line per configuration, the agent's seat scored alone."""
+    import json
+
+    from benchmarks.clandestine_nemesis import main
+
+    for argv, message in ((["--games", "0"], "--games must be at least 1, got 0"),
+                          (["--difficulties", "1", "9"],
+                           "--difficulties: difficulty must be an integer in 1..6"),
+                          (["--nemeses", "foo"], ("--nemeses: nemesis must be False, None or "
+                                                  "one of ['most_holy', 'silver_guard'], got "
+                                                  "'foo'")),
+                          (["--agent", "bogus"], "--agent: unknown agent spec 'bogus'")):
+        with pytest.raises(SystemExit) as exc:
+            main(argv)
+        assert exc.value.code == 2
+        captured = capsys.readouterr()
+        assert captured.out == "" and captured.err.count("\n") == 1 and message in captured.err
+    assert main(["--agent", "random", "--games", "1", "--difficulties", "2",
+                 "--nemeses", "silver_guard"]) == 0
+    (line,) = capsys.readouterr().out.splitlines()
+    row = json.loads(line)
+    assert (row["nemesis"], row["difficulty"], row["games"], row["wins"]) == \
+        ("silver_guard", 2, 1, 0)
