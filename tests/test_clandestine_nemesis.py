@@ -999,3 +999,27 @@ def test_nemesis_benchmark_refuses_bad_arguments_before_any_game(capsys):
     row = json.loads(line)
     assert (row["nemesis"], row["difficulty"], row["games"], row["wins"]) == \
         ("silver_guard", 2, 1, 0)
+
+
+def test_the_solo_env_observes_its_agents_only():
+    """The solo AEC env's agents are the human seats; ``observe("player_1")`` gave the Nemesis
+    seat's observation and ``resample_from_infostate("player_1", rng)`` a world for it, though
+    ``player_1`` is no agent of the env, and ``observe("player_2")`` named the seats 0..1. Each
+    refuses now, naming the env's agents and the seat the rules play; the agent's own calls are
+    unchanged."""
+    import envs.clandestine_v0 as CV
+
+    e = CV.raw_env(num_players=1, nemesis="most_holy", difficulty=1)
+    e.reset(seed=0)
+    for agent in ("player_1", "player_2"):
+        with pytest.raises(ValueError, match=rf"{agent!r} is not an agent of this env: its "
+                                             r"agents are \['player_0'\] \(seat 1 is played by "
+                                             r"the rules\)"):
+            e.observe(agent)
+        with pytest.raises(ValueError, match=rf"{agent!r} is not an agent of this env"):
+            e.resample_from_infostate(agent, np.random.default_rng(0))
+    obs = e.observe("player_0")
+    assert np.array_equal(obs["observation"], e.game.observation_tensor(0))
+    assert obs["action_mask"].sum() >= 1
+    world = e.resample_from_infostate("player_0", np.random.default_rng(0))
+    assert np.array_equal(world.observation_tensor(0), e.game.observation_tensor(0))

@@ -193,10 +193,27 @@ class GameAECEnv(AECEnv):
             for a in self.agents:
                 self.infos[a]["text"] = self._text_logs.text(self.game, seat_of(a))
 
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
+    def _agent_seat(self, agent: str) -> int:
+        """The seat of ``agent``, one of this env's agents.
+
+        Raises:
+            ValueError: ``agent`` is not a ``player_<seat>`` name, or names no agent of this env
+                (a seat past the last, or a seat the rules play, such as Clandestine's Nemesis,
+                which ``player_<seat>`` can name though the env has no such agent).
+        """
         seat = self._seat_of.get(agent)
         if seat is None:
-            seat = seat_of(agent)  # names the bad agent (or the seat check does)
+            seat = seat_of(agent)  # names a name that is not player_<seat>
+            rules = [q for q in range(self.game.num_players) if q not in self._seat_of.values()]
+            note = "" if not rules else (
+                f" (seat{'' if len(rules) == 1 else 's'} {', '.join(str(q) for q in rules)} "
+                f"{'is' if len(rules) == 1 else 'are'} played by the rules)")
+            raise ValueError(f"{agent!r} is not an agent of this env: its agents are "
+                             f"{self.possible_agents}{note}")
+        return seat
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self._agent_seat(agent)
         mask = self._mask if agent == self.agent_selection and not (
             self.terminations.get(agent) or self.truncations.get(agent)) else self._zero_mask
         # a copy: agents may edit their mask; the engine's own stays untouched
@@ -271,7 +288,7 @@ class GameAECEnv(AECEnv):
 
     def resample_from_infostate(self, agent: str, rng: np.random.Generator) -> GameState:
         """A full state consistent with what ``agent`` knows (``GameState.resample_from_infostate``)."""
-        return self.game.resample_from_infostate(seat_of(agent), rng)
+        return self.game.resample_from_infostate(self._agent_seat(agent), rng)
 
     def to_record(self) -> dict[str, Any]:
         """The current game's replayable record (``GameState.to_record``)."""
