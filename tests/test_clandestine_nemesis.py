@@ -1023,3 +1023,26 @@ def test_the_solo_env_observes_its_agents_only():
     assert obs["action_mask"].sum() >= 1
     world = e.resample_from_infostate("player_0", np.random.default_rng(0))
     assert np.array_equal(world.observation_tensor(0), e.game.observation_tensor(0))
+
+
+def test_solo_final_evaluation_plays_each_agent_once_against_the_nemesis(tmp_path, capsys):
+    """Solo (one agent seat), the final evaluation's match-ups "trained vs random" and "trained
+    vs heuristic" were the same lineup, the trained agent alone, playing the same games twice
+    under the names of opponents that never sat; "heuristic vs random" was the heuristic alone.
+    Solo there are two match-ups now, each agent alone against the Nemesis; with two agent
+    seats the usual three stay."""
+    import json
+
+    from training.selfplay import main as selfplay_main
+
+    base = ["--game", "clandestine", "--nemesis", "most_holy", "--difficulty", "1",
+            "--timesteps", "64", "--n-envs", "1", "--vec-env", "dummy", "--n-steps", "64",
+            "--batch-size", "64", "--n-epochs", "1", "--net", "8", "--imitation-games", "0",
+            "--eval-games", "1", "--no-progress"]
+    assert selfplay_main(base + ["--run-dir", str(tmp_path / "solo")]) == 0
+    summary = json.loads((tmp_path / "solo" / "evaluation.json").read_text())
+    assert [s["matchup"] for s in summary] == ["trained_vs_nemesis", "heuristic_vs_nemesis"]
+    assert [s["entry"] for s in summary] == ["trained", "heuristic"]
+    assert all(s["games"] == 1 for s in summary)
+    assert not list((tmp_path / "solo").glob("evaluation_*_vs_random*"))
+    capsys.readouterr()

@@ -24,7 +24,8 @@ Outputs, all under ``--run-dir`` (default ``runs/<game>``):
   opponent kind over training (:mod:`training.plots`; ``python -m training.plots RUN_DIR``
   redraws it);
 * ``final_model.zip``; ``evaluation*.json/csv/png`` — the final evaluation: trained agent vs
-  random, trained agent vs heuristic, heuristic vs random (seats rotated, 95% Wilson intervals).
+  random, trained agent vs heuristic, heuristic vs random (seats rotated, 95% Wilson intervals);
+  solo against a Nemesis, the trained agent and the heuristic each alone against it.
   A run whose folder already holds ``evaluation.json`` is refused unless ``--overwrite`` (or
   ``--eval-games 0``), so re-running a finished command never replaces its results silently.
 
@@ -739,6 +740,9 @@ def warm_start(model: Any, args: argparse.Namespace, state_class: type[GameState
 def final_evaluation(game: str, config: dict[str, Any], run_dir: Path, n_players: int,
                      games: int, seed: int, progress: bool = True) -> list[dict[str, Any]]:
     """Trained vs random, trained vs heuristic, heuristic vs random; tables, files and a chart.
+    Solo (``n_players`` 1: one agent seat against Clandestine's Nemesis) the trained agent and
+    the heuristic each play alone against the Nemesis (``trained_vs_nemesis``,
+    ``heuristic_vs_nemesis``).
 
     ``progress``: show a progress bar per match-up (``--no-progress`` hides them).
     """
@@ -749,9 +753,14 @@ def final_evaluation(game: str, config: dict[str, Any], run_dir: Path, n_players
     from .plots import read_learning_curve, save_chart, save_learning_curve, seat_parity
 
     trained = f"ppo:{run_dir / 'final_model.zip'}"
-    matchups = [("trained_vs_random", [trained] + ["random"] * (n_players - 1)),
-                ("trained_vs_heuristic", [trained] + ["heuristic"] * (n_players - 1)),
-                ("heuristic_vs_random", ["heuristic"] + ["random"] * (n_players - 1))]
+    if n_players == 1:
+        # solo: one agent seat, the rest played by the rules (Clandestine's Nemesis), so there
+        # are no random or heuristic opponents: each agent plays alone against the Nemesis
+        matchups = [("trained_vs_nemesis", [trained]), ("heuristic_vs_nemesis", ["heuristic"])]
+    else:
+        matchups = [("trained_vs_random", [trained] + ["random"] * (n_players - 1)),
+                    ("trained_vs_heuristic", [trained] + ["heuristic"] * (n_players - 1)),
+                    ("heuristic_vs_random", ["heuristic"] + ["random"] * (n_players - 1))]
     rows, summary = [], []
     for name, lineup in matchups:
         labels = entry_labels(lineup)
