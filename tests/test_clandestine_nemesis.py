@@ -764,6 +764,30 @@ def test_solo_ids_and_env_agents():
         raw.step(None if term or trunc else int(rng.choice(np.flatnonzero(mask))))
     assert set(raw.rewards.values()) <= {-1.0, 1.0}
 
+def test_the_solo_gymnasium_env_refuses_opponents_it_has_no_seat_for():
+    """Solo (one human seat against the Nemesis) a Gymnasium env has no opponent seat: an
+    ``opponents`` given, even ``"random"``, is refused naming the parameter (before, it was
+    silently dropped); left out or ``None`` it plays. With two human seats the default is still
+    one random opponent."""
+    import gymnasium
+
+    import envs  # noqa: F401  (registers the ids)
+    from envs.core.errors import ConfigError
+    from envs.core.single_agent import SingleAgentEnv
+
+    for opponents in ("heuristic", "random", ["random"]):
+        with pytest.raises(ConfigError, match=r"opponents=.* given, but this game has no "
+                                              r"opponent seat for an agent"):
+            gymnasium.make("cunning/ClandestineSolo-v0", opponents=opponents)
+    for kw in ({}, {"opponents": None}):
+        e = SingleAgentEnv("clandestine", num_players=1, nemesis="most_holy", difficulty=1, **kw)
+        e.reset(seed=1)
+        assert e.specs == [] and e.opponents == {}
+    two = SingleAgentEnv("clandestine", num_players=2, nemesis="most_holy", difficulty=1, seat=0)
+    two.reset(seed=1)
+    assert two.specs == ["random"] and type(two.specs[0]) is str
+    assert list(two.opponents) == [1] and two.opponents[1][0] == "random"
+
 
 def test_heuristic_and_arena_against_the_nemesis():
     """The scripted heuristic plays a human seat against each Nemesis (solo and beside a random

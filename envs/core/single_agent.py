@@ -68,6 +68,16 @@ def register_gymnasium_envs() -> list[str]:
     return ids
 
 
+class _DefaultOpponents(str):
+    """The string ``"random"`` as the default of ``opponents``, an object of its own so that
+    the default can be told apart from ``"random"`` given by the caller."""
+
+
+#: the opponents of a :class:`SingleAgentEnv` not told any: ``"random"`` at every opponent seat
+#: (none in solo play, where the only other seat is played by the rules)
+DEFAULT_OPPONENTS = _DefaultOpponents("random")
+
+
 class SingleAgentEnv(gym.Env):
     """Gymnasium env of one learning seat; every other seat is played by an agent inside ``step``.
 
@@ -96,7 +106,9 @@ class SingleAgentEnv(gym.Env):
             seated in turn order after the learner (the first at seat ``learner + 1`` mod
             ``n``), so each opponent keeps its position relative to the learner when seats
             rotate. Every opponent seat plays an instance of its own (CONVENTIONS.md, "Agents"),
-            made on first use, kept across episodes and ``reset()`` before each game.
+            made on first use, kept across episodes and ``reset()`` before each game. Default
+            ``"random"``; in solo play (one seat for agents, the other played by the rules, as
+            ``cunning/ClandestineSolo-v0``) there is no opponent seat: leave it out (or ``None``).
         seat: the learner's seat (an int in ``0..n-1``), or ``"rotate"`` (default): seats
             ``first_seat, first_seat + 1, … (mod n)`` over successive episodes.
         first_seat: the first seat of the rotation (default 0).
@@ -132,7 +144,7 @@ class SingleAgentEnv(gym.Env):
     #: games in a row without a learner decision before reset gives up (see :meth:`reset`)
     MAX_GAMES_WITHOUT_DECISION = 1000
 
-    def __init__(self, game: str, opponents: str | Sequence[str] = "random",
+    def __init__(self, game: str, opponents: str | Sequence[str] | None = DEFAULT_OPPONENTS,
                  seat: int | str = "rotate", first_seat: int = 0, illegal_action: str = "raise",
                  illegal_reward: float = -1.0, max_cycles: int | None = None,
                  seed: int | None = None, render_mode: str | None = None, **config: Any) -> None:
@@ -196,10 +208,14 @@ class SingleAgentEnv(gym.Env):
     def _check_specs(self, opponents: str | Sequence[str] | None) -> list[str]:
         """The opponent specs, one per relative position 1..n-1 (checked; ``make_agent`` built
         once for each distinct spec so a bad spec fails at construction)."""
-        if opponents is None:
+        if opponents is None or (opponents is DEFAULT_OPPONENTS and self.n == 1):
             return []
+        if self.n == 1:     # solo: the only other seat is played by the rules
+            raise ConfigError(f"opponents={opponents!r} given, but this game has no opponent "
+                              "seat for an agent: the learner's is the only one, the other is "
+                              "played by the rules (Clandestine's Nemesis); leave opponents out")
         try:
-            specs = [opponents] if isinstance(opponents, str) else list(opponents)
+            specs = [str(opponents)] if isinstance(opponents, str) else list(opponents)
         except TypeError:   # not a spec nor a sequence of specs (e.g. a number)
             specs = []
         if not specs or not all(isinstance(s, str) for s in specs) or len(specs) not in (
