@@ -7,7 +7,7 @@ from collections import defaultdict
 import pytest
 
 from training.arena import wilson_interval
-from training.league import main, matchups, run_league
+from training.league import main, matchups, run_league, save_heatmap
 
 
 def test_matchups_are_each_agent_alone_among_copies_of_each_other():
@@ -251,3 +251,29 @@ def test_a_nemesis_win_is_no_match_up_game_without_a_winner():
     assert row["no_winner_share"] == sum(
         not g.rules_won and not any(x > 0 for x in g.returns) for g in games) / len(games)
     assert row["no_winner_share"] < no_agent_won
+
+
+def test_the_heat_map_has_no_equal_seat_midpoint_beside_a_nemesis(tmp_path, monkeypatch):
+    """The heat map is yellow at the equal seats' win rate 1 / n (4-player Prowl: 0.25), and
+    beside a Clandestine Nemesis, where no seat is an equal one, runs from 0 to 1 without a
+    midpoint (before, 1 / num_players: 0.5 with two human seats, as if the Nemesis's seat did
+    not count)."""
+    import matplotlib.colors
+
+    centres: list[float | None] = []
+    two_slope = matplotlib.colors.TwoSlopeNorm
+
+    class Recording(two_slope):
+        def __init__(self, vcenter, vmin=None, vmax=None):
+            centres.append(vcenter)
+            super().__init__(vcenter, vmin=vmin, vmax=vmax)
+
+    monkeypatch.setattr(matplotlib.colors, "TwoSlopeNorm", Recording)
+    solo = run_league("clandestine", ["random", "heuristic"], 1, seed=2,
+                      config={"num_players": 2, "nemesis": "most_holy", "difficulty": 1,
+                              "max_rounds": 2})
+    save_heatmap(tmp_path / "solo.png", solo)
+    assert centres == [] and (tmp_path / "solo.png").stat().st_size > 0
+    prowl = run_league("prowl", ["random", "heuristic"], 1, seed=2)
+    save_heatmap(tmp_path / "prowl.png", prowl)
+    assert centres == [0.25]

@@ -324,7 +324,9 @@ def run_league(game: str, agents: Sequence[str], games: int, seed: int = 0,
 def save_heatmap(path: str | Path, report: LeagueReport) -> Path:
     """Write the cross-play matrix as a heat-map PNG (row agent's win rate alone among copies
     of the column agent, the interval in each cell; diagonal blank). The colour scale is yellow
-    at ``1 / num_players`` (one winner per game, all seats equal), red below, green above."""
+    at ``1 / num_players`` (one winner per game, all seats equal), red below, green above;
+    beside a seat the rules play (a Clandestine Nemesis) no seat win rate is the equal one, and
+    the scale runs from red at 0 to green at 1 (:func:`training.plots.seat_parity`)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -341,8 +343,12 @@ def save_heatmap(path: str | Path, report: LeagueReport) -> Path:
     size = 1.6 + 1.5 * k
     fig, ax = plt.subplots(figsize=(size + 1.5, size))
     cmap = plt.get_cmap("RdYlGn").with_extremes(bad="lightgrey")
-    parity = 1 / report.num_players   # yellow: the win rate of a seat when all seats are equal
-    norm = matplotlib.colors.TwoSlopeNorm(vmin=0, vcenter=parity, vmax=1)
+    from .plots import seat_parity
+
+    # yellow: the win rate of a seat when all seats are equal (none beside a Nemesis)
+    parity = seat_parity(report.game, report.config)
+    norm = (matplotlib.colors.Normalize(vmin=0, vmax=1) if parity is None
+            else matplotlib.colors.TwoSlopeNorm(vmin=0, vcenter=parity, vmax=1))
     im = ax.imshow(np.ma.masked_invalid(values), cmap=cmap, norm=norm)
     for i, a in enumerate(names):
         for j, b in enumerate(names):
