@@ -63,7 +63,7 @@ def main(argv=None) -> int:
             print(json.dumps({"agent": args.agent, "nemesis": nem, "difficulty": d,
                               "games": args.games, "wins": int(wins),
                               "win_rate": wins / args.games, "ci95": [round(lo, 3), round(hi, 3)],
-                              "seconds": round(rep.seconds)}), flush=True)
+                              "seconds": round(rep.seconds, 2)}), flush=True)
     return 0
 
 
