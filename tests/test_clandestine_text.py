@@ -12,6 +12,7 @@ from envs.clandestine.actions import decode
 from envs.clandestine.city import load_content
 from envs.clandestine.engine import MAP_ORDER, ClandestineState
 from envs.clandestine.words import relic_card_words, relic_words
+from envs.core.aec import seat_of
 from envs.core.text import action_text_for
 
 _C = load_content()
@@ -376,7 +377,8 @@ def test_the_nemesis_turn_is_told_to_the_seat_in_its_words():
         "Sword; Target Routes R3, R4",
         "P1: Action with the Public Leader on P0S1 (Fundraise), Strength 3: gained 3 Gold",
         "P1: Alchemy, its C1 Action at Strength 0: a Tithe token on P0S3 (Fundraise)",
-        "P1: Intent deck empty: the 1 card under Quiet Vespers [N09] shuffled into a new deck"]
+        "P1: Intent deck empty: the 1 card under Quiet Vespers [N09] (Moon) shuffled into a "
+        "new deck"]
     assert logs.pending(st, 0) == expected
     text = logs.text(st, 0).splitlines()
     at = text.index("Since your last decision:")
@@ -391,8 +393,9 @@ def test_the_nemesis_turn_is_told_to_the_seat_in_its_words():
 
 def test_the_nemesis_turn_comes_after_the_action_that_ends_the_turn_before_it():
     """Two seats against the Most Holy through the AEC env with text observations: the last
-    decision of seat 1's turn is listed for seat 0, then the Nemesis's turn (P2), which seat 1
-    (who just decided) is told too."""
+    decision before the Nemesis's turn (the end of seat 1's turn, or seat 0's Any Time Alchemy
+    after it) is listed for the other seat, then the Nemesis's turn (P2), which the seat that
+    just decided is told too."""
     import envs.clandestine_v0 as C
 
     env = C.raw_env(num_players=2, nemesis="most_holy", difficulty=3, text_observation=True)
@@ -407,14 +410,19 @@ def test_the_nemesis_turn_comes_after_the_action_that_ends_the_turn_before_it():
         nem = env.game.rules_words()
         if nem:
             break
-    assert agent == "player_1" and nem[0][0] == 2
-    assert nem[0][1].startswith("flipped the Intent card ")
+    assert nem[0][0] == 2 and nem[0][1].startswith("flipped the Intent card ")
+    actor = seat_of(agent)
+    other = 1 - actor
     lines = [f"  - P2: {w}" for _, w in nem]
-    for viewer, told in (("player_0", [f"  - P1: {words}"] + lines), ("player_1", lines)):
-        text = env.infos[viewer]["text"].splitlines()
-        at = text.index("Since your last decision:")
-        assert text[at + 1:at + 1 + len(told)] == told
-        assert not text[at + 1 + len(told)].startswith("  - ")
+
+    def told(viewer):
+        text = env.infos[f"player_{viewer}"]["text"].splitlines()
+        at = text.index("Since your last decision:") + 1
+        end = next(i for i in range(at, len(text)) if not text[i].startswith("  - "))
+        return text[at:end]
+
+    assert told(actor) == lines  # its own decision cleared its log
+    assert told(other)[-len(lines) - 1:] == [f"  - P{actor}: {words}"] + lines
 
 
 def _unseen_intent_names(st):

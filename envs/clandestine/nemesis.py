@@ -33,6 +33,11 @@ END (the lowest-numbered Route for the Harbor), the scoring card (§10.8);
   on Relics (+1 cost, returned when acquired), bribe / kill in the owner's PRE and POST windows
   (AGENTS block), the end-of-game discards.
 
+Its public events are worded for the text views as they happen (``ClandestineState.say``,
+read through ``rules_words``): the Intent card flipped with its intent row, the Ascension, the
+Leader and Action with what it gave, the Alchemy result, a reshuffle, the suit effects it
+performs; never a face-down Intent card.
+
 Simplifications (documented): Serpent traps primed on a space the Nemesis uses stay primed;
 Twilight Masks' Chaos on such a space lowers its Strength and is removed (the Nemesis ignores
 Chaos); a captured Universal Follower leaves its placed space after the movement (the pawns
@@ -50,6 +55,7 @@ from . import pawns as P
 from . import phases as PH
 from . import relic_map as RM
 from .city import load_content
+from .words import intent_words, relic_words, space_action_words, tile_words
 
 if TYPE_CHECKING:  # pragma: no cover
     from .engine import ClandestineState
@@ -141,6 +147,42 @@ class NemesisSeat:
         return INTENTS[self.pile[-1]]["method_row"]
 
 
+# ---------------------------------------------------------------------------- words
+ROMAN = ("I", "II", "III", "IV", "V")
+
+
+def space_words(st: ClandestineState, space: int) -> str:
+    """``"P0S3 (Fundraise)"``: a space and its Action, as the text view names them."""
+    action = space_action_words(st.city.action(space))
+    return st.city.space_ids[space] + (f" ({action})" if action else "")
+
+
+def intent_row_words(row: dict) -> str:
+    """The intent row of an Intent card (design §10.4): ``"Ascension (L side); Target Suit
+    Rod; Target Routes R1, R4, Harbor"`` or ``"no Ascension; ..."``."""
+    routes = ", ".join("Harbor" if r == "H" else r for r in row["target_routes"])
+    ascend = f"Ascension ({row['side']} side)" if row["ascend"] else "no Ascension"
+    return f"{ascend}; Target Suit {row['target_suit']}; Target Routes {routes}"
+
+
+def tithe_words(st: ClandestineState, space: int) -> str:
+    """Where :func:`add_tithe` put a Tithe token (``space`` -1: none was left)."""
+    return f"a Tithe token on {space_words(st, space)}" if space >= 0 else \
+        "no Tithe token left"
+
+
+def relics_words(relics: list[int]) -> str:
+    """``"<name> [R###]; ..."`` of the Relics (all public: Map Relics, a Nemesis hand)."""
+    return "; ".join(relic_words(r) for r in relics)
+
+
+def seize_words(marked: list[int], vaulted: list[int]) -> str:
+    """What :func:`seize` did: Agents put on Relics, Relics taken into the Vault."""
+    parts = ([f"an Agent on each of {relics_words(marked)}"] if marked else []) + \
+        ([f"into the Vault: {relics_words(vaulted)}"] if vaulted else [])
+    return "; ".join(parts) or "no Relic of the Target Suit on the Map"
+
+
 # ---------------------------------------------------------------------------- setup
 def setup(st: ClandestineState) -> None:
     """Nemesis setup (rulebook Solo Play steps 1-5, design §10.5 Setup 2-3): the Intent deck
@@ -192,6 +234,7 @@ def step(st: ClandestineState) -> None:
         nem.top = _flip(st)
         nem.stage = 1
         row = nem.intent()
+        st.say(f"flipped the Intent card {intent_words(nem.top)}: {intent_row_words(row)}")
         if row["ascend"]:
             effects = ascend(st, row["target_suit"], row["side"])
             if effects:
@@ -208,6 +251,9 @@ def step(st: ClandestineState) -> None:
     if not nem.deck:  # step 11: the cards below the one just moved become the new deck
         nem.deck = sorted(nem.pile[:-1])
         nem.pile = nem.pile[-1:]
+        k = len(nem.deck)
+        st.say(f"Intent deck empty: the {k} card{'s' if k != 1 else ''} under "
+               f"{intent_words(nem.pile[-1])} shuffled into a new deck")
     nem.stage = 0
     st.phase, st.end_step = "END", 0
 
@@ -220,17 +266,18 @@ def board_slot(level: int, suit: str, side: str) -> int:
     return BOARD_INDEX[f"A{roman}-{suit}-{side}"]
 
 
-def _take_target(st: ClandestineState, level: int, suit: str, side: str) -> bool:
+def _take_target(st: ClandestineState, level: int, suit: str, side: str) -> int:
     """Take the target tile (or the other side's) of ``level`` onto its Level slot face up;
-    False when both are gone."""
+    returns the tile, or -1 when both are gone."""
     nem = st.nem
     for sd in (side, "R" if side == "L" else "L"):
         idx = board_slot(level, suit, sd)
-        if st.board_tile[idx] >= 0:
-            nem.level_slots[level - 2].append([st.board_tile[idx], True])
+        tile = st.board_tile[idx]
+        if tile >= 0:
+            nem.level_slots[level - 2].append([tile, True])
             st.board_tile[idx] = -1
-            return True
-    return False
+            return tile
+    return -1
 
 
 def ascend(st: ClandestineState, suit: str, side: str) -> list[tuple[int, str]]:
@@ -250,7 +297,10 @@ def ascend(st: ClandestineState, suit: str, side: str) -> list[tuple[int, str]]:
     effects: list[tuple[int, str]] = []
     while st.level[nem.seat] < 5:
         target = st.level[nem.seat] + 1
-        if _take_target(st, target, suit, side):
+        tile = _take_target(st, target, suit, side)
+        if tile >= 0:
+            st.say(f"Ascension: took the tile {tile_words(tile)} face up onto its Level "
+                   f"{ROMAN[target - 1]} slot")
             break
         slot = nem.level_slots[target - 2]
         first = not any(target in t for t in st.ftl)
@@ -259,7 +309,12 @@ def ascend(st: ClandestineState, suit: str, side: str) -> list[tuple[int, str]]:
         for tile in slot:
             tile[1] = False
         st.level[nem.seat] = target
-        effects += st.gain_level_rest(nem.seat, suit)  # ftl, UFs on Sidewalks, end at V
+        now = st.gain_level_rest(nem.seat, suit)  # ftl, UFs on Sidewalks, end at V
+        effects += now
+        st.say(f"Ascension: no {suit} tile left for Level {ROMAN[target - 1]}: rose to Level "
+               f"{ROMAN[target - 1]}" + (", first to it" if first else "")
+               + (f" (every other seat performs the {now[0][1]} suit effect)" if now else "")
+               + (": the end of the game is triggered" if target == 5 else ""))
     return effects
 
 
@@ -364,40 +419,53 @@ def perform(st: ClandestineState, space: int, leader: int) -> None:
     mv = P.start_movement(st.city, st.pawns, space, leader, seat, automatic=True,
                           cells=nem.cells)
     strength = mv.strength
+    head = (f"Action with {'the Public' if leader == P.PL else 'its Society'} Leader on "
+            f"{space_words(st, space)}")
     x = st.masks_space[space]
     if x:  # step 2: the Masks' Chaos on the space (the Nemesis ignores the Chaos itself)
         strength += -x
         st.masks_space[space] = 0
         nem.masks_ignored[space] += x
+        head += f" (ignoring its {x} Chaos of the Twilight Masks: Strength -{x})"
     if nem.nemesis == "most_holy" and space in chambers:
-        capture(st, mv.placements)
+        caught = capture(st, mv.placements)
+        if caught >= 0:
+            head += (f" (the Choir captured the Universal Follower placed on "
+                     f"{st.city.space_ids[caught]})")
     s = max(0, strength)
     taken: tuple[str, ...] = ()
     if name == "fundraise":
         st.gold[seat] += s
+        did = f"gained {s} Gold"
     elif name == "discover":
+        had = len(st.relic_hand[seat])
         taken = discover(st)
+        got = st.relic_hand[seat][had:]
+        did = f"took {relics_words(got)}" if got else "no Relic of the Target Suit on the " \
+            "Target Routes"
     elif name == "tithe":
-        add_tithe(st)
+        did = tithe_words(st, add_tithe(st))
         if s >= 5:
-            add_tithe(st)
+            did += ", " + tithe_words(st, add_tithe(st))
     elif name == "collect":
-        st.gold[seat] += sum(nem.tithes) + s // 2
+        gold = sum(nem.tithes) + s // 2
+        st.gold[seat] += gold
+        did = f"gained {gold} Gold"
     elif name == "convert":
-        convert(st)
+        did = convert_words(st)
         if s >= 6:
-            convert(st)
+            did += "; " + convert_words(st)
     elif name == "tithe_convert":
-        add_tithe(st)
-        convert(st)
+        did = tithe_words(st, add_tithe(st)) + "; " + convert_words(st)
     elif name == "seize":
-        seize(st, nem.intent()["target_suit"])
+        did = seize_words(*seize(st, nem.intent()["target_suit"]))
     elif name == "deploy":
-        deploy(st)
+        did = deploy_words(st)
         if s >= 6 and space == chambers[1]:
-            deploy(st)
+            did += ", " + deploy_words(st)
     else:  # pragma: no cover - the Public loop holds only Fundraise and Discover spaces
         raise RuntimeError(f"the Nemesis cannot perform {name!r}")
+    st.say(f"{head}, Strength {s}: {did}")
     f = PH.ActionFrame(name, seat, space, leader, s)
     f.purchase = _Taken(taken) if name == "discover" else None
     st._payouts(f)
@@ -448,6 +516,7 @@ def alchemy(st: ClandestineState) -> None:
     res = m["alchemy_result"]
     if res == "assign":
         suit = nem.intent()["target_suit"]
+        did = f"no {suit} Relic in hand to assign"
         for r in list(st.relic_hand[seat]):
             if suit not in relic_suits(r):
                 continue
@@ -457,18 +526,27 @@ def alchemy(st: ClandestineState) -> None:
                 st.relic_hand[seat].remove(r)
                 st.relic_known[seat].remove(r)
                 st.slots[seat][free[0]] = r
+                did = f"assigned {relic_words(r)} to Relic slot {free[0] + 1}"
+            else:
+                did = f"no free slot of {m['assign_chamber']} for {relic_words(r)}"
             break  # only the oldest Relic of the suit is tried
     elif res == "buy_intrigue":
+        did = "fewer than 6 Gold: no Intrigue bought"
         if st.gold[seat] >= 6:
             st.gold[seat] -= 6
             st.intrigue[seat] += 2
+            did = "paid 6 Gold for 2 Intrigue"
     elif res == "unique":
         if nem.nemesis == "most_holy":  # C1 Collection Plate at Strength 0: one Tithe
-            add_tithe(st)
+            did = tithe_words(st, add_tithe(st))
         else:  # C1 Interrogation Room
-            seize(st, nem.intent()["target_suit"])
+            did = seize_words(*seize(st, nem.intent()["target_suit"]))
+        did = f"its C1 Action at Strength 0: {did}"
     elif res != "none":  # pragma: no cover - the JSON's results are these four
         raise RuntimeError(f"unknown alchemy result {res!r}")
+    else:
+        return
+    st.say(f"Alchemy, {did}" if res == "unique" else f"Alchemy: {did}")
 
 
 # ---------------------------------------------------------------------------- the Most Holy
@@ -523,6 +601,16 @@ def convert_cost(st: ClandestineState) -> int:
     return UPPER_COSTS[u] if u < len(UPPER_COSTS) else UPPER_FULL_COST
 
 
+def convert_words(st: ClandestineState) -> str:
+    """:func:`convert` once, and what it did in words."""
+    cost, leader = convert_cost(st), st.cutouts[st.nem.seat] > 0
+    if not convert(st):
+        return "no Conversion (it needs a Universal Follower on the upper Choir and " \
+               f"{cost} Gold)"
+    return (f"Converted for {cost} Gold: a Universal Follower to the Lower Choir, "
+            + ("a Society Leader to its C2" if leader else f"{CONVERT_NO_LEADER} Intrigue"))
+
+
 def convert(st: ClandestineState) -> bool:
     """Convert Pawns (rulebook "Most Holy's Unique Actions"; design §10.6 ``convert``): with a
     UF on the upper Choir and the Gold of the leftmost empty slot, pay it, move the rightmost
@@ -543,19 +631,21 @@ def convert(st: ClandestineState) -> bool:
     return True
 
 
-def capture(st: ClandestineState, placements) -> None:
+def capture(st: ClandestineState, placements) -> int:
     """The Choir (rulebook "The Choir"): the first Universal Follower each turn that leaves the
-    Most Holy's Chambers goes to the leftmost empty upper-Choir slot instead (if any)."""
+    Most Holy's Chambers goes to the leftmost empty upper-Choir slot instead (if any). Returns
+    the space it was placed on, or -1."""
     nem = st.nem
     if nem.captured or nem.upper >= len(UPPER_COSTS):
-        return
+        return -1
     chambers = set(st.city.chambers(nem.seat))
     for t, y in placements:
         if t == P.UF and y not in chambers:
             st.pawns.counts[y, P.UF] -= 1
             nem.upper += 1
             nem.captured = True
-            return
+            return int(y)
+    return -1
 
 
 # ---------------------------------------------------------------------------- other seats
@@ -568,8 +658,9 @@ def suit_effect(st: ClandestineState, column: str, ascender: int) -> None:
         st.military_sweep()
     elif column == "Economic":
         st.gold[seat] += st.level[ascender]
-    elif column == "Occult":
-        st.draw_relics(seat, 1)  # face up (ClandestineState.draw_relics)
+        st.say(f"Economic suit effect: gained {st.level[ascender]} Gold")
+    elif column == "Occult" and st.draw_relics(seat, 1):  # face up (ClandestineState.draw_relics)
+        st.say(f"Occult suit effect: drew {relic_words(st.relic_hand[seat][-1])} face up")
 
 
 # ---------------------------------------------------------------------------- scoring
@@ -782,11 +873,14 @@ def vault(st: ClandestineState, relic: int) -> None:
     nem.vault_pos[suit] = new
 
 
-def seize(st: ClandestineState, suit: str) -> None:
+def seize(st: ClandestineState, suit: str) -> tuple[list[int], list[int]]:
     """Place an Agent on each Map Relic of ``suit`` (primary or alternate), in Map order; a
     Relic that would get a 2nd Agent goes to the Vault instead, its Agent returning (design
-    §10.7 seize; ruling 'Supply exhaustion')."""
+    §10.7 seize; ruling 'Supply exhaustion'). Returns the Relics given an Agent and those
+    vaulted."""
     nem = st.nem
+    marked: list[int] = []
+    vaulted: list[int] = []
     for k, r in enumerate(st.relic_map):
         if r < 0 or suit not in relic_suits(r):
             continue
@@ -797,8 +891,17 @@ def seize(st: ClandestineState, suit: str) -> None:
             if x:
                 nem.masks_taken[r] = nem.masks_taken.get(r, 0) + x
             vault(st, r)
+            vaulted.append(r)
         elif agent_supply(st) > 0:
             nem.agents_relic[r] = 1
+            marked.append(r)
+    return marked, vaulted
+
+
+def deploy_words(st: ClandestineState) -> str:
+    """:func:`deploy` once, and what it did in words."""
+    space = deploy(st)
+    return f"an Agent on {space_words(st, space)}" if space >= 0 else "no open space for an Agent"
 
 
 def deploy(st: ClandestineState) -> int:
