@@ -459,3 +459,30 @@ def test_the_nemesis_turns_name_no_hidden_card(config):
     setup_flips = 1
     assert flips == sum(e[0] == "intent_flip" for e in st.chance_log) - setup_flips > 5
     assert told > 3 * flips
+
+
+def test_a_seats_view_shows_the_nemesis_board():
+    """The Nemesis's public board is in every seat's text view (design §1.5: its state is
+    public; the observation holds it): the face-up Intent card and its method row (which
+    picks its next Leader), the face-down count, its Level slots, the Most Holy's Tithes by
+    space and its Choir. Hand-worked on the position of
+    test_the_nemesis_turn_is_told_to_the_seat_in_its_words after the Nemesis's turn: Quiet
+    Vespers [N09] face up (method: from the S1 of the seat after it, P0S1, clockwise, a Society
+    Leader on a Chamber, the first found; no Alchemy), Crown of Day the one card face down;
+    Tithes K0a, P0S1, P0S3, K1b one each; the upper Choir holds 2 Universal Followers (the
+    leftmost empty slot, the third, costs 7 Gold), the Lower Choir none and 4 Society Leaders."""
+    from envs.clandestine.nemesis import INTENT_IDS
+
+    st, a = _before_first_nemesis_turn(10, num_players=1, nemesis="most_holy", difficulty=3)
+    st.nem.deck = [INTENT_IDS.index("N09")]
+    st.apply_action(a)
+    view = st.render_text(0).splitlines()
+    at = view.index("  Nemesis The Most Holy (seat 1, difficulty 3):")
+    assert view[at + 1:at + 5] == [
+        "    face-up Intent Quiet Vespers [N09] (Moon): next Leader from P0S1 clockwise, a "
+        "Society Leader on a Chamber, the first found; Alchemy: none",
+        "    Intent deck 1 face down; Level slots II -; III -; IV -; V -",
+        "    Tithes K0a 1; P0S1 1; P0S3 1; K1b 1 (4 of 12)",
+        "    upper Choir 2 Universal Followers (next Conversion 7 Gold); Lower Choir 0 "
+        "Universal Followers, 4 Society Leaders"]
+    assert "face-up Intent" not in ClandestineState.from_config(1, num_players=3).render_text(0)

@@ -1766,6 +1766,8 @@ def render_state(st: ClandestineState, seat: int | None = None) -> str:
     for m, r in zip(MAP_ORDER, st.relic_map):
         row = "E" if m.startswith("E") else m.partition(".")[0]
         rows.setdefault(row, []).append(f"{m} " + (relic_card_words(r) if r >= 0 else "-"))
+    if st.nem is not None:  # its whole state is public (design §1.5)
+        lines += NEM.render_lines(st)
     lines.append(f"  Map (Relic deck {len(st.relic_deck)})")
     lines.extend(f"    {'; '.join(row)}" for row in rows.values())
     for sid, codes in st.pawns.as_lists(st.city).items():

@@ -183,6 +183,74 @@ def seize_words(marked: list[int], vaulted: list[int]) -> str:
     return "; ".join(parts) or "no Relic of the Target Suit on the Map"
 
 
+_KIND_WORDS = {"any": "any Leader", "public": "a Public Leader", "society": "a Society Leader"}
+_ON_WORDS = {"any": "", "fundraise": " on a Fundraise space", "discover": " on a Discover space",
+             "chamber": " on a Chamber"}
+_ALCHEMY_WORDS = {"buy_intrigue": "6 Gold for 2 Intrigue", "unique": "its C1 Action at Strength 0",
+                  "none": "none"}
+
+
+def method_row_words(st: ClandestineState, row: dict) -> str:
+    """The method row of the face-up Intent card (design §10.2 steps 9-10): where the leader
+    search starts and goes, which Leader it takes, the Alchemy result."""
+    sel, props = row["leader_selection"], row["leader_properties"]
+    if sel["dir"] == "path":
+        where = "along its path (C1-C4, S1-S3, then the Public loop clockwise)"
+    else:
+        seat, n = st.nem.seat, st.spec.num_players
+        start = {"nemesis_S1": st.city.sidewalks(seat)[0], "nemesis_C1": st.city.sidewalks(seat)[0],
+                 "next_seat_S1": st.city.sidewalks(0)[0],
+                 "prev_seat_S3": st.city.sidewalks((seat - 1) % n)[2]}[sel["start"]]
+        where = (f"from {st.city.space_ids[start]} "
+                 f"{'clockwise' if sel['dir'] == 'cw' else 'counterclockwise'}")
+    rank = "the first found" if props["rank"] == "first" else "the strongest"
+    res = row["alchemy_result"]
+    alchemy = (f"assign a Relic of the Target Suit to {row['assign_chamber']}"
+               if res == "assign" else _ALCHEMY_WORDS.get(res, res))
+    return (f"next Leader {where}, {_KIND_WORDS[props['kind']]}{_ON_WORDS[props['on']]}, "
+            f"{rank}; Alchemy: {alchemy}")
+
+
+def render_lines(st: ClandestineState) -> list[str]:
+    """The Nemesis's public board for the text view (every seat sees it; design §1.5): the
+    face-up Intent card with its method row, the face-down count, the Level slots (face-up
+    tiles by name, face-down ones counted); the Most Holy's Tithes and Choir; the Silver
+    Guard's Agents, Vault and Cells. Never a face-down Intent card."""
+    from .engine import NEMESIS_NAMES
+    nem = st.nem
+    ids = st.city.space_ids
+    lines = [f"  Nemesis {NEMESIS_NAMES[nem.nemesis]} (seat {nem.seat}, difficulty "
+             f"{nem.difficulty}):"]
+    if nem.pile:
+        lines.append(f"    face-up Intent {intent_words(nem.pile[-1])}: "
+                     f"{method_row_words(st, nem.method())}")
+    slots = []
+    for level, slot in zip(LEVEL_SLOTS, nem.level_slots):
+        up = [tile_words(t) for t, face_up in slot if face_up]
+        down = sum(not face_up for _, face_up in slot)
+        text = ", ".join(up + ([f"{down} face down"] if down else [])) or "-"
+        slots.append(f"{ROMAN[level - 1]} {text}")
+    lines.append(f"    Intent deck {len(nem.deck)} face down; Level slots {'; '.join(slots)}")
+    if nem.nemesis == "most_holy":
+        tithes = "; ".join(f"{ids[s]} {k}" for s, k in enumerate(nem.tithes) if k) or "none"
+        lines.append(f"    Tithes {tithes} ({sum(nem.tithes)} of {TITHE_TOKENS})")
+        lines.append(f"    upper Choir {nem.upper} Universal Followers (next Conversion "
+                     f"{convert_cost(st)} Gold); Lower Choir {nem.lower_uf} Universal "
+                     f"Followers, {st.cutouts[nem.seat]} Society Leaders")
+    else:
+        agents = "; ".join(f"{ids[s]} {k}" for s, k in enumerate(nem.agents_space) if k) \
+            or "none"
+        on_map = relics_words([r for r in st.relic_map if r >= 0 and nem.agents_relic.get(r)])
+        lines.append(f"    Agents in Chambers {agents}; on Map Relics {on_map or 'none'}; "
+                     f"{agent_supply(st)} in the supply")
+        tracks = ", ".join(f"{s} {nem.vault_pos[s]}/{VAULT_SLOTS}" for s in SUITS)
+        cells = "; ".join(f"{ids[s]} {len(c)} ({sum(t >= 0 for t in c)} trapped)"
+                          for s, c in sorted(nem.cells.items())) or "none"
+        lines.append(f"    Vault tracks {tracks}; Relics in the Vault "
+                     f"{relics_words(nem.vault_relics) or 'none'}; Cells {cells}")
+    return lines
+
+
 # ---------------------------------------------------------------------------- setup
 def setup(st: ClandestineState) -> None:
     """Nemesis setup (rulebook Solo Play steps 1-5, design §10.5 Setup 2-3): the Intent deck
