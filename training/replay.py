@@ -44,6 +44,7 @@ def replay_lines(record: dict[str, Any]) -> tuple[GameState, list[str]]:
     lines = []
     steps = state_class.replay_steps(record)   # one state, stepped (chance outcomes replayed)
     state = next(steps)
+
     def who(seat: int) -> str:
         return f"player_{seat}" + (f" ({agents[seat]})" if agents else "")
 
