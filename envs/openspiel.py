@@ -26,8 +26,19 @@ Mapping (OpenSpiel's terms on the left):
   resample_from_infostate`, whose future chance is fresh.
 * **parameters**: ``players`` (OpenSpiel's name for the engine's ``num_players``), every other
   keyword of the engine's constructor with its default (a list default, such as Prowl's
-  ``clans``, is a string joined by ``/``), ``rng_seed`` and ``max_game_length``. Keywords whose
-  default is ``None`` are not offered. Bad values raise the engine's ``ConfigError`` message.
+  ``clans``, is a string joined by ``/``), ``rng_seed`` and ``max_game_length``. A keyword
+  whose default is ``None`` (Clandestine's ``societies``, variant flags, ``nemesis`` and
+  ``difficulty``) is offered with a "none" value that stands for ``None``
+  (:data:`NONE_TEXT` ``""`` for a text parameter, :data:`NONE_INT` ``-1`` for an integer one):
+  a list is ``/``-joined text, a flag ``"true"`` or ``"false"``, a name as itself
+  (``nemesis="most_holy"``), an integer as itself (``difficulty=3``). :func:`load_game` also
+  takes Python values for them (``None``, ``True``, a list). Bad values raise the engine's
+  ``ConfigError`` message, which names the keyword.
+* **rules-played seats**: a seat the engine plays itself (Clandestine's Nemesis, seated last,
+  not in ``GameState.agent_seats``) is no OpenSpiel player: ``players`` and ``num_players()``
+  count the agent seats (``players=1, nemesis="most_holy", difficulty=3`` is solo play), the
+  Nemesis's turns happen inside ``apply_action`` as part of the transition (no chance node,
+  never a current player), and ``returns()`` lists the agent seats' returns only.
 * **information state and observation**: both are the engine's ``observation_tensor(seat)``
   (float32, the game's documented layout), which already holds perfect recall of everything
   the seat knows; the strings are ``render_text(seat)`` (the seat's own text view) plus a
@@ -73,6 +84,13 @@ DEFAULT_MAX_GAME_LENGTH: dict[str, int] = {"prowl": 1_000, "badland_wolves": 20_
                                            "clans": 1_000, "clandestine": 20_000}
 #: used for a game missing from :data:`DEFAULT_MAX_GAME_LENGTH`
 FALLBACK_MAX_GAME_LENGTH = 20_000
+#: the parameter value that leaves a keyword whose engine default is ``None`` at ``None``: for a
+#: text parameter (a list, a flag, a name), and for an integer one
+NONE_TEXT, NONE_INT = "", -1
+#: more configurations whose agent-seat counts the registered player range covers, per game
+#: (Clandestine against a Nemesis: 1-4 agent seats)
+PLAYER_COUNT_CONFIGS: dict[str, tuple[dict[str, Any], ...]] = {
+    "clandestine": ({"nemesis": "most_holy", "difficulty": 1},)}
 
 #: reward keywords whose returns sum to zero at every player count, per game
 ZERO_SUM_REWARDS: dict[str, set[str]] = {"prowl": {"zero_sum"}}
@@ -119,13 +137,49 @@ class _Spec:
 
 def _engine_keywords(state_class: type) -> dict[str, Any]:
     """The engine constructor's keywords (``seed`` left out) with their defaults."""
-    out = {}
-    for name, p in inspect.signature(state_class.__init__).parameters.items():
-        if name in ("self", "seed") or p.kind not in (inspect.Parameter.KEYWORD_ONLY,
-                                                      inspect.Parameter.POSITIONAL_OR_KEYWORD):
-            continue
-        out[name] = p.default
-    return out
+    return {name: p.default for name, p in _engine_parameters(state_class).items()}
+
+
+def _engine_parameters(state_class: type) -> dict[str, inspect.Parameter]:
+    """The engine constructor's keyword parameters (``seed`` left out)."""
+    return {name: p for name, p in inspect.signature(state_class.__init__).parameters.items()
+            if name not in ("self", "seed") and p.kind in (
+                inspect.Parameter.KEYWORD_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)}
+
+
+def _none_kind(annotation: Any) -> str:
+    """How a keyword defaulting to ``None`` is offered, from its annotation (a string under
+    ``from __future__ import annotations``): ``"int"`` (``int | None``: an integer parameter,
+    :data:`NONE_INT` for None), else text (:data:`NONE_TEXT` for None) read as ``"list"``
+    (``/``-joined), ``"str"`` (a name) or ``"bool"`` (``"true"`` / ``"false"``)."""
+    text = str(annotation)
+    for kind in ("list", "str", "bool"):
+        if kind in text:
+            return kind
+    return "int" if "int" in text else "str"
+
+
+def _none_value(kind: str) -> Any:
+    """The "none" parameter value of a keyword offered as ``kind`` (:func:`_none_kind`)."""
+    return NONE_INT if kind == "int" else NONE_TEXT
+
+
+def _from_none_param(name: str, kind: str, value: Any) -> Any:
+    """The engine value of an OpenSpiel parameter offered for a ``None``-default keyword.
+
+    Raises:
+        ConfigError: a flag that is not ``""``, ``"true"`` or ``"false"`` (names the keyword).
+    """
+    if value == _none_value(kind):
+        return None
+    if kind == "list":
+        return [s for s in value.split("/") if s]
+    if kind == "bool":
+        if value.lower() not in ("true", "false"):
+            raise ConfigError(f"{name} must be '' (the default: None), 'true' or 'false', got "
+                              f"{value!r}")
+        return value.lower() == "true"
+    return value
 
 
 def _to_param(value: Any) -> Any:
@@ -137,18 +191,20 @@ def _to_param(value: Any) -> Any:
     raise TypeError(f"no OpenSpiel parameter type for {value!r}")
 
 
-def _player_counts(state_class: type) -> list[int]:
-    """The player counts the engine accepts (tried from 1 to 12)."""
-    ok = []
-    for n in range(1, 13):
-        try:
-            state_class.from_config(0, num_players=n)
-        except (ConfigError, ValueError):
-            continue
-        ok.append(n)
+def _player_counts(state_class: type, configs: tuple[dict[str, Any], ...] = ()) -> list[int]:
+    """The agent-seat counts the engine accepts (``num_players`` tried from 1 to 12 in the
+    default configuration and in each of ``configs``)."""
+    ok = set()
+    for config in ({}, *configs):
+        for n in range(1, 13):
+            try:
+                engine = state_class.from_config(0, num_players=n, **config)
+            except (ConfigError, ValueError):
+                continue
+            ok.add(len(engine.agent_seats))
     if not ok:
         raise ValueError(f"{state_class.__name__} accepts no player count in 1..12")
-    return ok
+    return sorted(ok)
 
 
 class CunningSpielGame(pyspiel.Game):
@@ -167,6 +223,8 @@ class CunningSpielGame(pyspiel.Game):
     state_class: type = GameState
     registered_type: Any = None
     list_keywords: frozenset = frozenset()
+    #: keywords defaulting to ``None`` -> how they are offered (:func:`_none_kind`)
+    none_keywords: dict[str, str] = {}
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = dict(self.registered_type.parameter_specification, **(params or {}))
@@ -175,22 +233,35 @@ class CunningSpielGame(pyspiel.Game):
         if isinstance(max_len, bool) or not isinstance(max_len, int) or max_len < 1:
             raise ConfigError(f"max_game_length must be a positive integer, got {max_len!r}")
         config = {("num_players" if k == "players" else k):
-                  ([s for s in v.split("/") if s] if k in self.list_keywords else v)
+                  ([s for s in v.split("/") if s] if k in self.list_keywords else
+                   _from_none_param(k, self.none_keywords[k], v) if k in self.none_keywords
+                   else v)
                   for k, v in params.items()}
-        engine = self.state_class.from_config(0, **config)
+        try:
+            engine = self.state_class.from_config(0, **config)
+        except ConfigError as exc:
+            left = [f"{k}={v!r} (its none value) is no {k}" for k, v in params.items()
+                    if k in self.none_keywords and v == _none_value(self.none_keywords[k])
+                    and k in str(exc)]
+            if not left:
+                raise
+            raise ConfigError(f"{exc}; OpenSpiel parameter {', '.join(left)}") from exc
         self._spec = _Spec(self.game, self.state_class, tuple(sorted(engine.config.items(),
                                                                     key=lambda kv: kv[0])),
                            int(max_len))
         zero_sum = is_zero_sum(self.game, engine.config)
         lo, hi = UTILITY_RANGE.get((self.game, engine.config.get("reward")), (-1.0, 1.0))
+        # the players are the agent seats; a seat the rules play (a Nemesis) acts inside the
+        # engine's transitions and is not counted (nor in "players": that is the engine's
+        # num_players keyword, which leaves it out too)
         info = pyspiel.GameInfo(
             num_distinct_actions=engine.num_actions, max_chance_outcomes=0,
-            num_players=engine.num_players, min_utility=lo, max_utility=hi,
+            num_players=len(engine.agent_seats), min_utility=lo, max_utility=hi,
             utility_sum=0.0 if zero_sum else None, max_game_length=int(max_len))
         game_type = _game_type(self.game, self.registered_type.parameter_specification,
                                self.registered_type.min_num_players,
                                self.registered_type.max_num_players, zero_sum)
-        super().__init__(game_type, info, {"players": engine.num_players, **{
+        super().__init__(game_type, info, {"players": engine.config["num_players"], **{
             k: v for k, v in params.items() if k != "players"},
             "max_game_length": int(max_len), "rng_seed": rng_seed})
         self._rng = np.random.default_rng(None if rng_seed < 0 else rng_seed)
@@ -288,10 +359,13 @@ class CunningSpielState(pyspiel.State):
         return self.is_terminal() and not self.engine.is_terminal
 
     def returns(self) -> list[float]:
-        """Each seat's return: the engine's ``returns()`` once it ends by its rules, else 0."""
+        """Each player's return: the engine's ``returns()`` of the agent seats once it ends by
+        its rules (a seat the rules play, such as a Nemesis, is no player), else 0."""
+        seats = self.engine.agent_seats
         if self.engine.is_terminal:
-            return [float(r) for r in self.engine.returns()]
-        return [0.0] * self.engine.num_players
+            ret = self.engine.returns()
+            return [float(ret[s]) for s in seats]
+        return [0.0] * len(seats)
 
     def __str__(self) -> str:
         """The full-truth text picture (``render_text()``), for debugging; never for a seat."""
@@ -428,13 +502,19 @@ def register(game: str) -> type[CunningSpielGame]:
     if game in _REGISTERED:
         return _REGISTERED[game]
     state_class = env_module(game).raw_env.state_class
-    keywords = _engine_keywords(state_class)
-    counts = _player_counts(state_class)
-    default_players = keywords.pop("num_players")
+    keywords = _engine_parameters(state_class)
+    counts = _player_counts(state_class, PLAYER_COUNT_CONFIGS.get(game, ()))
+    default_players = keywords.pop("num_players").default
     params: dict[str, Any] = {"players": default_players}
     list_keywords = set()
-    for name, default in keywords.items():
-        if default is None or default is inspect.Parameter.empty:
+    none_keywords = {}
+    for name, p in keywords.items():
+        default = p.default
+        if default is inspect.Parameter.empty:
+            continue
+        if default is None:
+            none_keywords[name] = _none_kind(p.annotation)
+            params[name] = _none_value(none_keywords[name])
             continue
         if isinstance(default, (list, tuple)):
             list_keywords.add(name)
@@ -446,7 +526,8 @@ def register(game: str) -> type[CunningSpielGame]:
                                  is_zero_sum(game, default_engine.config))
     cls = type(f"{''.join(w.title() for w in game.split('_'))}SpielGame", (CunningSpielGame,),
                {"game": game, "state_class": state_class, "registered_type": registered_type,
-                "list_keywords": frozenset(list_keywords), "__module__": __name__,
+                "list_keywords": frozenset(list_keywords), "none_keywords": none_keywords,
+                "__module__": __name__,
                 "__doc__": f"{game} as a pyspiel game (see :class:`CunningSpielGame`)."})
     pyspiel.register_game(registered_type, cls)
     _REGISTERED[game] = cls
@@ -476,16 +557,25 @@ def ismcts_bot(game: CunningSpielGame, evaluator: Any, uct_c: float = 2.0,
 
 def load_game(game: str, **params: Any) -> CunningSpielGame:
     """``pyspiel.load_game("cunning_<game>", params)``; ``num_players`` is accepted for
-    ``players``.
+    ``players``, and Python values for the keywords defaulting to ``None`` (``None``, a flag's
+    ``True`` / ``False``, a list), given to OpenSpiel as their parameter text (module docstring).
 
     Raises:
         ValueError: unknown game, or a parameter the game refuses.
     """
-    register(game)
+    cls = register(game)
     if "num_players" in params:
         if "players" in params:
             raise ValueError("give players or num_players, not both")
         params["players"] = params.pop("num_players")
+    for k, v in params.items():
+        kind = cls.none_keywords.get(k)
+        if v is None and kind is not None:
+            params[k] = _none_value(kind)
+        elif isinstance(v, bool) and kind == "bool":
+            params[k] = "true" if v else "false"
+        elif isinstance(v, (list, tuple)) and (kind == "list" or k in cls.list_keywords):
+            params[k] = "/".join(str(x) for x in v)
     return pyspiel.load_game(short_name(game), params)
 
 
@@ -500,6 +590,8 @@ __all__ = [
     "CunningObserver",
     "CunningSpielGame",
     "CunningSpielState",
+    "NONE_INT",
+    "NONE_TEXT",
     "is_zero_sum",
     "ismcts_bot",
     "load_game",

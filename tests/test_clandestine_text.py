@@ -12,6 +12,7 @@ from envs.clandestine.actions import decode
 from envs.clandestine.city import load_content
 from envs.clandestine.engine import MAP_ORDER, ClandestineState
 from envs.clandestine.words import relic_card_words, relic_words
+from envs.core.aec import seat_of
 from envs.core.text import action_text_for
 
 _C = load_content()
@@ -330,3 +331,158 @@ def test_a_seats_view_names_the_publicly_known_relics_of_other_hands(config):
                 shown += 1
         assert "known R:" not in st.render_text()
     assert shown > 20
+
+
+# ------------------------------------------------------------------------------------------------
+# the Nemesis's turn in the text feeds (rulebook "Solo Play"; design §10.2): it runs inside the
+# engine, so its public events reach each seat's "since your last decision" lines through
+# ``rules_words`` (the words of the rules-played turns the last action caused) and SeatLogs
+def _before_first_nemesis_turn(seed, **config):
+    """Random legal decisions (generator seeded ``seed``) up to the one after which the
+    Nemesis plays its first turn; returns ``(state before it, that action)``."""
+    st = ClandestineState.from_config(seed, **config)
+    rng = np.random.default_rng(seed)
+    while True:
+        a = int(rng.choice(st.legal_actions()))
+        after = st.clone()
+        after.apply_action(a)
+        if after.nem.top >= 0 or after.nem.pile != st.nem.pile:  # its turn began or ended
+            return st, a
+        st.apply_action(a)
+
+
+def test_the_nemesis_turn_is_told_to_the_seat_in_its_words():
+    """Hand-worked: seed 10, one seat (the Twilight Masks) against the Most Holy at difficulty
+    3. Seat 0 ends its first turn ("Done" after its Action); the Intent deck is made to hold the
+    one card Quiet Vespers [N09] (Moon: no Ascension, Target Suit Sword, Routes R3, R4), so the
+    flip is known. The method row is the face-up Crown of Day [N08]: from seat 0's S3 (P0S3)
+    counterclockwise, a Public Leader on a Fundraise space, the strongest: only P0S1 (pl pf,
+    Strength 3) qualifies (the other Public Leader, on P1S3, is on a Discover space), so it
+    Fundraises 3 Gold; Alchemy 'unique' is its C1 Action at Strength 0, one Tithe token: the
+    Fundraise spaces off its own path hold K0a 1, P0S1 1, K1b 1, P0S3 0, so P0S3. The deck is
+    then empty: the pile under Quiet Vespers (Crown of Day) is the new deck (step 11)."""
+    from envs.clandestine.nemesis import INTENT_IDS
+    from envs.core.text import SeatLogs
+
+    st, a = _before_first_nemesis_turn(10, num_players=1, nemesis="most_holy", difficulty=3)
+    assert st.action_to_string(a) == "Done (end Alchemy after the Action)"
+    assert [INTENT_IDS[c] for c in st.nem.pile] == ["N08"]
+    st.nem.deck = [INTENT_IDS.index("N09")]
+    logs = SeatLogs(st.num_players)
+    logs.note(st, a)
+    st.apply_action(a)
+    assert st.gold[1] == 3 and st.nem.tithes[st.city.space_ids.index("P0S3")] == 1
+    expected = [
+        "P1: flipped the Intent card Quiet Vespers [N09] (Moon): no Ascension; Target Suit "
+        "Sword; Target Routes R3, R4",
+        "P1: Action with the Public Leader on P0S1 (Fundraise), Strength 3: gained 3 Gold",
+        "P1: Alchemy, its C1 Action at Strength 0: a Tithe token on P0S3 (Fundraise)",
+        "P1: Intent deck empty: the 1 card under Quiet Vespers [N09] (Moon) shuffled into a "
+        "new deck"]
+    assert logs.pending(st, 0) == expected
+    text = logs.text(st, 0).splitlines()
+    at = text.index("Since your last decision:")
+    assert text[at + 1:at + 5] == [f"  - {e}" for e in expected]
+    assert st.rules_words() == [(1, e[len("P1: "):]) for e in expected]
+    # the seat's next decision clears its log; the next action causes no rules-played turn
+    b = st.legal_actions()[0]
+    logs.note(st, b)
+    st.apply_action(b)
+    assert logs.pending(st, 0) == [] and st.rules_words() == []
+
+
+def test_the_nemesis_turn_comes_after_the_action_that_ends_the_turn_before_it():
+    """Two seats against the Most Holy through the AEC env with text observations: the last
+    decision before the Nemesis's turn (the end of seat 1's turn, or seat 0's Any Time Alchemy
+    after it) is listed for the other seat, then the Nemesis's turn (P2), which the seat that
+    just decided is told too."""
+    import envs.clandestine_v0 as C
+
+    env = C.raw_env(num_players=2, nemesis="most_holy", difficulty=3, text_observation=True)
+    env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    while True:
+        agent = env.agent_selection
+        assert not (env.terminations[agent] or env.truncations[agent])
+        a = int(rng.choice(np.flatnonzero(env.infos[agent]["action_mask"])))
+        words = env.game.action_to_string(a)
+        env.step(a)
+        nem = env.game.rules_words()
+        if nem:
+            break
+    assert nem[0][0] == 2 and nem[0][1].startswith("flipped the Intent card ")
+    actor = seat_of(agent)
+    other = 1 - actor
+    lines = [f"  - P2: {w}" for _, w in nem]
+
+    def told(viewer):
+        text = env.infos[f"player_{viewer}"]["text"].splitlines()
+        at = text.index("Since your last decision:") + 1
+        end = next(i for i in range(at, len(text)) if not text[i].startswith("  - "))
+        return text[at:end]
+
+    assert told(actor) == lines  # its own decision cleared its log
+    assert told(other)[-len(lines) - 1:] == [f"  - P{actor}: {words}"] + lines
+
+
+def _unseen_intent_names(st):
+    from envs.clandestine.nemesis import INTENTS
+
+    return {n for c, card in enumerate(INTENTS) if not st.nem.seen[c]
+            for n in (card["name"], f"[{card['id']}]")}
+
+
+@pytest.mark.parametrize("config", [
+    {"num_players": 1, "nemesis": "most_holy", "difficulty": 3},
+    {"num_players": 2, "nemesis": "most_holy", "difficulty": 6},
+    {"num_players": 1, "nemesis": "silver_guard", "difficulty": 2},
+    {"num_players": 2, "nemesis": "silver_guard", "difficulty": 5}])
+def test_the_nemesis_turns_name_no_hidden_card(config):
+    """Random games: every Nemesis turn is told (one flip line per Intent card flipped after
+    set-up), to every human seat, and its words name no card a human seat cannot see: no other
+    seat's hidden hand, no deck (the Relic deck, Secret decks), no Intent card never face up."""
+    st = ClandestineState.from_config(5, **config)
+    rng = np.random.default_rng(5)
+    flips = told = 0
+    while not st.is_over and len(st.history) < 1500:
+        st.apply_action(int(rng.choice(st.legal_actions())))
+        words = st.rules_words()
+        assert all(seat == st.nem.seat for seat, _ in words)
+        flips += sum(w.startswith("flipped the Intent card ") for _, w in words)
+        hidden_intents = _unseen_intent_names(st)
+        for viewer in st.agent_seats:
+            hidden = _hidden_names(st, viewer, None) | hidden_intents
+            for _, w in words:
+                leaked = [n for n in hidden if n in w]
+                assert not leaked, (w, leaked)
+                told += 1
+    setup_flips = 1
+    assert flips == sum(e[0] == "intent_flip" for e in st.chance_log) - setup_flips > 5
+    assert told > 3 * flips
+
+
+def test_a_seats_view_shows_the_nemesis_board():
+    """The Nemesis's public board is in every seat's text view (design §1.5: its state is
+    public; the observation holds it): the face-up Intent card and its method row (which
+    picks its next Leader), the face-down count, its Level slots, the Most Holy's Tithes by
+    space and its Choir. Hand-worked on the position of
+    test_the_nemesis_turn_is_told_to_the_seat_in_its_words after the Nemesis's turn: Quiet
+    Vespers [N09] face up (method: from the S1 of the seat after it, P0S1, clockwise, a Society
+    Leader on a Chamber, the first found; no Alchemy), Crown of Day the one card face down;
+    Tithes K0a, P0S1, P0S3, K1b one each; the upper Choir holds 2 Universal Followers (the
+    leftmost empty slot, the third, costs 7 Gold), the Lower Choir none and 4 Society Leaders."""
+    from envs.clandestine.nemesis import INTENT_IDS
+
+    st, a = _before_first_nemesis_turn(10, num_players=1, nemesis="most_holy", difficulty=3)
+    st.nem.deck = [INTENT_IDS.index("N09")]
+    st.apply_action(a)
+    view = st.render_text(0).splitlines()
+    at = view.index("  Nemesis The Most Holy (seat 1, difficulty 3):")
+    assert view[at + 1:at + 5] == [
+        "    face-up Intent Quiet Vespers [N09] (Moon): next Leader from P0S1 clockwise, a "
+        "Society Leader on a Chamber, the first found; Alchemy: none",
+        "    Intent deck 1 face down; Level slots II -; III -; IV -; V -",
+        "    Tithes K0a 1; P0S1 1; P0S3 1; K1b 1 (4 of 12)",
+        "    upper Choir 2 Universal Followers (next Conversion 7 Gold); Lower Choir 0 "
+        "Universal Followers, 4 Society Leaders"]
+    assert "face-up Intent" not in ClandestineState.from_config(1, num_players=3).render_text(0)

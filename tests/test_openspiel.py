@@ -26,7 +26,9 @@ CONFIGS = {
     "clans": [{}, {"players": 2, "reward": "score_margin"}],
     # Clandestine games run to about 1,400 decisions: a short round limit keeps them quick
     "clandestine": [{"players": 2, "max_rounds": 6}, {"players": 3, "max_rounds": 4,
-                                                      "basic_preset": True}],
+                                                      "basic_preset": True},
+                    # solo: one seat against the Nemesis, which the engine plays
+                    {"players": 1, "nemesis": "most_holy", "difficulty": 3, "max_rounds": 4}],
 }
 
 
@@ -51,17 +53,21 @@ def test_game_type_and_parameters(game):
     assert params["players"] == engine.num_players == g.num_players()
     assert params["rng_seed"] == -1
     # every engine keyword with a default is a parameter; those defaulting to None (Clandestine's
-    # variant flags, which basic_preset decides) are not offered
-    offered = {k for k, v in osp._engine_keywords(state_class).items() if v is not None}
+    # variant flags, which basic_preset decides, its Societies, Nemesis and difficulty) are
+    # offered with their "none" value: "" for a text parameter, -1 for an integer one
+    offered = set(osp._engine_keywords(state_class))
     assert set(params) - {"players", "rng_seed", "max_game_length"} == offered - {"num_players"}
-    assert offered <= set(engine.config)
+    assert offered <= set(engine.config) | {"difficulty"}  # recorded only with a Nemesis
+    for k, v in osp._engine_keywords(state_class).items():
+        if v is None:
+            assert params[k] == ("" if k != "difficulty" else -1), k
     assert g.num_distinct_actions() == engine.num_actions
     assert g.information_state_tensor_size() == engine.observation_size
     assert g.observation_tensor_size() == engine.observation_size
     assert g.max_chance_outcomes() == 0
     assert g.max_game_length() == osp.DEFAULT_MAX_GAME_LENGTH[game]
     assert (t.min_num_players, t.max_num_players) == {
-        "prowl": (2, 5), "badland_wolves": (3, 5), "clans": (2, 5), "clandestine": (2, 5)}[game]
+        "prowl": (2, 5), "badland_wolves": (3, 5), "clans": (2, 5), "clandestine": (1, 5)}[game]
 
 
 def test_utility_follows_the_reward_configuration():
@@ -90,6 +96,73 @@ def test_list_keyword_and_bad_parameters():
         osp.load_game("clans", max_game_length=0)
     with pytest.raises(ValueError, match="unknown game"):
         osp.load_game("chess")
+
+
+@pytest.mark.parametrize("humans", [1, 2])
+def test_clandestine_against_a_nemesis_plays_and_round_trips(humans):
+    """Solo Clandestine (rulebook "Solo Play"): OpenSpiel's players are the human seats; the
+    Nemesis, seated last, plays inside the engine's transitions (no chance node, never a
+    current player); its return is not one of the players'. The game's parameters give the
+    same game back through pickle and ``load_game(str(game))``."""
+    g = osp.load_game("clandestine", players=humans, nemesis="most_holy", difficulty=3,
+                      max_rounds=3, rng_seed=7)
+    assert g.num_players() == humans
+    params = g.get_parameters()
+    assert (params["players"], params["nemesis"], params["difficulty"]) == (humans, "most_holy", 3)
+    assert g.engine_config["num_players"] == humans and g.engine_config["nemesis"] == "most_holy"
+    engine = g.new_initial_state().engine
+    assert engine.num_players == humans + 1 and engine.agent_seats == tuple(range(humans))
+    assert g.information_state_tensor_size() == engine.observation_size
+    for copy in (pickle.loads(pickle.dumps(g)), pyspiel.load_game(str(g))):
+        assert copy.num_players() == humans and copy.get_parameters() == params
+        assert copy.new_initial_state().engine.num_players == humans + 1
+    s = g.new_initial_state()
+    rng = np.random.default_rng(0)
+    seats, nemesis_turns = set(), 0
+    while not s.is_terminal():
+        seats.add(s.current_player())
+        s.apply_action(int(rng.choice(s.legal_actions())))
+        nemesis_turns += any(w.startswith("flipped the Intent card ")
+                             for _, w in s.engine.rules_words())
+        if len(s.history()) == 20:
+            mid = pickle.loads(pickle.dumps(s))
+            assert str(mid) == str(s) and mid.history() == s.history()
+            assert mid.get_game().num_players() == humans
+    assert seats == set(range(humans)) and nemesis_turns >= 2
+    assert s.engine.is_terminal and s.engine.end_reason == "round_limit"
+    assert s.returns() == [float(r) for r in s.engine.returns()[:humans]]
+    assert len(s.returns()) == humans and all(r in (-1.0, 1.0) for r in s.returns())
+
+
+def test_clandestine_none_keywords_have_their_none_value_and_bad_values_are_named():
+    # "" / -1 leave a keyword at None: the Societies drawn, the preset's flags, no Nemesis
+    g = osp.load_game("clandestine", basic_preset=True)
+    from envs.clandestine.engine import ClandestineState
+    preset = ClandestineState.from_config(0, basic_preset=True).config
+    assert g.engine_config == preset and g.engine_config["conjunctions"] is False
+    g = osp.load_game("clandestine", basic_preset=True, conjunctions="true",
+                      societies="blue/garden/serpent")
+    assert g.engine_config["conjunctions"] is True
+    assert g.engine_config["societies"] == ["blue", "garden", "serpent"]
+    assert osp.load_game("clandestine", chaos="false").engine_config["chaos"] is False
+    # Python values are taken for those keywords by load_game
+    g = osp.load_game("clandestine", players=1, nemesis="silver_guard", difficulty=2,
+                      conjunctions=False, societies=None)
+    assert g.get_parameters()["conjunctions"] == "false" and g.get_parameters()["societies"] == ""
+    with pytest.raises(ConfigError, match="nemesis must be .*got 'dragon'"):
+        osp.load_game("clandestine", players=1, nemesis="dragon", difficulty=3)
+    with pytest.raises(ConfigError, match="difficulty must be an integer in 1..6 with a Nemesis, "
+                                          "got 9"):
+        osp.load_game("clandestine", players=1, nemesis="most_holy", difficulty=9)
+    with pytest.raises(ConfigError, match="difficulty=-1 .*is no difficulty"):
+        osp.load_game("clandestine", players=1, nemesis="most_holy")
+    with pytest.raises(ConfigError, match="difficulty=3 needs a Nemesis"):
+        osp.load_game("clandestine", players=2, difficulty=3)
+    with pytest.raises(ConfigError, match="conjunctions must be '' .*'true' or 'false', got "
+                                          "'yes'"):
+        osp.load_game("clandestine", conjunctions="yes")
+    with pytest.raises(ConfigError, match="num_players"):
+        osp.load_game("clandestine", players=1)  # one seat needs a Nemesis
 
 
 @pytest.mark.parametrize("game", sorted(CONFIGS))
@@ -207,7 +280,9 @@ def test_openspiel_random_sim_test_default_configurations(game):
     """OpenSpiel's C++ checks on full-length games of every player count."""
     t = osp.load_game(game).get_type()
     for n in range(t.min_num_players, t.max_num_players + 1):
-        g = osp.load_game(game, rng_seed=n, players=n)
+        # one Clandestine seat plays against a Nemesis (the engine's seat, not a player)
+        solo = {"nemesis": "most_holy", "difficulty": 3} if (game, n) == ("clandestine", 1) else {}
+        g = osp.load_game(game, rng_seed=n, players=n, **solo)
         # Badland Wolves games run to hundreds of decisions: one each
         sims = 1 if game == "badland_wolves" else 2
         pyspiel.random_sim_test(g, num_sims=sims, serialize=False, verbose=False)

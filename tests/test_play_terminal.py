@@ -207,8 +207,13 @@ def test_a_nemesis_seat_gets_its_row_in_the_returns_and_the_record(opponents, tm
                                    console=console, read=read)
     assert finished and state.num_players == len(opponents) + 2
     assert labels == ["you"] + opponents + ["played by the rules"]
-    final = console.export_text().split("clandestine · game over", 1)[1]
+    shown = console.export_text()
+    final = shown.split("clandestine · game over", 1)[1]
     assert "played by the rules" in final
+    # every Nemesis turn is told once, on the screen after it (the decision or the final one)
+    nemesis = f"P{state.num_players - 1}: flipped the Intent card "
+    turns = sum(e[0] == "intent_flip" for e in state.chance_log) - 1  # one flip at set-up
+    assert turns >= 2 and shown.count(nemesis) == turns
     record = json.loads(save_record(state, labels, tmp_path / "r.json").read_text())
     assert len(record["agents"]) == len(record["returns"]) == state.num_players
     with pytest.raises(ValueError, match=r"--seat must be in 0\.\.0 for 1 player, got 1"):

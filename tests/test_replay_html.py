@@ -69,6 +69,25 @@ def test_every_step_matches_a_fresh_replay(game, n):
     assert not re.search(r'(src|href)="(https?:)?//', page)
 
 
+def test_the_nemesis_turns_follow_the_move_that_led_to_them():
+    """Solo Clandestine: each step lists, after its move, what the Nemesis (never a deciding
+    seat) did because of it (``rules_words``), the same words in every view."""
+    import numpy as np
+
+    cls = env_module("clandestine").raw_env.state_class
+    s = cls.from_config(3, num_players=1, nemesis="most_holy", difficulty=3, max_rounds=2)
+    rng = np.random.default_rng(3)
+    told = []
+    while not s.is_over:
+        s.apply_action(int(rng.choice(s.legal_actions())))
+        told.append([[q, w] for q, w in s.rules_words()])
+    data = replay_data(cls, s.to_record())
+    S = data["strings"]
+    assert [[[q, S[k]] for q, k in step["after"]] for step in data["steps"][:-1]] == told
+    assert data["steps"][-1]["after"] == [] and sum(map(len, told)) >= 6
+    assert S[data["steps"][10]["after"][0][1]].startswith("flipped the Intent card ")
+
+
 def test_seat_views_cover_face_down_cards():
     cls, record = played_record("prowl", 3, seed=2)
     data = embedded_data(replay_html(cls, record))

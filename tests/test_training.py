@@ -154,6 +154,29 @@ def test_replay_prints_every_decision_and_reproduces_returns(tmp_path, capsys):
         replay.replay_lines({**s.to_record(), "game": "chess"})
 
 
+def test_replay_tells_the_nemesis_turns_after_the_decision_that_led_to_them():
+    """Solo Clandestine (rulebook "Solo Play"): the Nemesis is never a deciding seat, so its
+    turns follow the decision that led to them, unnumbered, named by its seat."""
+    import numpy as np
+
+    from envs.clandestine.engine import ClandestineState
+    from training import replay
+
+    s = ClandestineState(seed=3, num_players=1, nemesis="most_holy", difficulty=3, max_rounds=2)
+    rng = np.random.default_rng(3)
+    told = []
+    while not s.is_over:
+        s.apply_action(int(rng.choice(s.legal_actions())))
+        told += [(len(s.history) - 1, w) for _, w in s.rules_words()]
+    record = {**s.to_record(), "agents": ["you", "played by the rules"]}
+    _, lines = replay.replay_lines(record)
+    assert len(lines) == len(s.history) + len(told) and len(told) >= 6
+    numbered = [i for i, line in enumerate(lines) if line[:4].strip()]
+    for step, words in told:
+        at = lines.index(f"      player_1 (played by the rules): {words}")
+        assert max(k for k in numbered if k < at) == numbered[step]
+
+
 def test_imitation_learns_the_toy_heuristic():
     """Behaviour cloning reaches the heuristic's choices on the toy game's few states."""
     from sb3_contrib import MaskablePPO

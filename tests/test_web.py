@@ -422,6 +422,16 @@ def test_a_game_with_a_nemesis_plays_to_the_end_and_names_the_nemesis_seat(oppon
     record = last["final"]["record"]
     assert record["agents"] == ["you"] + opponents + ["played by the rules"]
     assert len(record["returns"]) == n + 1 == last["num_players"]
+    # the Nemesis's turns are in the move log, in their words, after the move that led to them
+    state = server.get(last["game_id"]).state
+    turns = sum(e[0] == "intent_flip" for e in state.chance_log) - 1  # one flip at set-up
+    flips = [i for i, m in enumerate(last["log"])
+             if m["text"].startswith("flipped the Intent card ")]
+    assert turns >= 2 and len(flips) == turns
+    for i in flips:
+        m = last["log"][i]
+        assert m["seat"] == n and m["who"] == f"seat {n} (played by the rules)"
+        assert last["log"][i - 1]["seat"] != n and m["step"] == last["log"][i - 1]["step"] + 1
 
 
 def test_the_nemesis_seat_is_no_persons_seat():

@@ -258,7 +258,8 @@ def play(game: str, seat: int, opponents: Sequence[str], seed: int | None = None
         labels[q] = spec
     for agent in agents.values():
         agent.reset()
-    logs = SeatLogs(state.num_players, seats=[seat])  # a Nemesis seat included
+    # a Nemesis seat included: its turns (``rules_words``) are told like the other seats' moves
+    logs = SeatLogs(state.num_players, seats=[seat])
     decisions = 0
     last_own = None
     console.print(Text(game_header(state, seat, labels, game), style="bold"))
@@ -267,8 +268,8 @@ def play(game: str, seat: int, opponents: Sequence[str], seed: int | None = None
             actor = state.current_player
             if actor == seat:
                 decisions += 1
-                console.print(decision_screen(state, seat, logs.events[seat], game, decisions,
-                                              last_own))
+                console.print(decision_screen(state, seat, logs.pending(state, seat), game,
+                                              decisions, last_own))
                 action = ask_person(console, state, read)
                 last_own = state.action_to_string(action)
             else:
@@ -283,7 +284,7 @@ def play(game: str, seat: int, opponents: Sequence[str], seed: int | None = None
             state.apply_action(action)
     except (Quit, KeyboardInterrupt):
         return state, labels, False
-    console.print(final_screen(state, seat, logs.events[seat], labels, game))
+    console.print(final_screen(state, seat, logs.pending(state, seat), labels, game))
     return state, labels, True
 
 

@@ -26,7 +26,9 @@ from .cli import ArgumentParser
 
 
 def replay_lines(record: dict[str, Any]) -> tuple[GameState, list[str]]:
-    """Replay ``record``; return the final state and one text line per decision.
+    """Replay ``record``; return the final state and one text line per decision, each
+    followed by the unnumbered lines of what the seats the rules play (a Clandestine Nemesis)
+    did after it (``GameState.rules_words``).
 
     Raises:
         RecordError: malformed record, unknown game, or an action that is illegal on replay.
@@ -42,11 +44,14 @@ def replay_lines(record: dict[str, Any]) -> tuple[GameState, list[str]]:
     lines = []
     steps = state_class.replay_steps(record)   # one state, stepped (chance outcomes replayed)
     state = next(steps)
+
+    def who(seat: int) -> str:
+        return f"player_{seat}" + (f" ({agents[seat]})" if agents else "")
+
     for i, a in enumerate(record["actions"]):
-        seat = state.current_player
-        who = f"player_{seat}" + (f" ({agents[seat]})" if agents else "")
-        lines.append(f"{i:4d}  {who}: {state.action_to_string(a)}")
+        lines.append(f"{i:4d}  {who(state.current_player)}: {state.action_to_string(a)}")
         next(steps)
+        lines += [f"      {who(q)}: {words}" for q, words in state.rules_words()]
     return final, lines
 
 

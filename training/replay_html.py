@@ -32,7 +32,9 @@ def replay_data(state_class: type[GameState], record: dict[str, Any]) -> dict[st
         (set-up, then after each action), each ``{"views": [index of render_text(seat) per
         seat..., index of render_text()] (Clans: without the region rows the board shows),
         "actor": seat or null, "moves": [index of the next
-        move's text as each seat saw it..., its full name] or null, "board": index or null}``;
+        move's text as each seat saw it..., its full name] or null, "after": [[seat, index of
+        the words], ...] what the seats the rules play (a Clandestine Nemesis) did because of
+        that move (``rules_words``: public, the same for every view), "board": index or null}``;
         plus ``game``, ``num_players``, ``agents``, ``returns``, ``hidden_truth``.
 
     Raises:
@@ -62,8 +64,10 @@ def replay_data(state_class: type[GameState], record: dict[str, Any]) -> dict[st
         step: dict[str, Any] = {
             "views": [intern(view_text(state, q)) for q in range(n)]
                      + [intern(view_text(state, None))],
-            "actor": None, "moves": None, "board": None,
+            "actor": None, "moves": None, "after": [], "board": None,
         }
+        if i:
+            steps[-1]["after"] = [[q, intern(words)] for q, words in state.rules_words()]
         if i < len(actions):
             a = int(actions[i])
             step["actor"] = state.current_player

@@ -99,7 +99,8 @@ class Session:
         self.seat = state.check_seat(seat)
         self.agents = agents
         self.labels = labels
-        #: every move as the person's seat saw it: {"step", "seat", "who", "text"}
+        #: every move as the person's seat saw it: {"step", "seat", "who", "text"}; the turns of
+        #: a seat the rules play follow the move that led to them, at the step after it
         self.log: list[dict[str, Any]] = []
         self.last_decision = 0     # index into ``log`` of the person's last decision
         for agent in agents.values():
@@ -115,6 +116,10 @@ class Session:
                          f"seat {actor} ({self.labels[actor]})",
                          "text": move_text(s, action, self.seat)})
         s.apply_action(action)
+        # what the seats the rules play (a Clandestine Nemesis) did after it, in public words
+        for q, words in s.rules_words():
+            self.log.append({"step": len(s.history), "seat": q,
+                             "who": f"seat {q} ({self.labels[q]})", "text": words})
 
     def advance(self) -> None:
         """Let the agents act until the person's decision or the end of the game."""

@@ -256,6 +256,8 @@ class ClandestineState(GameState):
         self.relic_deck: list[int] = [int(x) for x in perm[::-1]]
         self.relic_map = [-1] * len(MAP_ORDER)
         self._events: list[tuple[int, ...]] = []  # public history after the societies event
+        #: the Nemesis's public events since the last action began (:meth:`rules_words`)
+        self.rules_said: list[tuple[int, str]] = []
         self.relic_discard: list[int] = []
         # 2. Societies, in reverse turn order
         h = spec.humans
@@ -450,8 +452,21 @@ class ClandestineState(GameState):
         return m
 
     def _apply_action(self, action: int) -> None:
+        self.rules_said = []
         self._apply(action)
         self._advance()
+
+    def rules_words(self) -> list[tuple[int, str]]:
+        """The Nemesis's public events that the last action led to, in order, as ``(Nemesis
+        seat, words)``: its turn (the Intent card flipped, its Ascension, the Leader and Action
+        and what they gave, its Alchemy, a reshuffle; :mod:`envs.clandestine.nemesis`) and the
+        suit effects it performs when another seat is first to a Level. All public (design
+        §1.5: a Nemesis's state is public); never a face-down Intent card."""
+        return list(self.rules_said)
+
+    def say(self, words: str) -> None:
+        """Record a public event of the Nemesis's play for :meth:`rules_words`."""
+        self.rules_said.append((self.nem.seat, words))
 
     def _note_map(self, before: list[int]) -> None:
         """Public history: the Relics newly visible on the Map since ``before``."""
@@ -1751,6 +1766,8 @@ def render_state(st: ClandestineState, seat: int | None = None) -> str:
     for m, r in zip(MAP_ORDER, st.relic_map):
         row = "E" if m.startswith("E") else m.partition(".")[0]
         rows.setdefault(row, []).append(f"{m} " + (relic_card_words(r) if r >= 0 else "-"))
+    if st.nem is not None:  # its whole state is public (design §1.5)
+        lines += NEM.render_lines(st)
     lines.append(f"  Map (Relic deck {len(st.relic_deck)})")
     lines.extend(f"    {'; '.join(row)}" for row in rows.values())
     for sid, codes in st.pawns.as_lists(st.city).items():

@@ -33,6 +33,11 @@ END (the lowest-numbered Route for the Harbor), the scoring card (§10.8);
   on Relics (+1 cost, returned when acquired), bribe / kill in the owner's PRE and POST windows
   (AGENTS block), the end-of-game discards.
 
+Its public events are worded for the text views as they happen (``ClandestineState.say``,
+read through ``rules_words``): the Intent card flipped with its intent row, the Ascension, the
+Leader and Action with what it gave, the Alchemy result, a reshuffle, the suit effects it
+performs; never a face-down Intent card.
+
 Simplifications (documented): Serpent traps primed on a space the Nemesis uses stay primed;
 Twilight Masks' Chaos on such a space lowers its Strength and is removed (the Nemesis ignores
 Chaos); a captured Universal Follower leaves its placed space after the movement (the pawns
@@ -50,6 +55,7 @@ from . import pawns as P
 from . import phases as PH
 from . import relic_map as RM
 from .city import load_content
+from .words import intent_words, relic_words, space_action_words, tile_words
 
 if TYPE_CHECKING:  # pragma: no cover
     from .engine import ClandestineState
@@ -141,6 +147,110 @@ class NemesisSeat:
         return INTENTS[self.pile[-1]]["method_row"]
 
 
+# ---------------------------------------------------------------------------- words
+ROMAN = ("I", "II", "III", "IV", "V")
+
+
+def space_words(st: ClandestineState, space: int) -> str:
+    """``"P0S3 (Fundraise)"``: a space and its Action, as the text view names them."""
+    action = space_action_words(st.city.action(space))
+    return st.city.space_ids[space] + (f" ({action})" if action else "")
+
+
+def intent_row_words(row: dict) -> str:
+    """The intent row of an Intent card (design §10.4): ``"Ascension (L side); Target Suit
+    Rod; Target Routes R1, R4, Harbor"`` or ``"no Ascension; ..."``."""
+    routes = ", ".join("Harbor" if r == "H" else r for r in row["target_routes"])
+    ascend = f"Ascension ({row['side']} side)" if row["ascend"] else "no Ascension"
+    return f"{ascend}; Target Suit {row['target_suit']}; Target Routes {routes}"
+
+
+def tithe_words(st: ClandestineState, space: int) -> str:
+    """Where :func:`add_tithe` put a Tithe token (``space`` -1: none was left)."""
+    return f"a Tithe token on {space_words(st, space)}" if space >= 0 else \
+        "no Tithe token left"
+
+
+def relics_words(relics: list[int]) -> str:
+    """``"<name> [R###]; ..."`` of the Relics (all public: Map Relics, a Nemesis hand)."""
+    return "; ".join(relic_words(r) for r in relics)
+
+
+def seize_words(marked: list[int], vaulted: list[int]) -> str:
+    """What :func:`seize` did: Agents put on Relics, Relics taken into the Vault."""
+    parts = ([f"an Agent on each of {relics_words(marked)}"] if marked else []) + \
+        ([f"into the Vault: {relics_words(vaulted)}"] if vaulted else [])
+    return "; ".join(parts) or "no Relic of the Target Suit on the Map"
+
+
+_KIND_WORDS = {"any": "any Leader", "public": "a Public Leader", "society": "a Society Leader"}
+_ON_WORDS = {"any": "", "fundraise": " on a Fundraise space", "discover": " on a Discover space",
+             "chamber": " on a Chamber"}
+_ALCHEMY_WORDS = {"buy_intrigue": "6 Gold for 2 Intrigue", "unique": "its C1 Action at Strength 0",
+                  "none": "none"}
+
+
+def method_row_words(st: ClandestineState, row: dict) -> str:
+    """The method row of the face-up Intent card (design §10.2 steps 9-10): where the leader
+    search starts and goes, which Leader it takes, the Alchemy result."""
+    sel, props = row["leader_selection"], row["leader_properties"]
+    if sel["dir"] == "path":
+        where = "along its path (C1-C4, S1-S3, then the Public loop clockwise)"
+    else:
+        seat, n = st.nem.seat, st.spec.num_players
+        start = {"nemesis_S1": st.city.sidewalks(seat)[0], "nemesis_C1": st.city.sidewalks(seat)[0],
+                 "next_seat_S1": st.city.sidewalks(0)[0],
+                 "prev_seat_S3": st.city.sidewalks((seat - 1) % n)[2]}[sel["start"]]
+        where = (f"from {st.city.space_ids[start]} "
+                 f"{'clockwise' if sel['dir'] == 'cw' else 'counterclockwise'}")
+    rank = "the first found" if props["rank"] == "first" else "the strongest"
+    res = row["alchemy_result"]
+    alchemy = (f"assign a Relic of the Target Suit to {row['assign_chamber']}"
+               if res == "assign" else _ALCHEMY_WORDS.get(res, res))
+    return (f"next Leader {where}, {_KIND_WORDS[props['kind']]}{_ON_WORDS[props['on']]}, "
+            f"{rank}; Alchemy: {alchemy}")
+
+
+def render_lines(st: ClandestineState) -> list[str]:
+    """The Nemesis's public board for the text view (every seat sees it; design §1.5): the
+    face-up Intent card with its method row, the face-down count, the Level slots (face-up
+    tiles by name, face-down ones counted); the Most Holy's Tithes and Choir; the Silver
+    Guard's Agents, Vault and Cells. Never a face-down Intent card."""
+    from .engine import NEMESIS_NAMES
+    nem = st.nem
+    ids = st.city.space_ids
+    lines = [f"  Nemesis {NEMESIS_NAMES[nem.nemesis]} (seat {nem.seat}, difficulty "
+             f"{nem.difficulty}):"]
+    if nem.pile:
+        lines.append(f"    face-up Intent {intent_words(nem.pile[-1])}: "
+                     f"{method_row_words(st, nem.method())}")
+    slots = []
+    for level, slot in zip(LEVEL_SLOTS, nem.level_slots):
+        up = [tile_words(t) for t, face_up in slot if face_up]
+        down = sum(not face_up for _, face_up in slot)
+        text = ", ".join(up + ([f"{down} face down"] if down else [])) or "-"
+        slots.append(f"{ROMAN[level - 1]} {text}")
+    lines.append(f"    Intent deck {len(nem.deck)} face down; Level slots {'; '.join(slots)}")
+    if nem.nemesis == "most_holy":
+        tithes = "; ".join(f"{ids[s]} {k}" for s, k in enumerate(nem.tithes) if k) or "none"
+        lines.append(f"    Tithes {tithes} ({sum(nem.tithes)} of {TITHE_TOKENS})")
+        lines.append(f"    upper Choir {nem.upper} Universal Followers (next Conversion "
+                     f"{convert_cost(st)} Gold); Lower Choir {nem.lower_uf} Universal "
+                     f"Followers, {st.cutouts[nem.seat]} Society Leaders")
+    else:
+        agents = "; ".join(f"{ids[s]} {k}" for s, k in enumerate(nem.agents_space) if k) \
+            or "none"
+        on_map = relics_words([r for r in st.relic_map if r >= 0 and nem.agents_relic.get(r)])
+        lines.append(f"    Agents in Chambers {agents}; on Map Relics {on_map or 'none'}; "
+                     f"{agent_supply(st)} in the supply")
+        tracks = ", ".join(f"{s} {nem.vault_pos[s]}/{VAULT_SLOTS}" for s in SUITS)
+        cells = "; ".join(f"{ids[s]} {len(c)} ({sum(t >= 0 for t in c)} trapped)"
+                          for s, c in sorted(nem.cells.items())) or "none"
+        lines.append(f"    Vault tracks {tracks}; Relics in the Vault "
+                     f"{relics_words(nem.vault_relics) or 'none'}; Cells {cells}")
+    return lines
+
+
 # ---------------------------------------------------------------------------- setup
 def setup(st: ClandestineState) -> None:
     """Nemesis setup (rulebook Solo Play steps 1-5, design §10.5 Setup 2-3): the Intent deck
@@ -192,6 +302,7 @@ def step(st: ClandestineState) -> None:
         nem.top = _flip(st)
         nem.stage = 1
         row = nem.intent()
+        st.say(f"flipped the Intent card {intent_words(nem.top)}: {intent_row_words(row)}")
         if row["ascend"]:
             effects = ascend(st, row["target_suit"], row["side"])
             if effects:
@@ -208,6 +319,9 @@ def step(st: ClandestineState) -> None:
     if not nem.deck:  # step 11: the cards below the one just moved become the new deck
         nem.deck = sorted(nem.pile[:-1])
         nem.pile = nem.pile[-1:]
+        k = len(nem.deck)
+        st.say(f"Intent deck empty: the {k} card{'s' if k != 1 else ''} under "
+               f"{intent_words(nem.pile[-1])} shuffled into a new deck")
     nem.stage = 0
     st.phase, st.end_step = "END", 0
 
@@ -220,17 +334,18 @@ def board_slot(level: int, suit: str, side: str) -> int:
     return BOARD_INDEX[f"A{roman}-{suit}-{side}"]
 
 
-def _take_target(st: ClandestineState, level: int, suit: str, side: str) -> bool:
+def _take_target(st: ClandestineState, level: int, suit: str, side: str) -> int:
     """Take the target tile (or the other side's) of ``level`` onto its Level slot face up;
-    False when both are gone."""
+    returns the tile, or -1 when both are gone."""
     nem = st.nem
     for sd in (side, "R" if side == "L" else "L"):
         idx = board_slot(level, suit, sd)
-        if st.board_tile[idx] >= 0:
-            nem.level_slots[level - 2].append([st.board_tile[idx], True])
+        tile = st.board_tile[idx]
+        if tile >= 0:
+            nem.level_slots[level - 2].append([tile, True])
             st.board_tile[idx] = -1
-            return True
-    return False
+            return tile
+    return -1
 
 
 def ascend(st: ClandestineState, suit: str, side: str) -> list[tuple[int, str]]:
@@ -250,7 +365,10 @@ def ascend(st: ClandestineState, suit: str, side: str) -> list[tuple[int, str]]:
     effects: list[tuple[int, str]] = []
     while st.level[nem.seat] < 5:
         target = st.level[nem.seat] + 1
-        if _take_target(st, target, suit, side):
+        tile = _take_target(st, target, suit, side)
+        if tile >= 0:
+            st.say(f"Ascension: took the tile {tile_words(tile)} face up onto its Level "
+                   f"{ROMAN[target - 1]} slot")
             break
         slot = nem.level_slots[target - 2]
         first = not any(target in t for t in st.ftl)
@@ -259,7 +377,12 @@ def ascend(st: ClandestineState, suit: str, side: str) -> list[tuple[int, str]]:
         for tile in slot:
             tile[1] = False
         st.level[nem.seat] = target
-        effects += st.gain_level_rest(nem.seat, suit)  # ftl, UFs on Sidewalks, end at V
+        now = st.gain_level_rest(nem.seat, suit)  # ftl, UFs on Sidewalks, end at V
+        effects += now
+        st.say(f"Ascension: no {suit} tile left for Level {ROMAN[target - 1]}: rose to Level "
+               f"{ROMAN[target - 1]}" + (", first to it" if first else "")
+               + (f" (every other seat performs the {now[0][1]} suit effect)" if now else "")
+               + (": the end of the game is triggered" if target == 5 else ""))
     return effects
 
 
@@ -364,40 +487,53 @@ def perform(st: ClandestineState, space: int, leader: int) -> None:
     mv = P.start_movement(st.city, st.pawns, space, leader, seat, automatic=True,
                           cells=nem.cells)
     strength = mv.strength
+    head = (f"Action with {'the Public' if leader == P.PL else 'its Society'} Leader on "
+            f"{space_words(st, space)}")
     x = st.masks_space[space]
     if x:  # step 2: the Masks' Chaos on the space (the Nemesis ignores the Chaos itself)
         strength += -x
         st.masks_space[space] = 0
         nem.masks_ignored[space] += x
+        head += f" (ignoring its {x} Chaos of the Twilight Masks: Strength -{x})"
     if nem.nemesis == "most_holy" and space in chambers:
-        capture(st, mv.placements)
+        caught = capture(st, mv.placements)
+        if caught >= 0:
+            head += (f" (the Choir captured the Universal Follower placed on "
+                     f"{st.city.space_ids[caught]})")
     s = max(0, strength)
     taken: tuple[str, ...] = ()
     if name == "fundraise":
         st.gold[seat] += s
+        did = f"gained {s} Gold"
     elif name == "discover":
+        had = len(st.relic_hand[seat])
         taken = discover(st)
+        got = st.relic_hand[seat][had:]
+        did = f"took {relics_words(got)}" if got else "no Relic of the Target Suit on the " \
+            "Target Routes"
     elif name == "tithe":
-        add_tithe(st)
+        did = tithe_words(st, add_tithe(st))
         if s >= 5:
-            add_tithe(st)
+            did += ", " + tithe_words(st, add_tithe(st))
     elif name == "collect":
-        st.gold[seat] += sum(nem.tithes) + s // 2
+        gold = sum(nem.tithes) + s // 2
+        st.gold[seat] += gold
+        did = f"gained {gold} Gold"
     elif name == "convert":
-        convert(st)
+        did = convert_words(st)
         if s >= 6:
-            convert(st)
+            did += "; " + convert_words(st)
     elif name == "tithe_convert":
-        add_tithe(st)
-        convert(st)
+        did = tithe_words(st, add_tithe(st)) + "; " + convert_words(st)
     elif name == "seize":
-        seize(st, nem.intent()["target_suit"])
+        did = seize_words(*seize(st, nem.intent()["target_suit"]))
     elif name == "deploy":
-        deploy(st)
+        did = deploy_words(st)
         if s >= 6 and space == chambers[1]:
-            deploy(st)
+            did += ", " + deploy_words(st)
     else:  # pragma: no cover - the Public loop holds only Fundraise and Discover spaces
         raise RuntimeError(f"the Nemesis cannot perform {name!r}")
+    st.say(f"{head}, Strength {s}: {did}")
     f = PH.ActionFrame(name, seat, space, leader, s)
     f.purchase = _Taken(taken) if name == "discover" else None
     st._payouts(f)
@@ -448,6 +584,7 @@ def alchemy(st: ClandestineState) -> None:
     res = m["alchemy_result"]
     if res == "assign":
         suit = nem.intent()["target_suit"]
+        did = f"no {suit} Relic in hand to assign"
         for r in list(st.relic_hand[seat]):
             if suit not in relic_suits(r):
                 continue
@@ -457,18 +594,27 @@ def alchemy(st: ClandestineState) -> None:
                 st.relic_hand[seat].remove(r)
                 st.relic_known[seat].remove(r)
                 st.slots[seat][free[0]] = r
+                did = f"assigned {relic_words(r)} to Relic slot {free[0] + 1}"
+            else:
+                did = f"no free slot of {m['assign_chamber']} for {relic_words(r)}"
             break  # only the oldest Relic of the suit is tried
     elif res == "buy_intrigue":
+        did = "fewer than 6 Gold: no Intrigue bought"
         if st.gold[seat] >= 6:
             st.gold[seat] -= 6
             st.intrigue[seat] += 2
+            did = "paid 6 Gold for 2 Intrigue"
     elif res == "unique":
         if nem.nemesis == "most_holy":  # C1 Collection Plate at Strength 0: one Tithe
-            add_tithe(st)
+            did = tithe_words(st, add_tithe(st))
         else:  # C1 Interrogation Room
-            seize(st, nem.intent()["target_suit"])
+            did = seize_words(*seize(st, nem.intent()["target_suit"]))
+        did = f"its C1 Action at Strength 0: {did}"
     elif res != "none":  # pragma: no cover - the JSON's results are these four
         raise RuntimeError(f"unknown alchemy result {res!r}")
+    else:
+        return
+    st.say(f"Alchemy, {did}" if res == "unique" else f"Alchemy: {did}")
 
 
 # ---------------------------------------------------------------------------- the Most Holy
@@ -523,6 +669,16 @@ def convert_cost(st: ClandestineState) -> int:
     return UPPER_COSTS[u] if u < len(UPPER_COSTS) else UPPER_FULL_COST
 
 
+def convert_words(st: ClandestineState) -> str:
+    """:func:`convert` once, and what it did in words."""
+    cost, leader = convert_cost(st), st.cutouts[st.nem.seat] > 0
+    if not convert(st):
+        return "no Conversion (it needs a Universal Follower on the upper Choir and " \
+               f"{cost} Gold)"
+    return (f"Converted for {cost} Gold: a Universal Follower to the Lower Choir, "
+            + ("a Society Leader to its C2" if leader else f"{CONVERT_NO_LEADER} Intrigue"))
+
+
 def convert(st: ClandestineState) -> bool:
     """Convert Pawns (rulebook "Most Holy's Unique Actions"; design §10.6 ``convert``): with a
     UF on the upper Choir and the Gold of the leftmost empty slot, pay it, move the rightmost
@@ -543,19 +699,21 @@ def convert(st: ClandestineState) -> bool:
     return True
 
 
-def capture(st: ClandestineState, placements) -> None:
+def capture(st: ClandestineState, placements) -> int:
     """The Choir (rulebook "The Choir"): the first Universal Follower each turn that leaves the
-    Most Holy's Chambers goes to the leftmost empty upper-Choir slot instead (if any)."""
+    Most Holy's Chambers goes to the leftmost empty upper-Choir slot instead (if any). Returns
+    the space it was placed on, or -1."""
     nem = st.nem
     if nem.captured or nem.upper >= len(UPPER_COSTS):
-        return
+        return -1
     chambers = set(st.city.chambers(nem.seat))
     for t, y in placements:
         if t == P.UF and y not in chambers:
             st.pawns.counts[y, P.UF] -= 1
             nem.upper += 1
             nem.captured = True
-            return
+            return int(y)
+    return -1
 
 
 # ---------------------------------------------------------------------------- other seats
@@ -568,8 +726,9 @@ def suit_effect(st: ClandestineState, column: str, ascender: int) -> None:
         st.military_sweep()
     elif column == "Economic":
         st.gold[seat] += st.level[ascender]
-    elif column == "Occult":
-        st.draw_relics(seat, 1)  # face up (ClandestineState.draw_relics)
+        st.say(f"Economic suit effect: gained {st.level[ascender]} Gold")
+    elif column == "Occult" and st.draw_relics(seat, 1):  # face up (ClandestineState.draw_relics)
+        st.say(f"Occult suit effect: drew {relic_words(st.relic_hand[seat][-1])} face up")
 
 
 # ---------------------------------------------------------------------------- scoring
@@ -782,11 +941,14 @@ def vault(st: ClandestineState, relic: int) -> None:
     nem.vault_pos[suit] = new
 
 
-def seize(st: ClandestineState, suit: str) -> None:
+def seize(st: ClandestineState, suit: str) -> tuple[list[int], list[int]]:
     """Place an Agent on each Map Relic of ``suit`` (primary or alternate), in Map order; a
     Relic that would get a 2nd Agent goes to the Vault instead, its Agent returning (design
-    §10.7 seize; ruling 'Supply exhaustion')."""
+    §10.7 seize; ruling 'Supply exhaustion'). Returns the Relics given an Agent and those
+    vaulted."""
     nem = st.nem
+    marked: list[int] = []
+    vaulted: list[int] = []
     for k, r in enumerate(st.relic_map):
         if r < 0 or suit not in relic_suits(r):
             continue
@@ -797,8 +959,17 @@ def seize(st: ClandestineState, suit: str) -> None:
             if x:
                 nem.masks_taken[r] = nem.masks_taken.get(r, 0) + x
             vault(st, r)
+            vaulted.append(r)
         elif agent_supply(st) > 0:
             nem.agents_relic[r] = 1
+            marked.append(r)
+    return marked, vaulted
+
+
+def deploy_words(st: ClandestineState) -> str:
+    """:func:`deploy` once, and what it did in words."""
+    space = deploy(st)
+    return f"an Agent on {space_words(st, space)}" if space >= 0 else "no open space for an Agent"
 
 
 def deploy(st: ClandestineState) -> int:

@@ -293,6 +293,14 @@ class GameState(ABC):
 
         return "\n".join(f"{k}: {json.dumps(v)}" for k, v in self.hidden_truth().items())
 
+    def rules_words(self) -> list[tuple[int, str]]:
+        """What the seats the rules play (those not in :attr:`agent_seats`, e.g. Clandestine's
+        Nemesis) did because of the last :meth:`apply_action`, in order: ``(seat, words)``
+        pairs, the words public to every seat (they never name a hidden card). The text views
+        (:class:`envs.core.text.SeatLogs`) tell them after that action. Default: none; empty
+        before the first action and after an action that led to no such turn."""
+        return []
+
     def public_history(self) -> list[tuple[int, ...]]:
         """Every public event so far, in order, as ``(kind, *args)`` tuples of ints.
 

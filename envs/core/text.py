@@ -10,7 +10,7 @@ this stable wording::
 
     == <game> · you are seat <s> (<name of s>) ==
     Since your last decision:             (only when something happened)
-      - <name of q>: <action text>
+      - <name of q>: <action text>         (or what a seat the rules play did, rules_words)
     <state.render_text(s)>                 (the seat's own view, never another seat's secrets)
     Your legal actions (id: name):         (only when the seat is to act)
       <id>: <action_to_string(id)>
@@ -181,7 +181,10 @@ class SeatLogs:
 
     Call :meth:`note` with the state *before* every action; the actor's own log is cleared (it
     has just decided) and every other seat gets a line ``"<actor's name>: <words>"`` worded by
-    :func:`action_text_for`.
+    :func:`action_text_for`. What seats played by the rules did because of an action
+    (``state.rules_words()``, e.g. a Clandestine Nemesis's turn) is told to every other seat
+    after that action's line: :meth:`note`, :meth:`pending` and :meth:`text` pick it up once
+    per action (the state's history length marks what was picked up).
 
     Args:
         num_players: number of seats.
@@ -192,11 +195,32 @@ class SeatLogs:
     def __init__(self, num_players: int, seats: Sequence[int] | None = None) -> None:
         self.events: list[list[str]] = [[] for _ in range(num_players)]
         self.seats = list(range(num_players)) if seats is None else [int(s) for s in seats]
+        self._rules_step: int | None = None  # history length whose rules words were taken
 
     def reset(self) -> None:
         """Forget everything (a new game)."""
         for e in self.events:
             e.clear()
+        self._rules_step = None
+
+    def catch_up(self, state: GameState) -> None:
+        """Tell the kept seats ``state.rules_words()`` (what the seats the rules play did after
+        the last action), once per action: ``"<seat's name>: <words>"`` to every seat but the
+        one that played."""
+        step = len(state.history)
+        if step == self._rules_step:
+            return
+        self._rules_step = step
+        for seat, words in state.rules_words():
+            line = f"{seat_label(seat, state.game_name)}: {words}"
+            for v in self.seats:
+                if v != seat:
+                    self.events[v].append(line)
+
+    def pending(self, state: GameState, seat: int) -> list[str]:
+        """The lines ``seat`` is told since its last decision (after :meth:`catch_up`)."""
+        self.catch_up(state)
+        return self.events[seat]
 
     def note(self, state: GameState, action: int) -> None:
         """Record ``action``, about to be taken by ``state.current_player`` in ``state``.
@@ -210,6 +234,7 @@ class SeatLogs:
                 or not 0 <= action < state.num_actions or not state.legal_action_mask()[action]:
             return
         action = int(action)
+        self.catch_up(state)
         self.events[actor].clear()
         for v in self.seats:
             if v != actor:
@@ -217,5 +242,5 @@ class SeatLogs:
                                       f"{action_text_for(state, action, v)}")
 
     def text(self, state: GameState, seat: int) -> str:
-        """:func:`text_observation` of ``seat`` with its pending events."""
-        return text_observation(state, seat, self.events[seat])
+        """:func:`text_observation` of ``seat`` with its pending events (:meth:`pending`)."""
+        return text_observation(state, seat, self.pending(state, seat))
