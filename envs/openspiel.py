@@ -63,7 +63,7 @@ from __future__ import annotations
 import hashlib
 import inspect
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -224,7 +224,7 @@ class CunningSpielGame(pyspiel.Game):
     registered_type: Any = None
     list_keywords: frozenset = frozenset()
     #: keywords defaulting to ``None`` -> how they are offered (:func:`_none_kind`)
-    none_keywords: dict[str, str] = {}
+    none_keywords: ClassVar[dict[str, str]] = {}
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = dict(self.registered_type.parameter_specification, **(params or {}))
@@ -587,11 +587,11 @@ def register_all() -> list[str]:
 register_all()
 
 __all__ = [
+    "NONE_INT",
+    "NONE_TEXT",
     "CunningObserver",
     "CunningSpielGame",
     "CunningSpielState",
-    "NONE_INT",
-    "NONE_TEXT",
     "is_zero_sum",
     "ismcts_bot",
     "load_game",

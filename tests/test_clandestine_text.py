@@ -373,12 +373,12 @@ def test_the_nemesis_turn_is_told_to_the_seat_in_its_words():
     st.apply_action(a)
     assert st.gold[1] == 3 and st.nem.tithes[st.city.space_ids.index("P0S3")] == 1
     expected = [
-        "P1: flipped the Intent card Quiet Vespers [N09] (Moon): no Ascension; Target Suit "
-        "Sword; Target Routes R3, R4",
+        ("P1: flipped the Intent card Quiet Vespers [N09] (Moon): no Ascension; Target Suit "
+         "Sword; Target Routes R3, R4"),
         "P1: Action with the Public Leader on P0S1 (Fundraise), Strength 3: gained 3 Gold",
         "P1: Alchemy, its C1 Action at Strength 0: a Tithe token on P0S3 (Fundraise)",
-        "P1: Intent deck empty: the 1 card under Quiet Vespers [N09] (Moon) shuffled into a "
-        "new deck"]
+        ("P1: Intent deck empty: the 1 card under Quiet Vespers [N09] (Moon) shuffled into a "
+         "new deck")]
     assert logs.pending(st, 0) == expected
     text = logs.text(st, 0).splitlines()
     at = text.index("Since your last decision:")
@@ -479,10 +479,10 @@ def test_a_seats_view_shows_the_nemesis_board():
     view = st.render_text(0).splitlines()
     at = view.index("  Nemesis The Most Holy (seat 1, difficulty 3):")
     assert view[at + 1:at + 5] == [
-        "    face-up Intent Quiet Vespers [N09] (Moon): next Leader from P0S1 clockwise, a "
-        "Society Leader on a Chamber, the first found; Alchemy: none",
+        ("    face-up Intent Quiet Vespers [N09] (Moon): next Leader from P0S1 clockwise, a "
+         "Society Leader on a Chamber, the first found; Alchemy: none"),
         "    Intent deck 1 face down; Level slots II -; III -; IV -; V -",
         "    Tithes K0a 1; P0S1 1; P0S3 1; K1b 1 (4 of 12)",
-        "    upper Choir 2 Universal Followers (next Conversion 7 Gold); Lower Choir 0 "
-        "Universal Followers, 4 Society Leaders"]
+        ("    upper Choir 2 Universal Followers (next Conversion 7 Gold); Lower Choir 0 "
+         "Universal Followers, 4 Society Leaders")]
     assert "face-up Intent" not in ClandestineState.from_config(1, num_players=3).render_text(0)

@@ -219,8 +219,8 @@ def render_lines(st: ClandestineState) -> list[str]:
     from .engine import NEMESIS_NAMES
     nem = st.nem
     ids = st.city.space_ids
-    lines = [f"  Nemesis {NEMESIS_NAMES[nem.nemesis]} (seat {nem.seat}, difficulty "
-             f"{nem.difficulty}):"]
+    lines = [(f"  Nemesis {NEMESIS_NAMES[nem.nemesis]} (seat {nem.seat}, difficulty "
+              f"{nem.difficulty}):")]
     if nem.pile:
         lines.append(f"    face-up Intent {intent_words(nem.pile[-1])}: "
                      f"{method_row_words(st, nem.method())}")
