@@ -121,7 +121,7 @@ GAME_DEFAULTS: dict[str, dict[str, Any]] = {
     # Badland Wolves: a fresh world every iteration and random rollouts to the end cost 133 s
     # a game; 20 worlds a move, rollouts cut after 10 actions and scored by the win deficit
     # less a quarter token per card in hand ("hands"), with the heuristic's move biasing the
-    # root, beat three heuristics: 0.377 [0.341, 0.416] over 636 games at about 15 CPU s a game
+    # root, beat three heuristics: 0.372 [0.343, 0.402] over 1,008 games at about 15 CPU s a game
     # (docs/training.md, "Badland Wolves: the searcher's constants"); neither the hands
     # evaluation nor the prior did alone
     "badland_wolves": {"c": 0.5, "max_rollout_depth": 10, "cut": "hands",
