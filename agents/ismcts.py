@@ -404,14 +404,14 @@ class ISMCTSAgent(OwnCopy):
         if not np.array_equal(np.asarray(observation["action_mask"]) != 0,
                               state.legal_action_mask() != 0):
             raise ValueError(f"the observation's action mask differs from the state's for {agent}")
-        players = _configured_players(state)
-        if self.prior is not None and (self._prior_agent is None or (
-                self._lazy_players and self._prior_players != players)):
+        if self.prior is not None and self._lazy_players:
             # built lazily (the config named no player count): for this game's count, again
-            # if a later game has another count
-            self._prior_agent = self._prior_cls({**self.config, "num_players": players},
-                                                seed=self._prior_seed)
-            self._prior_players = players
+            # if a later game has another count (the state's config is read only then)
+            players = _configured_players(state)
+            if self._prior_agent is None or self._prior_players != players:
+                self._prior_agent = self._prior_cls({**self.config, "num_players": players},
+                                                    seed=self._prior_seed)
+                self._prior_players = players
         bound = getattr(self._prior_agent, "bound_agent", None)
         if bound is not None and bound != agent:     # a prior that remembers one seat's game
             raise ValueError(f"ISMCTS with prior={self.prior} acted for {bound} in this game and "
@@ -455,9 +455,11 @@ class ISMCTSAgent(OwnCopy):
                 raise ValueError(f"prior_action {prior_action} is not a legal action of seat "
                                  f"{seat}")
         prior = None if prior_action is None else (seat, int(prior_action))
-        if self.rollout == "heuristic" and (self._heuristics is None or (
-                self._lazy_players and self._rollout_players != _configured_players(state))):
-            self._heuristics = self._make_heuristics(_configured_players(state), state.num_players)
+        if self.rollout == "heuristic" and self._lazy_players:
+            # built lazily, as the prior above
+            players = _configured_players(state)
+            if self._heuristics is None or self._rollout_players != players:
+                self._heuristics = self._make_heuristics(players, state.num_players)
         root = _Node()
         rng = self.rng
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
