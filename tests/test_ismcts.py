@@ -858,6 +858,19 @@ def test_player_count_from_the_state_when_the_config_lacks_it(num_players):
         assert choices >= 3
 
 
+def play_decisions(agent, state, moves: int) -> int:
+    """Let ``agent`` play every seat of ``state`` for ``moves`` actions (each checked legal) and
+    return how many of them were choices (more than one legal action)."""
+    choices = 0
+    for _ in range(moves):
+        obs, name = decision(state)
+        move = act_with_state(agent, obs, name, state)
+        assert state.legal_action_mask()[move]
+        choices += int(state.legal_action_mask().sum() > 1)
+        state.apply_action(move)
+    return choices
+
+
 def test_a_searcher_without_a_player_count_follows_each_game_s_count():
     """One searcher with a config that names no player count, reset between a 3-player and a
     5-player game, builds its prior and rollout heuristics again for the second game's count
@@ -867,14 +880,7 @@ def test_a_searcher_without_a_player_count_follows_each_game_s_count():
         for n in (3, 5):
             bare.reset()
             s = state_class("badland_wolves")(seed=4, num_players=n)
-            choices = 0
-            for _ in range(10):
-                obs, name = decision(s)
-                move = act_with_state(bare, obs, name, s)
-                assert s.legal_action_mask()[move]
-                choices += int(s.legal_action_mask().sum() > 1)
-                s.apply_action(move)
-            assert choices >= 2
+            assert play_decisions(bare, s, 10) >= 2
             if kw:
                 assert len(bare._heuristics) == n
             else:
@@ -893,14 +899,7 @@ def test_a_searcher_without_a_player_count_builds_clandestine_solo_heuristics_fo
         bare = ISMCTSAgent("clandestine", config, iterations=2, seed=5, **kw)
         s = state_class("clandestine")(seed=6, num_players=1, **config)
         assert s.num_players == 2 and s.config["num_players"] == 1
-        choices = 0
-        for _ in range(12):
-            obs, name = decision(s)
-            move = act_with_state(bare, obs, name, s)
-            assert s.legal_action_mask()[move]
-            choices += int(s.legal_action_mask().sum() > 1)
-            s.apply_action(move)
-        assert choices >= 2
+        assert play_decisions(bare, s, 12) >= 2
         if "rollout" in kw:
             assert len(bare._heuristics) == 2 and bare._rollout_players == 1
             assert all(h.n == 2 for h in bare._heuristics)     # one path per seat, Nemesis's too
