@@ -405,7 +405,8 @@ def check_cli_args(ap: argparse.ArgumentParser, a: argparse.Namespace
     """
     from agents import make_agent
     from agents.belief import TRACKER_OPTIONS, make_tracker, new_game, tracker_reads
-    from training.cli import rules_seats_note, set_num_players, spec_count_problem
+    from envs.core.text import rules_seats_note
+    from training.cli import set_num_players, spec_count_problem
     from training.dataset import parse_config_items
 
     for name, low in (("games", 1), ("particles", 1), ("samples", 2), ("refresh", 1),

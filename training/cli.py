@@ -149,19 +149,11 @@ def set_num_players(ap: argparse.ArgumentParser, config: dict[str, Any],
     return config
 
 
-def rules_seats_note(state: Any) -> str:
-    """``" (seat 1 is played by the rules)"`` naming the seats of ``state`` no agent plays (a
-    Clandestine Nemesis, counted by ``state.num_players``), or ``""`` when agents play all."""
-    rules = [q for q in range(state.num_players) if q not in state.agent_seats]
-    if not rules:
-        return ""
-    return (f" (seat{'' if len(rules) == 1 else 's'} {', '.join(str(q) for q in rules)} "
-            f"{'is' if len(rules) == 1 else 'are'} played by the rules)")
-
-
 def agent_seats_text(state: Any) -> str:
     """The seats of ``state`` that agents play, in words: ``"3 seats"``, or with a seat the
     rules play ``"1 seat played by agents (seat 1 is played by the rules)"``."""
+    from envs.core.text import rules_seats_note
+
     seats = len(state.agent_seats)
     note = rules_seats_note(state)
     return f"{seats} seat{'' if seats == 1 else 's'}" + (f" played by agents{note}" if note else "")

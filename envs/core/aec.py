@@ -32,7 +32,7 @@ from pettingzoo.utils.conversions import turn_based_aec_to_parallel_wrapper
 
 from .errors import ConfigError, IllegalActionError
 from .state import GameState, check_seed
-from .text import SeatLogs
+from .text import SeatLogs, rules_seats_note
 
 
 def agent_name(seat: int) -> str:
@@ -204,12 +204,8 @@ class GameAECEnv(AECEnv):
         seat = self._seat_of.get(agent)
         if seat is None:
             seat = seat_of(agent)  # names a name that is not player_<seat>
-            rules = [q for q in range(self.game.num_players) if q not in self._seat_of.values()]
-            note = "" if not rules else (
-                f" (seat{'' if len(rules) == 1 else 's'} {', '.join(str(q) for q in rules)} "
-                f"{'is' if len(rules) == 1 else 'are'} played by the rules)")
             raise ValueError(f"{agent!r} is not an agent of this env: its agents are "
-                             f"{self.possible_agents}{note}")
+                             f"{self.possible_agents}{rules_seats_note(self.game)}")
         return seat
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
