@@ -600,7 +600,9 @@ def parse_spec(spec: str) -> dict[str, Any]:
     as ``score_margin``), ``final`` (``visits`` | ``mean``), ``worlds`` (int or ``none``:
     ``max_world_samples``). ``N`` may be ``none`` when
     ``seconds`` is given. Keys not given are left out (the agent takes the game's defaults);
-    values of ``rollout``, ``cut`` and ``final`` are checked by :class:`ISMCTSAgent`.
+    values of ``rollout``, ``cut``, ``final`` and ``prior`` are checked by :class:`ISMCTSAgent`.
+    Values are case-sensitive, ``none`` included (``prior=NONE`` is refused like
+    ``prior=HEURISTIC``).
 
     Raises:
         ValueError: not of that form, an unknown key, a repeated key or a bad value (counts
@@ -613,10 +615,11 @@ def parse_spec(spec: str) -> dict[str, Any]:
                          f"{spec!r}")
     kwargs: dict[str, Any] = {}
     # counts in ASCII digits only: int() would also take "4_0" (40), signs, spaces, other scripts
-    if parts[1].lower() != "none" and not _DIGITS.fullmatch(parts[1]):
+    # "none" is written in lower case, as every other value (``cut=Win_loss`` is refused too)
+    if parts[1] != "none" and not _DIGITS.fullmatch(parts[1]):
         raise ValueError(f"ISMCTS iterations must be an integer (digits 0-9) or none, got "
                          f"{parts[1]!r} in {spec!r}")
-    kwargs["iterations"] = None if parts[1].lower() == "none" else int(parts[1])
+    kwargs["iterations"] = None if parts[1] == "none" else int(parts[1])
     keys = {"rollout": ("rollout", str), "c": ("c", float), "seconds": ("seconds", float),
             "max_depth": ("max_rollout_depth", int), "cut": ("cut", str),
             "final": ("final", str), "worlds": ("max_world_samples", int),
@@ -629,7 +632,7 @@ def parse_spec(spec: str) -> dict[str, Any]:
         name, kind = keys[key]
         if name in kwargs:
             raise ValueError(f"ISMCTS option {key!r} given twice in {spec!r}")
-        if (kind is int or name == "prior") and value.lower() == "none":
+        if (kind is int or name == "prior") and value == "none":
             kwargs[name] = None
             continue
         if kind is int and not _DIGITS.fullmatch(value):

@@ -372,6 +372,22 @@ def test_spec_cut_and_final_options():
         parse_spec("ismcts:5:final=mean:final=visits")
 
 
+def test_spec_values_are_case_sensitive_none_included():
+    """``none`` is lower case like every other value: ``prior=NONE`` is refused as
+    ``prior=HEURISTIC`` is, and so are ``worlds=None`` and ``ismcts:NONE``."""
+    assert parse_spec("ismcts:none:seconds=0.5:worlds=none:prior=none") == {
+        "iterations": None, "seconds": 0.5, "max_world_samples": None, "prior": None}
+    config = state_class("prowl")(seed=0, num_players=4).config
+    for spec, bad in [("ismcts:5:prior=NONE", "'NONE'"),
+                      ("ismcts:5:prior=HEURISTIC", "'HEURISTIC'")]:
+        with pytest.raises(ValueError, match=bad):
+            make_agent(spec, "prowl", config)
+    with pytest.raises(ValueError, match=r"worlds='None'.*not an integer"):
+        parse_spec("ismcts:5:worlds=None")
+    with pytest.raises(ValueError, match=r"iterations must be an integer.*'NONE'"):
+        parse_spec("ismcts:NONE:seconds=1")
+
+
 def test_cut_rollout_scores_the_determinized_world_provisionally():
     """A rollout cut after one action returns the determinized world's provisional returns
     (configured kind, or the kind named by ``cut``); ``cut=zeros`` keeps the old zeros; an
