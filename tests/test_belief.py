@@ -700,7 +700,7 @@ def test_dataset_specs_are_for_the_seats_agents_play(tmp_path, capsys):
     assert d["obs"].shape[1] == 3 and set(np.unique(d["actor"])) == {0, 1}
 
 
-def test_load_dataset_fills_the_whole_length_shard_by_shard(tmp_path):
+def test_load_dataset_fills_the_whole_length_shard_by_shard(tmp_path, monkeypatch):
     """``load_dataset`` allocates each field at the index's length and fills it shard by shard:
     the same arrays as concatenating the streamed shards (several shards, obs columns
     selected), and a damaged index (a shard's count changed) is refused naming the counts."""
@@ -717,6 +717,15 @@ def test_load_dataset_fills_the_whole_length_shard_by_shard(tmp_path):
         expected = np.concatenate([sh[f] for sh in shards])
         assert whole[f].dtype == expected.dtype and np.array_equal(whole[f], expected)
     assert whole["obs"].shape == (index["decisions"], 3, 3)
+    # the index is read once: the lengths allocated and the shards read come from one reading
+    import training.dataset as dataset_module
+    reads = []
+    real_read_index = dataset_module.read_index
+    monkeypatch.setattr(dataset_module, "read_index",
+                        lambda p: reads.append(p) or real_read_index(p))
+    assert np.array_equal(load_dataset(tmp_path, ("action",))["action"], whole["action"])
+    assert len(reads) == 1
+    monkeypatch.undo()
     path = tmp_path / "index.json"
     damaged = _json.loads(path.read_text())
     damaged["shards"][0]["decisions"] += 1

@@ -204,6 +204,12 @@ def iter_shards(path: str | Path, fields: Sequence[str] = FIELDS,
             read letter by letter: "unknown dataset field(s) ['o', 'b', 's']"); an
             ``obs_columns`` entry outside the observation.
     """
+    _check_fields(fields)
+    yield from _shards(path, read_index(path), fields, obs_columns)
+
+
+def _check_fields(fields: Sequence[str]) -> None:
+    """Refuse a field list :func:`iter_shards` cannot read (its Raises)."""
     if isinstance(fields, str):
         raise ValueError(f"fields is a sequence of field names, got the string {fields!r}; "
                          f"give ({fields!r},)")
@@ -212,7 +218,11 @@ def iter_shards(path: str | Path, fields: Sequence[str] = FIELDS,
     bad = [f for f in fields if f not in FIELDS]
     if bad:
         raise ValueError(f"unknown dataset field(s) {bad}; fields are {list(FIELDS)}")
-    index = read_index(path)
+
+
+def _shards(path: str | Path, index: dict[str, Any], fields: Sequence[str],
+            obs_columns: np.ndarray | None) -> Iterator[dict[str, np.ndarray]]:
+    """The shards listed in ``index`` (already read), as :func:`iter_shards` yields them."""
     for sh in index["shards"]:
         with np.load(Path(path) / sh["file"]) as z:
             out = {f: z[f] for f in fields}
@@ -238,10 +248,12 @@ def load_dataset(path: str | Path, fields: Sequence[str] = FIELDS,
         ValueError: as :func:`iter_shards`, no decision at all, or the shards hold another
             number of decisions than the index says (a damaged dataset).
     """
-    total = int(sum(int(sh["decisions"]) for sh in read_index(path)["shards"]))
+    _check_fields(fields)
+    index = read_index(path)
+    total = int(sum(int(sh["decisions"]) for sh in index["shards"]))
     out: dict[str, np.ndarray] = {}
     at = 0
-    for part in iter_shards(path, fields, obs_columns):
+    for part in _shards(path, index, fields, obs_columns):
         k = len(part[fields[0]])
         if at + k > total:
             raise ValueError(f"the shards of {path} hold more decisions than its index's "
