@@ -45,7 +45,10 @@ class ClansHeuristic(SeatBound, OwnCopy):
 
     Args:
         config: the game's resolved config (``num_players``, ``epoch_chart``, ``reward``).
-        seed: seed of the tie-breaking generator.
+        seed: seed of the tie-breaking generator. It is seeded once, here: :meth:`reset` does
+            not reseed it, so successive games draw on one stream (as
+            :class:`agents.base.RandomAgent`'s), and a run is reproduced from the same
+            construction seed and sequence of games.
 
     It remembers the game (colour evidence from the moves seen), so it is one instance per seat
     and game (:class:`agents.base.SeatBound`): after construction or :meth:`reset` it binds to
@@ -74,7 +77,8 @@ class ClansHeuristic(SeatBound, OwnCopy):
 
     def reset(self) -> None:
         """Forget the move evidence gathered during the previous game (and the seat it played:
-        the next call may be for any agent)."""
+        the next call may be for any agent). The tie-breaking generator goes on (see the class
+        docstring)."""
         self.unbind_seat()
         self.evidence = np.zeros((self.n, B.NUM_COLOURS))
         self.seen_moves: dict[int, tuple[int, int]] = {}

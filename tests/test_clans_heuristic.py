@@ -91,6 +91,13 @@ def test_heuristic_plays_legal_games_through_the_pettingzoo_api():
         steps += 1
     assert 20 < steps < 70
     assert e.unwrapped.game.is_terminal
+    # reset() forgets the game but goes on with the tie-break stream (seeded at construction)
+    played = agents["player_0"]
+    stream = played.rng.bit_generator.state
+    assert played.seen_moves                                          # it remembers the game
+    assert stream != np.random.default_rng(0).bit_generator.state   # it was drawn from
+    played.reset()
+    assert played.rng.bit_generator.state == stream and not played.seen_moves
 
 
 def _heuristic_game_hash(games: int = 6) -> str:
