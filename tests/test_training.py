@@ -270,6 +270,26 @@ def test_a_nemesis_win_is_no_game_without_a_winner():
     assert summary["no_winner_share"] == sum(no_winner) / 6
     assert summary["no_winner_share"] + summary["rules_seat_win_share"] \
         + rep.entry_rows()[0]["win_rate"] == pytest.approx(1.0)
+    # the Nemesis is rated as one more player: the lone entry's rating measures it against the
+    # Nemesis (it stayed at mu 25 when only entries were ranked), game by game as openskill does
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    agent, nemesis = model.rating(name="random"), model.rating(name="rules")
+    for r in rep.results:
+        mine, theirs = r.returns[0], r.record["returns"][1]
+        assert r.rules_returns == [theirs]
+        ranks = [1 + (mine < theirs), 1 + (theirs < mine)]
+        [[agent], [nemesis]] = model.rate([[agent], [nemesis]], ranks=ranks)
+    assert rep.ratings["random"]["mu"] == pytest.approx(agent.mu)
+    assert rep.rules_rating["mu"] == pytest.approx(nemesis.mu)
+    assert rep.rules_rating["sigma"] == pytest.approx(nemesis.sigma)
+    assert rep.ratings["random"]["mu"] != pytest.approx(25.0)
+    assert (rep.ratings["random"]["mu"] < rep.rules_rating["mu"]) == (sum(nemesis_won) > 3)
+    assert rep.to_json()["rules_rating"] == rep.rules_rating
+    # without a seat the rules play nothing changes: no rules rating
+    plain = evaluate("prowl", ["random", "heuristic"], 2, seed=1)
+    assert plain.rules_rating is None and "rules_rating" not in plain.to_json()
 
 
 def test_command_line_mistakes_are_one_line_errors(tmp_path, capsys):

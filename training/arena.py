@@ -52,6 +52,8 @@ class GameResult:
     record: dict[str, Any] | None = None
     #: a seat the rules play, not an agent (Clandestine's Nemesis), won the game
     rules_won: bool = False
+    #: the returns of the seats the rules play, in seat order (empty when agents play all)
+    rules_returns: list[float] = field(default_factory=list)
 
 
 @dataclass
@@ -65,6 +67,10 @@ class EvaluationReport:
     results: list[GameResult] = field(default_factory=list)
     seconds: float = 0.0
     ratings: dict[str, dict[str, float]] = field(default_factory=dict)
+    #: the rating of the seats the rules play (Clandestine's Nemesis), rated as one more
+    #: player against the entries (``mu``, ``sigma``, ``ordinal``); ``None`` when agents play
+    #: every seat
+    rules_rating: dict[str, float] | None = None
 
     @property
     def num_games(self) -> int:
@@ -115,8 +121,11 @@ class EvaluationReport:
 
     def to_json(self) -> dict[str, Any]:
         """JSON-serialisable report (game records are omitted)."""
-        return {"game": self.game, "config": self.config, "lineup": self.lineup,
-                "summary": self.summary(), "entries": self.entry_rows(), "seats": self.seat_rows()}
+        out = {"game": self.game, "config": self.config, "lineup": self.lineup,
+               "summary": self.summary(), "entries": self.entry_rows(), "seats": self.seat_rows()}
+        if self.rules_rating is not None:
+            out["rules_rating"] = self.rules_rating
+        return out
 
 
 def entry_labels(lineup: Sequence[str]) -> list[str]:
@@ -167,7 +176,13 @@ def rules_won(game: Any) -> bool:
     if not game.is_terminal:
         return False
     returns = game.returns()
-    return any(returns[q] > 0 for q in range(game.num_players) if q not in game.agent_seats)
+    return any(returns[q] > 0 for q in rules_seats(game))
+
+
+def rules_seats(game: Any) -> list[int]:
+    """The seats of ``game`` the rules play, not an agent (Clandestine's Nemesis; outside
+    ``game.agent_seats``), in seat order; empty when agents play every seat."""
+    return [q for q in range(game.num_players) if q not in game.agent_seats]
 
 
 def _check_distinct(agents: Sequence[Agent]) -> None:
@@ -227,33 +242,52 @@ def evaluate(game: str, lineup: Sequence[str], num_games: int, seed: int = 0,
         game_seed = int(rng.integers(2**62))
         rets, length, trunc, rec = play_game(env, [agents[i] for i in seating], game_seed,
                                              keep_records)
-        report.results.append(GameResult(game_seed, seating, rets, length, trunc, rec,
-                                         rules_won(env.game)))
+        finished = env.game.returns() if env.game.is_terminal else None
+        report.results.append(GameResult(
+            game_seed, seating, rets, length, trunc, rec, rules_won(env.game),
+            [float(finished[q]) if finished is not None else 0.0 for q in rules_seats(env.game)]))
         if progress:
             progress(1)
     report.seconds = time.perf_counter() - t0
-    report.ratings = _ratings(report)
+    report.ratings, report.rules_rating = _ratings(report)
     return report
 
 
-def _ratings(report: EvaluationReport) -> dict[str, dict[str, float]]:
-    """Openskill Plackett-Luce ratings per entry from the games' ranks (higher return = better)."""
+def _ratings(report: EvaluationReport
+             ) -> tuple[dict[str, dict[str, float]], dict[str, float] | None]:
+    """Openskill Plackett-Luce ratings per entry from the games' ranks (higher return = better),
+    and the rating of the seats the rules play (``None`` when agents play every seat).
+
+    Each seat is a team of one. The seats the rules play (Clandestine's Nemesis) are one more
+    player, rated against the entries, so in solo play an entry's rating measures it against
+    the Nemesis (with one agent seat there is no other entry to rank it against).
+    """
     from openskill.models import PlackettLuce
+
+    def as_dict(v: Any) -> dict[str, float]:
+        return {"mu": float(v.mu), "sigma": float(v.sigma), "ordinal": float(v.ordinal())}
 
     model = PlackettLuce()
     ratings = {label: model.rating(name=label) for label in report.labels}
+    rules = model.rating(name="rules") if any(r.rules_returns for r in report.results) else None
     for r in report.results:
         teams = [[ratings[report.labels[i]]] for i in r.seating]
-        if len(teams) < 2:  # solo play against a rules-driven Nemesis: no ranking among entries
-            continue
+        returns = list(r.returns)
+        for x in r.rules_returns:
+            teams.append([rules])
+            returns.append(x)
         # rank 1 is best; equal returns tie
-        order = sorted(set(r.returns), reverse=True)
-        ranks = [order.index(x) + 1 for x in r.returns]
+        order = sorted(set(returns), reverse=True)
+        ranks = [order.index(x) + 1 for x in returns]
         new = model.rate(teams, ranks=ranks)
         for i, team in zip(r.seating, new):
             ratings[report.labels[i]] = team[0]
-    return {k: {"mu": float(v.mu), "sigma": float(v.sigma), "ordinal": float(v.ordinal())}
-            for k, v in ratings.items()}
+        if r.rules_returns:     # several rules seats (none in these games): their mean change
+            rest = [team[0] for team in new[len(r.seating):]]
+            rules = model.rating(mu=rules.mu + float(np.mean([t.mu - rules.mu for t in rest])),
+                                 sigma=float(np.mean([t.sigma for t in rest])), name="rules")
+    return ({k: as_dict(v) for k, v in ratings.items()},
+            as_dict(rules) if rules is not None else None)
 
 
 if __name__ == "__main__":

@@ -10,7 +10,8 @@ One agent spec per seat (``random``, ``heuristic``, ``ppo:PATH``, ``ismcts:N``);
 agents sets ``num_players``. Seats are rotated game by game. Writes ``evaluation.json``,
 ``evaluation.csv`` (per entry), ``evaluation_seats.csv`` (per entry and seat) and
 ``evaluation.png`` into ``--out``,
-and prints the table: win rate with its 95% Wilson interval, mean return, openskill rating.
+and prints the table: win rate with its 95% Wilson interval, mean return, openskill rating (in solo
+Clandestine the Nemesis is rated as one more player, so the ratings measure the agents against it).
 ``--records`` adds ``records.jsonl``: every game's replayable record with the agent in each seat.
 An ``--out`` that already holds any of these files is refused before any game is played unless
 ``--overwrite`` is given, which deletes them once the new results are ready to be written (no
@@ -81,6 +82,8 @@ def print_report(report: EvaluationReport, title: str | None = None) -> None:
     console.print(table)
     nemesis = (f", won by the seat the rules play {s['rules_seat_win_share']:.1%}"
                if s["rules_seat_win_share"] else "")
+    if report.rules_rating is not None:   # the Nemesis, rated as one more player
+        nemesis += f", rating of the seat the rules play (mu) {report.rules_rating['mu']:.2f}"
     console.print(f"games {s['games']}, no winner {s['no_winner_share']:.1%}{nemesis}, truncated "
                   f"{s['truncated_share']:.1%}, mean length {s['mean_length']:.1f} actions, "
                   f"{s['games_per_second']:.1f} games/s")
