@@ -197,6 +197,68 @@ def test_imitation_learns_the_toy_heuristic():
         collect_demonstrations("toy", ToyState, cfg, games=0)
 
 
+@pytest.mark.parametrize("humans", [1, 2])
+def test_imitation_teaches_only_the_seats_agents_play(monkeypatch, humans):
+    """Solo Clandestine: ``num_players`` counts the Nemesis seat (the last, played by the
+    rules, never ``current_player``). A teacher and an advisor were built for it too (seeds
+    ``seed + humans`` and ``seed + 2 humans + 1``) and reset every game. Now one of each per
+    human seat ``i`` (seeds ``seed + i`` and ``seed + num_players + i``, as before), each asked
+    only for its own seat; every recorded decision is a human seat's, with that seat's return."""
+    import training.imitation as im
+    from envs.clandestine.engine import ClandestineState
+
+    cfg = {"num_players": humans, "nemesis": "most_holy", "difficulty": 1, "max_rounds": 3}
+    teachers, advisors, asked, advised = {}, {}, [], []
+    real_make, real_act, real_advisor = im.make_agent, im.act_with_state, im.Advisor
+
+    def make(spec, game, config, seed=None):
+        agent = real_make(spec, game, config, seed=seed)
+        teachers[id(agent)] = seed
+        return agent
+
+    def act(agent, view, name, state):
+        asked.append((teachers[id(agent)], name, state.current_player, state))
+        return real_act(agent, view, name, state)
+
+    class SpyAdvisor(real_advisor):
+        def __init__(self, advice, game, config, seed=None):
+            super().__init__(advice, game, config, seed=seed)
+            advisors[id(self)] = seed
+
+        def policy_input(self, observation, agent):
+            advised.append((advisors[id(self)], agent))
+            return super().policy_input(observation, agent)
+
+    monkeypatch.setattr(im, "make_agent", make)
+    monkeypatch.setattr(im, "act_with_state", act)
+    monkeypatch.setattr(im, "Advisor", SpyAdvisor)
+    demos = im.collect_demonstrations("clandestine", ClandestineState, cfg, games=2, seed=5,
+                                      advice="heuristic")
+    n = humans + 1
+    assert sorted(teachers.values()) == [5 + i for i in range(humans)]
+    assert sorted(advisors.values()) == [5 + n + i for i in range(humans)]
+    assert len(asked) == len(advised) == len(demos) > 0
+    assert {p for _, _, p, _ in asked} == set(range(humans))
+    assert all(seed == 5 + p and name == f"player_{p}" for seed, name, p, _ in asked)
+    assert advised == [(5 + n + p, f"player_{p}") for _, _, p, _ in asked]
+    assert all(st.is_terminal for _, _, _, st in asked)
+    np.testing.assert_array_equal(demos.returns, [st.returns()[p] for _, _, p, st in asked])
+
+
+def test_imitation_refuses_a_decision_of_a_seat_the_rules_play():
+    """An engine that asks a seat outside ``agent_seats`` to decide breaks the contract: the
+    error names the seat (it was played by a teacher built for it, or failed with a KeyError)."""
+    from tests.toy_game import ToyState
+    from training.imitation import collect_demonstrations
+
+    class FirstSeatOnly(ToyState):
+        agent_seats = property(lambda self: (0,))
+
+    with pytest.raises(RuntimeError, match=r"seat 1 is to decide, but it is no seat agents "
+                                           r"play \(seat 1 is played by the rules\)"):
+        collect_demonstrations("toy", FirstSeatOnly, {"num_players": 2, "target": 10}, games=1)
+
+
 def test_selfplay_refuses_to_resume_another_game_or_config(tmp_path, capsys):
     args = ["--game", "toy", "--run-dir", str(tmp_path), "--n-envs", "1", "--n-steps", "64",
             "--batch-size", "64", "--eval-games", "0", "--no-progress", "--imitation-games", "0",

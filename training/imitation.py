@@ -1,8 +1,9 @@
 """Warm start for self-play: behaviour cloning of the scripted heuristic.
 
 Before PPO, ``training.selfplay --imitation-games N`` plays ``N`` games with the game's heuristic
-in every seat, records every decision (observation, action mask, action, and the deciding seat's
-final return), and fits the MaskablePPO policy to it: cross-entropy of the heuristic's action
+in every seat agents play (``state.agent_seats``: a Clandestine Nemesis seat is played by the
+rules, never decides and takes no heuristic), records every decision (observation, action
+mask, action, and the deciding seat's final return), and fits the MaskablePPO policy to it: cross-entropy of the heuristic's action
 under the masked action distribution for the actor, mean squared error to the final return for
 the critic. With ``--imitation-target tie-set`` (for a heuristic with ``best_moves``, e.g. the
 Clans one, which breaks ties between equal moves at random) each decision also records the
@@ -21,6 +22,7 @@ import numpy as np
 from agents import act_with_state, make_agent
 from agents.advice import Advisor, check_advice
 from envs.core import GameState
+from envs.core.text import rules_seats_note
 
 
 @dataclass
@@ -48,37 +50,45 @@ def collect_demonstrations(game: str, state_class: type[GameState], config: dict
     """Play ``games`` games of the teacher against itself at engine level and record every
     decision.
 
-    ``teacher``: agent spec of every seat (:func:`agents.make_agent`; default ``heuristic``, or
-    e.g. ``heuristic:join_hand=4``), one instance per seat, reset before each game.
+    ``teacher``: agent spec of every seat agents play (:func:`agents.make_agent`; default
+    ``heuristic``, or e.g. ``heuristic:join_hand=4``), one instance per such seat ``i`` (seed
+    ``seed + i``), reset before each game. A seat the rules play (not in ``agent_seats``: the
+    Nemesis of solo Clandestine, counted by ``num_players``) takes no teacher and no advisor
+    and is never the deciding seat of a recorded decision; its return is not recorded.
 
     ``tie_sets``: also record each decision's equally-best moves (the heuristic's
     ``best_moves(observation, agent)``, asked before it acts) in ``Demonstrations.best``.
     ``advice``: an advice kind (:mod:`agents.advice`): each recorded observation is then
     float32 (D + A,), followed by the advice vector of an advisor of the deciding seat's own
-    (one per seat, reset before each game, asked at every decision of its seat).
+    (one per seat agents play, reset before each game, asked at every decision of its seat).
 
     Raises:
         ValueError: ``games < 1``, ``tie_sets`` for a teacher without ``best_moves``, or a
             bad teacher spec (:func:`agents.make_agent`).
+        RuntimeError: the engine asks a seat the rules play to decide (it breaks the
+            ``agent_seats`` contract of :class:`envs.core.GameState`).
     """
     if games < 1:
         raise ValueError(f"games must be at least 1, got {games}")
     rng = np.random.default_rng(seed)
     probe = state_class(seed=0, **config)
-    n = probe.num_players
-    agents = [make_agent(teacher, game, config, seed=seed + i) for i in range(n)]
-    advisors = ([Advisor(advice, game, config, seed=seed + n + i) for i in range(n)]
+    n = probe.num_players   # every seat's return; a seat the rules play takes no teacher
+    agents = {i: make_agent(teacher, game, config, seed=seed + i) for i in probe.agent_seats}
+    advisors = ({i: Advisor(advice, game, config, seed=seed + n + i) for i in probe.agent_seats}
                 if check_advice(advice) is not None else None)
-    if tie_sets and not hasattr(agents[0], "best_moves"):
+    if tie_sets and not hasattr(agents[probe.agent_seats[0]], "best_moves"):
         raise ValueError(f"the {game} teacher {teacher!r} has no best_moves (its set of "
                          "equally-best moves): use the action target for this game")
     obs, masks, actions, seats, game_ids, final, best = [], [], [], [], [], [], []
     for g in range(games):
         state = state_class(seed=int(rng.integers(2**62)), **config)
-        for agent in agents + (advisors or []):
+        for agent in [*agents.values(), *(advisors or {}).values()]:
             agent.reset()
         while not state.is_over:
             p = state.current_player
+            if p not in agents:   # the engine contract: never a seat the rules play
+                raise RuntimeError(f"{game}: seat {p} is to decide, but it is no seat agents "
+                                   f"play{rules_seats_note(state)}")
             o = state.observation_tensor(p)
             m = state.legal_action_mask()
             view = {"observation": o, "action_mask": m}
