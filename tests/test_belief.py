@@ -700,6 +700,43 @@ def test_dataset_specs_are_for_the_seats_agents_play(tmp_path, capsys):
     assert d["obs"].shape[1] == 3 and set(np.unique(d["actor"])) == {0, 1}
 
 
+@pytest.mark.parametrize("humans", [1, 2])
+def test_probe_observers_are_the_seats_agents_play(tmp_path, humans):
+    """Solo Clandestine: the dataset stores every seat's view, the Nemesis's (the last seat,
+    played by the rules) included, and the probe was trained on examples observed from it too
+    (``K * (humans + 1)`` examples). The observers are the human seats (``K * humans``
+    examples, observer by observer), while each example's targets stay every other seat's
+    row in relative order, the Nemesis's Relic hand among them."""
+    from training.dataset import generate, load_dataset
+    from training.probe import examples, train
+
+    config = {"num_players": humans, "nemesis": "most_holy", "difficulty": 1, "max_rounds": 3}
+    index = generate("clandestine", config, ["heuristic"], 3, tmp_path / "d", seed=2)
+    data = load_dataset(tmp_path / "d", ("obs", "truth", "game"))
+    K, n = data["obs"].shape[:2]
+    assert n == humans + 1 and K == index["decisions"] > 0
+    _, meta = train(data, index, epochs=1, hidden=8, seed=0, log=lambda *_: None)
+    assert meta["train_examples"] + meta["val_examples"] == K * humans
+    assert meta["num_players"] == n
+    x, y, ok, g, own = examples(data, None, range(humans))
+    assert x.shape[0] == y.shape[0] == ok.shape[0] == K * humans
+    for s in range(humans):
+        rows = slice(s * K, (s + 1) * K)
+        np.testing.assert_array_equal(x[rows], data["obs"][:, s])
+        np.testing.assert_array_equal(own[rows], data["truth"][:, s])
+        np.testing.assert_array_equal(g[rows], data["game"])
+        nem = n - 1 - s   # the Nemesis's relative seat from observer s
+        hand = data["truth"][:, n - 1]
+        held = hand.sum(axis=1) > 0
+        assert held.any()   # the Nemesis took Relics: its row is a defined target
+        np.testing.assert_array_equal(ok[rows, nem - 1], held)
+        np.testing.assert_allclose(y[rows, nem - 1][held],
+                                   hand[held] / hand[held].sum(axis=1, keepdims=True))
+    for bad in ([], [n]):
+        with pytest.raises(ValueError, match=rf"observers must be seats 0..{n - 1}"):
+            examples(data, None, bad)
+
+
 def test_load_dataset_fills_the_whole_length_shard_by_shard(tmp_path, monkeypatch):
     """``load_dataset`` allocates each field at the index's length and fills it shard by shard:
     the same arrays as concatenating the streamed shards (several shards, obs columns

@@ -13,10 +13,14 @@ trained probe silently.
 
 Data: ``--games`` games generated with :func:`training.dataset.generate` (engine seeds
 ``seed + 10_000 + g``, away from the benchmark's seeds ``seed + g``) into a temporary directory,
-or an existing dataset directory ``--data``. Every decision gives one example per seat ``s``:
-input ``obs[s]`` (float32 ``(D,)``), target the truth rows of relative seats ``1..n-1`` (absolute
+or an existing dataset directory ``--data``. Every decision gives one example per seat ``s``
+that agents play (``state.agent_seats`` of a game with the dataset's config): input ``obs[s]``
+(float32 ``(D,)``), target the truth rows of relative seats ``1..n-1`` (absolute
 ``(s + r) % n``), each normalised to a distribution (one-hot role, or the hand's composition for
-Badland Wolves); undefined rows (no clan yet, empty hand) are masked out.
+Badland Wolves); undefined rows (no clan yet, empty hand) are masked out. A seat the rules play
+(solo Clandestine's Nemesis, counted by ``n``, its view stored in the dataset) is no observer:
+no agent reads its view, and no :class:`agents.belief.ProbeTracker` observes from it. Its truth
+row stays a target of the others (its Relic hand, face up, as the deduction metrics score it).
 
 Inputs (``--inputs``): by default the whole observation. ``--inputs seat_colour_points,
 seat_colour_moved`` reads only the named fields of the game's observation layout (the
@@ -149,16 +153,29 @@ def build_net(obs_size: int, out_size: int, hidden: int = 128):
                          nn.ReLU(), nn.Linear(hidden, out_size))
 
 
-def examples(data: dict[str, np.ndarray], cols: np.ndarray | None = None
-             ) -> tuple[np.ndarray, ...]:
+def examples(data: dict[str, np.ndarray], cols: np.ndarray | None = None,
+             observers: Sequence[int] | None = None) -> tuple[np.ndarray, ...]:
     """Per-seat examples from a loaded dataset: ``x`` float32 ``(E, D)`` (the observation, or
     only its entries ``cols`` (int ``(D,)``, :func:`input_columns`) when given), ``y`` float32
-    ``(E, n-1, C)`` (normalised rows), ``ok`` bool ``(E, n-1)`` (defined rows), the game
-    index of each example, int ``(E,)``, and the observer's own truth row, float32 ``(E, C)``."""
+    ``(E, n-1, C)`` (normalised rows of relative seats ``1..n-1``), ``ok`` bool ``(E, n-1)``
+    (defined rows), the game index of each example, int ``(E,)``, and the observer's own truth
+    row, float32 ``(E, C)``; ``E = K * len(observers)``, observer by observer.
+
+    ``observers``: the observing seats, in order; default every seat of ``obs``. :func:`train`
+    gives the seats agents play (module docstring: a seat the rules play is no observer, its
+    row stays a target).
+
+    Raises:
+        ValueError: no observer, or one that is not a seat ``0..n-1``.
+    """
     obs, truth, game = data["obs"], data["truth"], data["game"]
     K, n, _ = obs.shape
+    observers = list(range(n)) if observers is None else [int(s) for s in observers]
+    if not observers or not all(0 <= s < n for s in observers):
+        raise ValueError(f"observers must be seats 0..{n - 1} of the dataset, at least one; "
+                         f"got {observers}")
     xs, ys, oks, gs, owns = [], [], [], [], []
-    for s in range(n):
+    for s in observers:
         rows = [(s + r) % n for r in range(1, n)]
         y = truth[:, rows, :].astype(np.float32)
         tot = y.sum(axis=2, keepdims=True)
@@ -293,7 +310,9 @@ def train(data: dict[str, np.ndarray], index: dict[str, Any], epochs: int = 8,
           ) -> tuple[Any, dict[str, Any]]:
     """Train the probe on a loaded dataset, then calibrate it on the validation split (module
     docstring); returns ``(net, meta)``. With fewer than 10 games there is no validation split:
-    the last epoch is kept, uncalibrated (``temperature`` 1, ``prior_weight`` 0).
+    the last epoch is kept, uncalibrated (``temperature`` 1, ``prior_weight`` 0). The examples'
+    observers are the seats agents play in a game built from ``index["config"]``
+    (:func:`examples`).
 
     ``inputs``: observation field names the network reads (:func:`input_columns` on the layout
     of a game built from ``index["config"]``), or None for the whole observation. ``data`` is
@@ -311,10 +330,10 @@ def train(data: dict[str, np.ndarray], index: dict[str, Any], epochs: int = 8,
 
     torch.manual_seed(seed)
     torch.set_num_threads(1)   # small network: one thread is as fast and shares the machine
+    state = new_game(index["game"], 0, **index["config"])
     cols = None
     if inputs is not None:
         inputs = list(inputs)
-        state = new_game(index["game"], 0, **index["config"])
         cols = input_columns(observation_layout_of(state), inputs, index["game"])
     if "obs_size" in data:     # already restricted to the inputs' entries (load_selected)
         if cols is None or data["obs"].shape[2] != len(cols):
@@ -323,7 +342,9 @@ def train(data: dict[str, np.ndarray], index: dict[str, Any], epochs: int = 8,
         obs_size, cols = int(data["obs_size"]), None
     else:
         obs_size = int(data["obs"].shape[2])
-    x, y, ok, g, own = examples(data, cols)
+    # observers: the seats agents play (a Clandestine Nemesis seat is the rules'; its row
+    # stays a target)
+    x, y, ok, g, own = examples(data, cols, state.agent_seats)
     n1, C = y.shape[1], y.shape[2]
     distinct = bool(getattr(adapter_for(index["game"]), "distinct_roles", False))
     sup = (np.repeat((own <= 0)[:, None, :], n1, axis=1).astype(np.float32) if distinct
