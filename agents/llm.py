@@ -17,8 +17,15 @@ Where the text comes from (the agent never looks at another seat's secrets):
       env.step(agents[name].act(obs, name, text=info["text"]))
 
 * from the live state: the agent declares ``needs_state = True``, so runners that pass the game
-  state (``act(observation, agent, state=state)``, as for search agents) need nothing else; the
-  text is then ``text_observation(state, seat)`` without the "since your last decision" lines.
+  state (``act(observation, agent, state=state)``, as for search agents) need nothing else. The
+  agent then keeps its seat's own log of the game (:class:`envs.core.text.SeatLogs`, one per
+  game: :meth:`LanguageModelAgent.reset` starts a fresh one), so the text is the very text the
+  env's ``text_observation=True`` feed gives at the same decision, "since your last decision"
+  lines included: the other seats' actions worded for the seat, and what a seat the rules play
+  did (``state.rules_words()``, e.g. the Nemesis's turns in solo Clandestine). At each decision
+  it replays the actions taken since its previous one (``state.history``) on its copy of the
+  game as it was then; at its first decision of a game, from the game's set-up. A state of
+  another game is refused until :meth:`LanguageModelAgent.reset`.
 
 No network is touched here: ``ask`` is whatever the caller wraps (an HTTP client, a local model,
 a scripted function in tests).
@@ -32,8 +39,9 @@ from typing import Any, Callable
 
 import numpy as np
 
-from envs.core.aec import seat_of
-from envs.core.text import LEGAL_HEADER, text_observation
+from envs.core.aec import agent_name, seat_of
+from envs.core.errors import IllegalActionError, RecordError
+from envs.core.text import LEGAL_HEADER, SeatLogs
 
 from .base import SeatBound, legal_ids
 
@@ -115,8 +123,9 @@ class LanguageModelAgent(SeatBound):
 
     After each :meth:`act`, ``last_replies`` holds the replies of that decision and
     ``last_fell_back`` whether the fallback was taken; ``fallbacks`` counts the fallbacks since
-    the last :meth:`reset`. Those are one seat's record of the game (and ``ask`` may hold a
-    conversation), so the agent is one instance per seat and game
+    the last :meth:`reset`. Those, and the seat's log of the game behind a text built from the
+    live state (:meth:`text_from_state`), are one seat's record of the game (and ``ask`` may
+    hold a conversation), so the agent is one instance per seat and game
     (:class:`agents.base.SeatBound`): after construction or :meth:`reset` it binds to the first
     agent it acts for and refuses any other until reset.
 
@@ -146,6 +155,10 @@ class LanguageModelAgent(SeatBound):
         self.last_replies: list[str] = []
         self.last_fell_back = False
         self.fallbacks = 0
+        # the seat's log of this game and its copy of the game as it was at its last decision
+        # (None before its first text built from the state)
+        self._logs: SeatLogs | None = None
+        self._game: Any = None
 
     def __copy__(self) -> LanguageModelAgent:
         """A copy that acts exactly as this agent would from here on and apart from it: the
@@ -156,14 +169,96 @@ class LanguageModelAgent(SeatBound):
         new.__dict__.update(self.__dict__)
         new.rng = copy.deepcopy(self.rng)
         new.last_replies = list(self.last_replies)
+        new._logs = copy.deepcopy(self._logs)
+        new._game = None if self._game is None else self._game.clone()
         return new
 
     def reset(self) -> None:
-        """Start a new game: the fallback count restarts and any agent may be played."""
+        """Start a new game: the fallback count restarts, any agent may be played and the
+        seat's log of the game (:meth:`text_from_state`) starts afresh."""
         self.unbind_seat()
         self.fallbacks = 0
         self.last_replies = []
         self.last_fell_back = False
+        self._logs = None
+        self._game = None
+
+    def text_from_state(self, state: Any, seat: int) -> str:
+        """The text observation of ``seat`` built from the live ``state``, with what happened
+        since the seat's last decision: the text the env's ``text_observation=True`` feed gives
+        at this point (:class:`envs.core.text.SeatLogs` over every action of the game).
+
+        The actions taken since the previous call of this game (``state.history``) are replayed
+        on the agent's copy of the game as it was then, each told to the seat before it is
+        applied (:meth:`SeatLogs.note`) and the rules-played seats' words after it
+        (:meth:`SeatLogs.catch_up`); on the first call after construction or :meth:`reset`,
+        from the game's set-up (its chance drawn from ``state.seed`` as the live game drew it,
+        else the live game's logged chance outcomes). Calling it again at the same point gives
+        the same text.
+
+        Args:
+            state: the live game (:class:`envs.core.GameState`), the same game as the previous
+                calls since the last reset, at the same point or later.
+            seat: the seat of this agent.
+
+        Returns:
+            str: :func:`envs.core.text.text_observation` of ``seat`` with its pending lines.
+        Raises:
+            ValueError: ``seat`` is not a seat of the game, or not the seat this agent plays in
+                this game (:class:`agents.base.SeatBound`); ``state`` is not the game of the
+                previous calls (another game or an earlier point: call reset() between games),
+                or its history cannot be replayed from its set-up.
+        """
+        seat = state.check_seat(seat)
+        self.bind_seat(agent_name(seat))
+        if self._game is None:
+            self._logs = self._replay_from_setup(state, seat)
+            self._game = state.clone()
+        else:
+            past = self._game
+            if type(state) is not type(past) or state.seed != past.seed \
+                    or state.config != past.config \
+                    or state.history[:len(past.history)] != past.history:
+                raise ValueError(f"{self.name}: this {state.game_name} state is not a later point "
+                                 f"of the game it has been playing (seat {seat}, "
+                                 f"{len(past.history)} actions): call reset() between games")
+            self._replay(self._logs, past, state)
+        return self._logs.text(state, seat)
+
+    @staticmethod
+    def _replay(logs: SeatLogs, game: Any, state: Any) -> None:
+        """Apply to ``game`` (an earlier point of ``state``'s game) the actions ``state`` took
+        since, telling each to ``logs`` as the env does."""
+        for action in state.history[len(game.history):]:
+            logs.note(game, action)
+            game.apply_action(action)
+            logs.catch_up(game)
+
+    @staticmethod
+    def _replay_from_setup(state: Any, seat: int) -> SeatLogs:
+        """``seat``'s log of ``state``'s game, its actions replayed from the set-up: first with
+        the chance drawn from ``state.seed`` (the live game's own draws, so that the words of an
+        action hidden from the seat, which try the action on a copy, are the env's), else, for
+        a game whose chance is not its seed's (a resampled world), with its logged outcomes.
+
+        Raises:
+            ValueError: the history cannot be replayed either way.
+        """
+        base = {"game": state.game_name, "config": dict(state.config), "seed": state.seed,
+                "actions": []}
+        chance = {"chance": [list(e) for e in state.chance_log]}
+        for record in (base, {**base, **chance}):
+            logs = SeatLogs(state.num_players, [seat])
+            try:
+                game = next(type(state).replay_steps(record))
+                LanguageModelAgent._replay(logs, game, state)
+            except (IllegalActionError, RecordError):
+                continue
+            if game.chance_log == state.chance_log:
+                return logs
+        raise ValueError(f"the {state.game_name} game's {len(state.history)} actions cannot be "
+                         f"replayed from its set-up (seed {state.seed}) to word them for seat "
+                         f"{seat}")
 
     def build_prompt(self, text: str) -> str:
         """The first prompt of a decision: the instructions, then the seat's text view."""
@@ -176,16 +271,17 @@ class LanguageModelAgent(SeatBound):
         Args:
             observation: the PettingZoo observation dict (its ``action_mask`` says what is legal).
             agent: ``player_<seat>``.
-            state: the live game state (used only for ``text_observation(state, seat)`` when no
-                ``text`` is given).
+            state: the live game state (used for the text, :meth:`text_from_state`, when no
+                ``text`` is given, and for the legal actions' names).
             text: the seat's text observation (``infos[agent]["text"]``); preferred over
                 ``state``.
 
         Returns:
             int: a legal action id (the model's choice, or the fallback).
         Raises:
-            ValueError: neither ``text`` nor ``state`` given, no legal action in the mask, or
-                ``agent`` is not the agent it acts for in this game.
+            ValueError: neither ``text`` nor ``state`` given, no legal action in the mask,
+                ``agent`` is not the agent it acts for in this game, or (text from the state)
+                ``state`` is not the game it has been playing (:meth:`text_from_state`).
         """
         self.bind_seat(agent)
         legal = legal_ids(observation)
@@ -194,7 +290,7 @@ class LanguageModelAgent(SeatBound):
                 raise ValueError("LanguageModelAgent needs the seat's text view: pass "
                                  "text=infos[agent]['text'] (env made with text_observation=True)"
                                  " or state=<GameState>")
-            text = text_observation(state, seat_of(agent))
+            text = self.text_from_state(state, seat_of(agent))
         names = self._names(text, legal, state)
         prompt = self.build_prompt(text)
         self.last_replies = []

@@ -179,3 +179,94 @@ def test_a_copy_falls_back_with_a_generator_of_its_own():
     assert len(ref) > 5
     assert mine == ref
     assert twins == ref[1:]
+
+
+SOLO_1 = {"num_players": 1, "nemesis": "most_holy", "difficulty": 1, "max_rounds": 3}
+SOLO_2 = {"num_players": 2, "nemesis": "silver_guard", "difficulty": 1, "max_rounds": 3}
+
+
+@pytest.mark.parametrize("game,config", [
+    ("prowl", {}), ("badland_wolves", {"num_players": 3}), ("clans", {"num_players": 2}),
+    ("clandestine", {"num_players": 2, "max_rounds": 2}), ("clandestine", SOLO_1),
+    ("clandestine", SOLO_2)], ids=["prowl", "badland_wolves", "clans", "clandestine",
+                                   "clandestine-solo-1", "clandestine-solo-2"])
+def test_the_text_from_the_state_is_the_env_feed_at_every_decision(game, config):
+    """Two full games through the AEC env with ``text_observation=True``, every seat played by
+    a language-model agent given only the live state (a scripted model picking a random listed
+    id): at every decision the agent's prompt holds exactly ``info["text"]``, the "since your
+    last decision" lines included (the other seats' actions, hidden ones in their hidden
+    words, and in solo Clandestine the Nemesis's turns, ``state.rules_words()``); it had the
+    bare view only. Between games, an agent not reset refuses the new game, and after
+    ``reset()`` its log starts afresh (the second game matches from its first decision)."""
+    from envs.core.aec import seat_of
+
+    rng = np.random.default_rng(7)
+    prompts = []
+
+    def model(prompt):
+        prompts.append(prompt)
+        listed = [int(m.group(1)) for m in re.finditer(
+            r"^  (\d+): ", prompt.split(LEGAL_HEADER, 1)[1], re.MULTILINE)]
+        return str(listed[rng.integers(len(listed))])
+
+    env = make_env(game, text_observation=True, **config)
+    agents = {a: LanguageModelAgent(model) for a in env.possible_agents}
+    nemesis = f"  - P{env.unwrapped.game.num_players - 1}: "
+    for g, seed in enumerate((1, 2)):
+        env.reset(seed=seed)
+        if g:
+            first = env.agent_selection
+            obs, *_ = env.last()
+            with pytest.raises(ValueError, match=r"is not a later point of the game it has "
+                                                 r"been playing .*call reset\(\) between games"):
+                agents[first].act(obs, first, state=env.unwrapped.game)
+            for agent in agents.values():
+                agent.reset()
+        decisions = told = rules_told = 0
+        for name in env.agent_iter():
+            obs, _, term, trunc, info = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            state, agent = env.unwrapped.game, agents[name]
+            action = agent.act(obs, name, state=state)
+            assert agent.last_replies and not agent.last_fell_back
+            assert prompts[-1] == agent.build_prompt(info["text"])
+            assert agent.text_from_state(state, seat_of(name)) == info["text"]
+            told += "Since your last decision:" in info["text"]
+            rules_told += nemesis in info["text"]
+            decisions += 1
+            env.step(action)
+        assert decisions > 10 and env.unwrapped.game.is_terminal and told > 0
+        if "nemesis" in config:   # the Nemesis's turns were told (its seat is no agent's)
+            assert rules_told > 0
+
+
+def test_the_text_of_a_resampled_world_replays_its_logged_chance():
+    """A state whose chance is not its seed's (a world drawn by ``resample_from_infostate``,
+    with counterfactual chance outcomes and a fresh seed) is replayed with its logged
+    outcomes: the seat is told what an env playing that record would tell it. A history that
+    cannot be replayed is refused naming the game."""
+    from envs.core.text import SeatLogs
+
+    s = ProwlState(seed=4, num_players=3)
+    rng = np.random.default_rng(0)
+    while len(s.history) < 9 or s.current_player != 1:
+        s.apply_action(int(rng.choice(s.legal_actions())))
+    world = s.resample_from_infostate(1, np.random.default_rng(3))
+    assert world.seed != s.seed and len(world.history) == len(s.history)
+    logs = SeatLogs(3)
+    steps = ProwlState.replay_steps(world.to_record())
+    replayed = next(steps)
+    for a in world.history:
+        logs.note(replayed, a)
+        replayed = next(steps)
+        logs.catch_up(replayed)
+    expected = logs.text(world, 1)
+    assert "Since your last decision:" in expected
+    assert LanguageModelAgent(str).text_from_state(world, 1) == expected
+    broken = s.clone()
+    broken.history[2] = broken.history[0]   # a set-up choice made twice: not legal then
+    with pytest.raises(ValueError, match=rf"the prowl game's {len(s.history)} actions cannot "
+                                         r"be replayed from its set-up \(seed 4\)"):
+        LanguageModelAgent(str).text_from_state(broken, 1)
