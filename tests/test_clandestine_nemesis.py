@@ -1134,6 +1134,18 @@ def test_public_history_names_the_relic_the_nemesis_draws_face_up():
     assert len(st.public_history()) == start + 1
 
 
+def test_note_refuses_other_kinds_and_wrong_arguments():
+    """``ClandestineState.note`` takes only the Nemesis's event kinds, each with its number of
+    arguments, and names the problem; nothing is added on a refusal."""
+    st = solo()
+    start = st.public_history()
+    with pytest.raises(ValueError, match=r"event kind 3 is not one of the Nemesis's"):
+        st.note(EV_MAP, 0, 1)
+    with pytest.raises(ValueError, match=r"the nemesis_tile event takes 2 arguments, got 1"):
+        st.note(EV_NEMESIS_TILE, 4)
+    assert st.public_history() == start
+
+
 @pytest.mark.parametrize("difficulty", [1, 6])
 def test_public_history_names_the_relics_the_silver_guard_shows_at_setup(difficulty):
     """Silver Guard set-up (design §10.5 step 4): right after the set-up Intent card come the
