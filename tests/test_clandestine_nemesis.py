@@ -10,7 +10,8 @@ import pytest
 from envs.clandestine import nemesis as NEM
 from envs.clandestine import pawns as P
 from envs.clandestine.engine import (
-    BOARD_INDEX, CARDS, MAP_ORDER, TILE_INDEX, ClandestineState, observation_layout,
+    BOARD_INDEX, CARDS, EV_DECISION, EV_INTENT, EV_MAP, EV_NEMESIS_RELIC, EV_NEMESIS_TILE,
+    MAP_ORDER, PUBLIC_EVENTS, RELIC_DARK, TILE_INDEX, ClandestineState, observation_layout,
 )
 from envs.clandestine.observation import BOUNDS, SCALES, decode_amount
 from envs.clandestine.phases import ActionFrame, space_to_index
@@ -1070,3 +1071,185 @@ def test_solo_final_evaluation_plays_each_agent_once_against_the_nemesis(tmp_pat
     assert all(s["games"] == 1 for s in summary)
     assert not list((tmp_path / "solo").glob("evaluation_*_vs_random*"))
     capsys.readouterr()
+
+
+# ------------------------------------------------------------------------------ public history
+def _obs_field(st: ClandestineState, seat: int, name: str) -> np.ndarray:
+    """One field of ``seat``'s observation, shaped as in the layout."""
+    return observation_layout(st.num_players, True).view(st.observation_tensor(seat), name)
+
+
+def test_public_history_names_the_intent_card_and_the_tile_of_a_nemesis_turn():
+    """A forced position (solo, ★3, the Most Holy): the face-down Intent deck holds a single
+    Ascension card, and the human plays its first turn. The Nemesis's turn adds, after the
+    human's decisions and its END refill, exactly (intent, that card) then (nemesis_tile, the
+    Level II tile of the card's Target Suit and side, 2): the card and the tile ``rules_words``
+    names. The reshuffle of the emptied deck adds no event (the cards under it are public), and
+    after them come only Map refills and the human's next decisions. Before this change the
+    Nemesis's turn added nothing."""
+    st = solo(seed=5, difficulty=3)
+    nem = st.nem
+    card = next(c for c in range(NEM.NUM_INTENTS) if NEM.INTENTS[c]["intent_row"]["ascend"]
+                and c != nem.pile[-1])
+    nem.deck = [card]
+    row = NEM.INTENTS[card]["intent_row"]
+    other = "R" if row["side"] == "L" else "L"
+    tile = next(t for t in (st.board_tile[NEM.board_slot(2, row["target_suit"], sd)]
+                            for sd in (row["side"], other)) if t >= 0)
+    start = len(st.public_history())
+    rng = np.random.default_rng(5)
+    while not st.rules_words():
+        st.apply_action(int(rng.choice(st.legal_actions())))
+    new = st.public_history()[start:]
+    assert [e for e in new if e[0] >= EV_INTENT] == [(EV_INTENT, card), (EV_NEMESIS_TILE, tile, 2)]
+    i = new.index((EV_INTENT, card))
+    assert new[i + 1] == (EV_NEMESIS_TILE, tile, 2)
+    assert all(e[0] == EV_MAP or (e[0] == EV_DECISION and e[1] == 0)
+               for e in new[:i] + new[i + 2:])
+    words = [w for _, w in st.rules_words()]
+    assert words[0] == (f"flipped the Intent card {NEM.intent_words(card)}: "
+                        f"{NEM.intent_row_words(row)}")
+    assert words[1] == (f"Ascension: took the tile {NEM.tile_words(tile)} face up onto its "
+                        "Level II slot")
+    assert any(w.startswith("Intent deck empty") for w in words)
+    assert nem.pile[-1] == card and nem.level_slots[0] == [[tile, True]]
+    assert _obs_field(st, 0, "nemesis_seen")[card] == 1
+    assert _obs_field(st, 0, "tiles_board")[tile] == 0
+
+
+def test_public_history_names_the_relic_the_nemesis_draws_face_up():
+    """Design §10.1: the Occult suit effect the Nemesis receives draws the deck's top Relic
+    face up into its hand: one (nemesis_relic, that Relic, 0) event, the card ``rules_words``
+    names and the observation shows in its known hand. A human's blind draw adds no event."""
+    st = solo(seed=2)
+    seat = st.nem.seat
+    top = st.relic_deck[-1]
+    start = len(st.public_history())
+    NEM.suit_effect(st, "Occult", 0)
+    assert st.public_history()[start:] == [(EV_NEMESIS_RELIC, top, 0)]
+    said = f"Occult suit effect: drew {NEM.relic_words(top)} face up"
+    assert st.rules_words()[-1] == (seat, said)
+    assert _obs_field(st, 0, "known_relics")[seat, top] == 1
+    st.draw_relics(0, 1)
+    assert len(st.public_history()) == start + 1
+
+
+def test_note_refuses_other_kinds_and_wrong_arguments():
+    """``ClandestineState.note`` takes only the Nemesis's event kinds, each with its number of
+    arguments, and names the problem; nothing is added on a refusal."""
+    st = solo()
+    start = st.public_history()
+    with pytest.raises(ValueError, match=r"event kind 3 is not one of the Nemesis's"):
+        st.note(EV_MAP, 0, 1)
+    with pytest.raises(ValueError, match=r"the nemesis_tile event takes 2 arguments, got 1"):
+        st.note(EV_NEMESIS_TILE, 4)
+    assert st.public_history() == start
+
+
+@pytest.mark.parametrize("difficulty", [1, 6])
+def test_public_history_names_the_relics_the_silver_guard_shows_at_setup(difficulty):
+    """Silver Guard set-up (design §10.5 step 4): right after the set-up Intent card come the
+    ``relic_reveals`` Relics shown (where 1), then the Vault search in order: each Bright Relic
+    of a suit not yet found goes into the Vault (where 2), every other card shown goes under
+    the deck (where 3). The cards shown and put under the deck are the bottom of the deck, in
+    the order of ``nem.revealed``."""
+    diff = NEM.DIFFICULTY[difficulty]["silver_guard"]
+    for seed in range(3):
+        st = solo(seed, difficulty, nemesis="silver_guard")
+        nem = st.nem
+        ev = st.public_history()
+        i = ev.index((EV_INTENT, nem.pile[0]))
+        shown = [e for e in ev if e[0] == EV_NEMESIS_RELIC]
+        assert ev[i + 1:i + 1 + len(shown)] == shown and ev[i + 1 + len(shown):] == []
+        k = int(diff["relic_reveals"])
+        assert [w for _, _, w in shown[:k]] == [1] * k
+        found: list[str] = []
+        for _, r, w in shown[k:]:
+            suit = CARDS.relics[r].suit
+            assert w == (2 if not RELIC_DARK[r] and suit not in found else 3)
+            found += [suit] if w == 2 else []
+        assert len(found) == int(diff["vault_unique_suits"])
+        assert [r for _, r, w in shown if w == 2] == [r for r in nem.vault_relics
+                                                        if r in {x for _, x, _ in shown}]
+        assert [r for _, r, w in shown if w != 2] == nem.revealed
+        assert sorted(st.relic_deck[:len(nem.revealed)]) == sorted(nem.revealed)
+
+
+def _public_place(st: ClandestineState, e: tuple[int, ...]) -> bool:
+    """Whether the card a Nemesis event names is where the event says, face up where it stays
+    on the table: an Intent card in its top slot or on its pile and seen in every agent seat's
+    observation; a tile on its Level slot (face down only once the Nemesis reached that Level)
+    and off the board in the observation; a Relic drawn in its known hand, a slot, the discard,
+    a tuck or the Vault (the observation shows the first four), one shown at set-up under the
+    deck or in the Vault."""
+    nem = st.nem
+    if e[0] == EV_INTENT:
+        return e[1] in (nem.top, nem.pile[-1]) and all(
+            _obs_field(st, s, "nemesis_seen")[e[1]] == 1 for s in st.agent_seats)
+    if e[0] == EV_NEMESIS_TILE:
+        slot = {t: up for t, up in nem.level_slots[e[2] - 2]}
+        return e[1] in slot and (slot[e[1]] or st.level[nem.seat] >= e[2]) and all(
+            _obs_field(st, s, "tiles_board")[e[1]] == 0 for s in st.agent_seats)
+    r, where = e[1], e[2]
+    if where == 0:
+        shown = [_obs_field(st, s, "known_relics")[nem.seat - s, r]
+                 + _obs_field(st, s, "slots")[nem.seat - s, :, r].sum()
+                 + _obs_field(st, s, "relic_discard")[r]
+                 + _obs_field(st, s, "tucked")[nem.seat - s, r] for s in st.agent_seats]
+        return all(x > 0 for x in shown) or r in nem.vault_relics
+    return r in nem.revealed if where in (1, 3) else r in nem.vault_relics
+
+
+@pytest.mark.parametrize("humans", [1, 2])
+@pytest.mark.parametrize("nemesis", NEM.NEMESES)
+def test_public_history_law_in_random_solo_games(nemesis, humans):
+    """Law over 2 random games per Nemesis and human count, through the AEC env with
+    ``public_history=True``: after every step every agent's ``infos`` history is the game's
+    ``public_history()``, which only grows; each Nemesis event (kinds 4-6, one per Intent card
+    flipped, every Intent card seen is named) names a card where the event says, face up where
+    it stays (:func:`_public_place`); the last ``map`` event of each Map space names the Relic
+    on it (the Nemesis's END refills included). Every 25 steps, ``clone()``, ``copy.deepcopy``, a
+    pickle round trip, the replayed record and a resampled world for every agent seat have the
+    same public history."""
+    import copy
+    import pickle
+
+    import envs.clandestine_v0 as CV
+
+    rng = np.random.default_rng(40 + humans)
+    kinds = set()
+    for g in range(2):
+        difficulty = 1 + (3 * g + humans) % 6
+        e = CV.raw_env(num_players=humans, nemesis=nemesis, difficulty=difficulty,
+                       public_history=True)
+        e.reset(seed=int(rng.integers(2**31)))
+        st, prev, steps = e.game, [], 0
+        while True:
+            now = st.public_history()
+            assert all(e.infos[a]["public_history"] == now for a in e.agents)
+            assert now[:len(prev)] == prev
+            for ev in now[len(prev):]:
+                assert ev[0] in PUBLIC_EVENTS
+                if ev[0] >= EV_INTENT:
+                    kinds.add(ev[0])
+                    assert _public_place(st, ev), ev
+            last = {ev[1]: ev[2] for ev in now if ev[0] == EV_MAP}
+            assert all(last[k] == r for k, r in enumerate(st.relic_map) if r >= 0)
+            intents = [ev[1] for ev in now if ev[0] == EV_INTENT]
+            assert sorted(set(intents)) == [c for c in range(NEM.NUM_INTENTS) if st.nem.seen[c]]
+            if steps % 25 == 0:
+                copies = [st.clone(), copy.deepcopy(st), pickle.loads(pickle.dumps(st)),
+                          ClandestineState.from_record(st.to_record())]
+                copies += [st.resample_from_infostate(s, rng) for s in st.agent_seats]
+                for c in copies:
+                    assert c.public_history() == now
+            _, _, term, trunc, _ = e.last()
+            mask = e.observe(e.agent_selection)["action_mask"]
+            e.step(None if term or trunc else int(rng.choice(np.flatnonzero(mask))))
+            if not e.agents:
+                break
+            prev, steps = now, steps + 1
+        assert steps > 50
+    assert EV_INTENT in kinds and EV_NEMESIS_TILE in kinds
+    if nemesis == "silver_guard":  # its set-up shows Relics
+        assert EV_NEMESIS_RELIC in kinds

@@ -162,9 +162,24 @@ PUBLIC_EVENTS: dict[int, tuple[str, str]] = {
     2: ("prime_pick", "seat: the seat picked a Secret from its hand to prime face down (Serpent "
                       "Keepers); which one is hidden, the space follows as a decision event"),
     3: ("map", "space, relic: a Relic (0-107) became visible on Relic Map space 0-16 (set-up "
-               "and every refill or extension)"),
+               "and every refill or extension, the Nemesis's END refills included)"),
+    4: ("intent", ("card: the Intent card (0-23, nemesis.INTENTS) the Nemesis flipped face up "
+                   "(set-up: to its bottom slot; each of its turns: to its top slot); the face-"
+                   "down cards of its deck are never named")),
+    5: ("nemesis_relic", ("relic, where: a Relic (0-107) drawn from the deck face up through the "
+                          "Nemesis's play (NEMESIS_RELIC_WHERE: 0 into its hand, e.g. the Occult "
+                          "suit effect; 1 shown at the Silver Guard's set-up, then under the "
+                          "deck; 2 found at its set-up into the Vault; 3 shown by that search, "
+                          "then under the deck)")),
+    6: ("nemesis_tile", ("tile, level: the Ascension tile (0-49, TILE_IDS) the Nemesis took face "
+                         "up from the board onto its Level slot 2-5")),
 }
 EV_SOCIETIES, EV_DECISION, EV_PRIME_PICK, EV_MAP = 0, 1, 2, 3
+EV_INTENT, EV_NEMESIS_RELIC, EV_NEMESIS_TILE = 4, 5, 6
+#: ``where`` codes of the nemesis_relic event
+NEMESIS_RELIC_WHERE = ("hand", "reveal_under", "vault", "vault_search_under")
+#: arguments of each event the Nemesis's play adds (:meth:`ClandestineState.note`)
+_NEMESIS_EVENT_ARGS = {EV_INTENT: 1, EV_NEMESIS_RELIC: 2, EV_NEMESIS_TILE: 2}
 #: ``secret_log`` codes: a Secret drawn (hidden from the others), discarded face up (named),
 #: primed face down (hidden), flipped face up from a space (named, in priming order), and a
 #: Level's Secrets shuffled into the deck
@@ -468,6 +483,22 @@ class ClandestineState(GameState):
         """Record a public event of the Nemesis's play for :meth:`rules_words`."""
         self.rules_said.append((self.nem.seat, words))
 
+    def note(self, kind: int, *args: int) -> None:
+        """Public history: an event of the Nemesis's play (kind ``EV_INTENT``,
+        ``EV_NEMESIS_RELIC`` or ``EV_NEMESIS_TILE`` of :data:`PUBLIC_EVENTS`; its arguments as
+        ints), in the order it happens (design §1.5: a Nemesis's state is public).
+
+        Raises:
+            ValueError: another kind, or the wrong number of arguments for the kind.
+        """
+        if kind not in _NEMESIS_EVENT_ARGS:
+            raise ValueError(f"note: event kind {kind!r} is not one of the Nemesis's "
+                             f"({sorted(_NEMESIS_EVENT_ARGS)}, PUBLIC_EVENTS)")
+        if len(args) != _NEMESIS_EVENT_ARGS[kind]:
+            raise ValueError(f"note: the {PUBLIC_EVENTS[kind][0]} event takes "
+                             f"{_NEMESIS_EVENT_ARGS[kind]} arguments, got {len(args)}")
+        self._events.append((kind, *(int(a) for a in args)))
+
     def _note_map(self, before: list[int]) -> None:
         """Public history: the Relics newly visible on the Map since ``before``."""
         for space, (a, b) in enumerate(zip(before, self.relic_map)):
@@ -506,6 +537,10 @@ class ClandestineState(GameState):
         The same list for every seat. Cards that become public by a decision (a Secret played,
         a Relic taken from the Map, discarded, assigned or paid) are named by the decision's
         action; hidden draws are counted in the observation (hand sizes, Secret draws per epoch).
+        A Nemesis decides nothing: its play adds the cards that chance or its rules make public
+        (:meth:`note`: each Intent card flipped, each Relic drawn face up or shown at the Silver
+        Guard's set-up and where it went, each Ascension tile it took face up), never a
+        face-down Intent card; its END refills are ``map`` events like any other.
         """
         return [(EV_SOCIETIES, *(SOCIETY_CODES.index(x) for x in self.societies))] \
             + list(self._events)
@@ -1317,6 +1352,7 @@ class ClandestineState(GameState):
             self.relic_hand[seat].append(self.relic_deck.pop())
             if self.nem is not None and seat == self.nem.seat:  # a Nemesis hand is public
                 self.relic_known[seat].append(self.relic_hand[seat][-1])
+                self.note(EV_NEMESIS_RELIC, self.relic_hand[seat][-1], 0)
         if k and not self.relic_deck:
             self.record_trigger("relic_deck")
         return k

@@ -36,7 +36,10 @@ END (the lowest-numbered Route for the Harbor), the scoring card (§10.8);
 Its public events are worded for the text views as they happen (``ClandestineState.say``,
 read through ``rules_words``): the Intent card flipped with its intent row, the Ascension, the
 Leader and Action with what it gave, the Alchemy result, a reshuffle, the suit effects it
-performs; never a face-down Intent card.
+performs; never a face-down Intent card. The public history (``ClandestineState.public_history``)
+gets the cards as ints (``ClandestineState.note``): the Intent card flipped (``intent``), each
+Relic drawn face up or shown at the Silver Guard's set-up and where it went (``nemesis_relic``),
+each Ascension tile taken face up (``nemesis_tile``).
 
 Simplifications (documented): Serpent traps primed on a space the Nemesis uses stay primed;
 Twilight Masks' Chaos on such a space lowers its Strength and is removed (the Nemesis ignores
@@ -278,11 +281,14 @@ def setup(st: ClandestineState) -> None:
 
 
 def _flip(st: ClandestineState) -> int:
-    """Flip a card of the face-down deck (uniformly, chance event ``intent_flip``)."""
+    """Flip a card of the face-down deck (uniformly, chance event ``intent_flip``); the card
+    goes into the public history (``intent`` event)."""
+    from .engine import EV_INTENT
     nem = st.nem
     k = st.chance_integer("intent_flip", len(nem.deck))
     card = nem.deck.pop(k)
     nem.seen[card] = True
+    st.note(EV_INTENT, card)
     return card
 
 
@@ -335,8 +341,9 @@ def board_slot(level: int, suit: str, side: str) -> int:
 
 
 def _take_target(st: ClandestineState, level: int, suit: str, side: str) -> int:
-    """Take the target tile (or the other side's) of ``level`` onto its Level slot face up;
-    returns the tile, or -1 when both are gone."""
+    """Take the target tile (or the other side's) of ``level`` onto its Level slot face up
+    (public history: a ``nemesis_tile`` event); returns the tile, or -1 when both are gone."""
+    from .engine import EV_NEMESIS_TILE
     nem = st.nem
     for sd in (side, "R" if side == "L" else "L"):
         idx = board_slot(level, suit, sd)
@@ -344,6 +351,7 @@ def _take_target(st: ClandestineState, level: int, suit: str, side: str) -> int:
         if tile >= 0:
             nem.level_slots[level - 2].append([tile, True])
             st.board_tile[idx] = -1
+            st.note(EV_NEMESIS_TILE, tile, level)
             return tile
     return -1
 
@@ -1075,12 +1083,15 @@ def setup_silver_guard(st: ClandestineState, diff: dict) -> None:
     ``relic_reveals`` Relics revealed, each seizing its suit's Map Relics, then put under the
     deck in random order (chance ``sg_reveal``); Relics revealed until Bright ones of
     ``vault_unique_suits`` suits are found, the first of each suit into the Vault, the others
-    under the deck in random order (chance ``sg_vault``)."""
-    from .engine import CARDS, RELIC_DARK
+    under the deck in random order (chance ``sg_vault``). Every card shown goes into the public
+    history as it is shown (``nemesis_relic`` events: where 1, 2 or 3)."""
+    from .engine import CARDS, EV_NEMESIS_RELIC, RELIC_DARK
     nem = st.nem
     for _ in range(int(diff["agents_per_society"]) * st.spec.humans):
         deploy(st)
     shown = [st.relic_deck.pop() for _ in range(int(diff["relic_reveals"]))]
+    for r in shown:
+        st.note(EV_NEMESIS_RELIC, r, 1)
     for r in shown:
         seize(st, CARDS.relics[r].suit)
     _under(st, shown, "sg_reveal")
@@ -1090,8 +1101,10 @@ def setup_silver_guard(st: ClandestineState, diff: dict) -> None:
         suit = CARDS.relics[r].suit
         if not RELIC_DARK[r] and suit not in suits:
             suits.append(suit)
+            st.note(EV_NEMESIS_RELIC, r, 2)
             vault(st, r)
         else:
+            st.note(EV_NEMESIS_RELIC, r, 3)
             rest.append(r)
     _under(st, rest, "sg_vault")
 
