@@ -3,9 +3,9 @@
 Before PPO, ``training.selfplay --imitation-games N`` plays ``N`` games with the game's heuristic
 in every seat agents play (``state.agent_seats``: a Clandestine Nemesis seat is played by the
 rules, never decides and takes no heuristic), records every decision (observation, action
-mask, action, and the deciding seat's final return), and fits the MaskablePPO policy to it: cross-entropy of the heuristic's action
-under the masked action distribution for the actor, mean squared error to the final return for
-the critic. With ``--imitation-target tie-set`` (for a heuristic with ``best_moves``, e.g. the
+mask, action, and the deciding seat's final return), and fits the MaskablePPO policy to it:
+cross-entropy of the heuristic's action under the masked action distribution for the actor,
+mean squared error to the final return for the critic. With ``--imitation-target tie-set`` (for a heuristic with ``best_moves``, e.g. the
 Clans one, which breaks ties between equal moves at random) each decision also records the
 heuristic's set of equally-best moves and the actor is fitted to the log of the set's total
 probability instead, so any of the tied moves counts as right. PPO then starts from heuristic-level play instead of from uniform play, which a short
