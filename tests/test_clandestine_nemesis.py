@@ -1200,6 +1200,31 @@ def _public_place(st: ClandestineState, e: tuple[int, ...]) -> bool:
     return r in nem.revealed if where in (1, 3) else r in nem.vault_relics
 
 
+def _assert_observation_recalls_the_shown_cards(st: ClandestineState,
+                                                events: list[tuple[int, ...]]) -> None:
+    """Perfect recall of the cards the Nemesis showed (design §1.5 "Public history": every card
+    that became public and where it went), read from every agent seat's observation against the
+    public history: ``sg_under`` row 0 the Relics shown at set-up (where 1), row 1 those the
+    Vault search showed and did not keep (where 3); ``sg_vault_relics`` the Vault (the set-up
+    search's finds, where 2, and the Relics vaulted since); ``nemesis_tiles`` every tile the
+    Nemesis took face up (1 while face up, 0.5 once turned over) and its First-to-Level tiles
+    (0.5)."""
+    nem = st.nem
+    shown = {w: [ev[1] for ev in events if ev[0] == EV_NEMESIS_RELIC and ev[2] == w]
+             for w in (1, 2, 3)}
+    taken = [ev[1] for ev in events if ev[0] == EV_NEMESIS_TILE]
+    on_slots = {t: up for slot in nem.level_slots for t, up in slot}
+    for s in st.agent_seats:
+        under = _obs_field(st, s, "sg_under")
+        assert np.flatnonzero(under[0]).tolist() == sorted(shown[1])
+        assert np.flatnonzero(under[1]).tolist() == sorted(shown[3])
+        vault = np.flatnonzero(_obs_field(st, s, "sg_vault_relics")).tolist()
+        assert vault == sorted(nem.vault_relics) and set(shown[2]) <= set(vault)
+        tiles = _obs_field(st, s, "nemesis_tiles")
+        assert set(taken) <= set(np.flatnonzero(tiles).tolist()) == set(on_slots)
+        assert all(tiles[t] == (1.0 if up else 0.5) for t, up in on_slots.items())
+
+
 @pytest.mark.parametrize("humans", [1, 2])
 @pytest.mark.parametrize("nemesis", NEM.NEMESES)
 def test_public_history_law_in_random_solo_games(nemesis, humans):
@@ -1237,6 +1262,7 @@ def test_public_history_law_in_random_solo_games(nemesis, humans):
             assert all(last[k] == r for k, r in enumerate(st.relic_map) if r >= 0)
             intents = [ev[1] for ev in now if ev[0] == EV_INTENT]
             assert sorted(set(intents)) == [c for c in range(NEM.NUM_INTENTS) if st.nem.seen[c]]
+            _assert_observation_recalls_the_shown_cards(st, now)
             if steps % 25 == 0:
                 copies = [st.clone(), copy.deepcopy(st), pickle.loads(pickle.dumps(st)),
                           ClandestineState.from_record(st.to_record())]

@@ -810,6 +810,17 @@ def add_layout(lay: Any, num_spaces: int) -> None:
     lay.add("nemesis_masks", num_spaces + NUM_RELICS, "the Twilight Masks' Chaos the Nemesis swept "
             "away this game: ignored on each relative space it acted on, then taken with each "
             f"Relic (by id), each x/(x+{S['nemesis_masks']:g}) (public history)")
+    # cards shown face up and remembered (perfect recall, design §1.5 "Public history": every
+    # card that became public and where it went)
+    from .engine import NUM_TILES
+    lay.add("nemesis_tiles", NUM_TILES, "per tile on the Nemesis's Level slots: 1 face up "
+            "(taken from the board), 0.5 face down (turned over when it reached that Level, or "
+            "its First-to-Level tile)")
+    lay.add("sg_vault_relics", NUM_RELICS, "Silver Guard: 1 per Relic in its Vault (each was "
+            "face up when it went in)")
+    lay.add("sg_under", (2, NUM_RELICS), "Silver Guard: 1 per Relic shown at set-up and put "
+            "under the Relic deck: row 0 the revealed ones, row 1 those its Vault search showed "
+            "and did not keep (their order under the deck is hidden)")
 
 
 def encode(st: ClandestineState, obs: np.ndarray, lay: Any, perm: np.ndarray) -> None:
@@ -829,6 +840,8 @@ def encode(st: ClandestineState, obs: np.ndarray, lay: Any, perm: np.ndarray) ->
     tiles = BOUNDS["level_slot_tiles"]
     for k, slot in enumerate(nem.level_slots):
         v("nemesis_slots")[k] = (len(slot) / tiles, sum(not t[1] for t in slot) / tiles)
+        for t, face_up in slot:   # every one was seen: face up, or the First-to-Level tile
+            v("nemesis_tiles")[t] = 1.0 if face_up else 0.5
     v("nemesis_tithes")[perm] = np.asarray(nem.tithes) / BOUNDS["tithes"]
     v("nemesis_choir")[:] = (nem.upper / BOUNDS["upper_choir"],
                              encode_amount(nem.lower_uf, SCALES["lower_choir_uf"],
@@ -849,6 +862,10 @@ def encode(st: ClandestineState, obs: np.ndarray, lay: Any, perm: np.ndarray) ->
                 v("sg_agents_map")[k] = 1
         v("sg_vault")[:4] = [nem.vault_pos[s] / VAULT_SLOTS for s in SUITS]
         v("sg_vault")[4:] = (len(nem.vault_relics) / BOUNDS["relics"], agent_supply(st) / AGENTS)
+        v("sg_vault_relics")[nem.vault_relics] = 1
+        reveals = int(DIFFICULTY[nem.difficulty]["silver_guard"]["relic_reveals"])
+        v("sg_under")[0, nem.revealed[:reveals]] = 1   # set-up puts the revealed ones first
+        v("sg_under")[1, nem.revealed[reveals:]] = 1
         for space, cell in nem.cells.items():
             v("sg_cells")[perm[space]] = len(cell) / 2
             v("sg_cell_pawns")[perm[space]] = sum(t >= 0 for t in cell) / 2
