@@ -359,7 +359,14 @@ def resample_once(st: ClandestineState, seat: int, rng: np.random.Generator) -> 
 
     Relics: the cards hidden from ``seat`` (the deck and other seats' blind hand parts) are
     relabelled by a uniformly random bijection among themselves (Bright and Dark alike: the tone
-    is on the card's face).
+    is on the card's face). The Silver Guard's set-up cards under the deck are named when
+    shown, but their order there is chance (``sg_reveal``, then the Vault search's ``sg_vault``
+    below it): within each group, the cards still hidden from ``seat`` (in the deck, or drawn
+    blind by another seat once the deck shrank into them) are relabelled among themselves in
+    the group's permutation, so a blind draw from them is any of them; the group's cards named
+    since (drawn face up, shown from a hand) and ``seat``'s own keep their places (a uniform
+    redraw of the group's order kept only when it leaves them there: the same distribution,
+    without rejections), and the order in which they were shown is untouched.
 
     Secrets: each other seat's whole Secret history is drawn again (:class:`_SecretHistory`):
     which draw brought which card, the cards named later included (only that they came before
@@ -376,11 +383,11 @@ def resample_once(st: ClandestineState, seat: int, rng: np.random.Generator) -> 
     cards never seen face up are relabelled within their type (``nemesis.resample_intents``).
     Future chance comes from a generator seeded from ``rng``.
 
-    Nothing here reads a real hidden card: the Relic relabelling takes its cards in the order of
-    their public slot in the chance log (:func:`_relic_slots`), the Secret histories start
-    from the public facts, so the world drawn depends only on what ``seat`` knows and on
-    ``rng``: one seed gives one world from every state the seat cannot tell from ``st``
-    (contract law, tests/test_contract_laws.py).
+    Nothing here reads a real hidden card: the Relic relabellings take their cards in the order
+    of their public slot in the chance log (:func:`_relic_slots`, :func:`_bottom_slots`), the
+    Secret histories start from the public facts, so the world drawn depends only on what
+    ``seat`` knows and on ``rng``: one seed gives one world from every state the seat cannot
+    tell from ``st`` (contract law, tests/test_contract_laws.py).
     """
     n = st.num_players
     h = st.spec.humans  # seats with Secrets (a Nemesis has none)
