@@ -997,6 +997,104 @@ def test_resample_keeps_an_ascend_payment_replayable():
         assert assert_history_consistent(s, 1, world) > 0
 
 
+def blind_bottom_draw(seed: int, difficulty: int = 6) -> ClandestineState:
+    """A Silver Guard game with 2 humans played by ``default_rng(seed)`` up to the first blind
+    draw of a Relic the Silver Guard put under the deck at set-up."""
+    st = solo(seed, difficulty, 2, "silver_guard")
+    rng = np.random.default_rng(seed)
+    under = set(st.nem.revealed)
+    while not any((set(st.relic_hand[j]) - set(st.relic_known[j])) & under for j in (0, 1)):
+        st.apply_action(int(rng.choice(st.legal_actions())))
+    return st
+
+
+def _bottom(st: ClandestineState) -> list[list[int]]:
+    """The Silver Guard's groups under the deck as put there, bottom card first (its chance
+    events ``sg_reveal``, ``sg_vault`` over ``nem.revealed``)."""
+    out, start = [], 0
+    for name, perm in st.chance_log:
+        if name in ("sg_reveal", "sg_vault"):
+            cards = st.nem.revealed[start:start + len(perm)]
+            out.append([cards[p] for p in perm])
+            start += len(perm)
+    return out
+
+
+@pytest.mark.parametrize("seed, steps, group, public, drawn, candidates, others", [
+    # the 3 set-up reveals went under the deck as [59, 45, 94] (bottom first) above the Vault
+    # search's 9 others; once the deck shrank into them, seat 1 drew 94 blind; 59, 45 and the
+    # 9 others are still in the deck
+    (2, 426, 0, {}, 94, (45, 59, 94), "hidden"),
+    # the Vault search's other cards went under as [46, 103, 53, 18, 49, 106, 77, 0]: the top
+    # four were drawn face up to the Map, then seat 1 drew 18 blind; the deck is [46, 103, 53];
+    # the 3 reveals above them went to the Map face up
+    (3, 453, 1, {4: 49, 5: 106, 6: 77, 7: 0}, 18, (18, 46, 53, 103), "public"),
+])
+def test_a_blind_draw_from_the_silver_guard_bottom_cards_is_resampled(
+        seed, steps, group, public, drawn, candidates, others):
+    """Design §1.5 Resampler step 2: a hidden Relic drawn after the deck shrank into the Silver
+    Guard's set-up cards is one of that group's cards still hidden. From seat 0, seat 1's blind
+    card of the group is each candidate in about a third (a quarter) of 180 worlds; the group's
+    cards the seat saw (drawn face up) stay in their places, the other group's order is redrawn
+    when its cards are hidden and kept when they are public, and seat 0's hand, observation and the public history are the real ones. The resampler
+    used to keep every set-up card where it really was: seat 1 held the real card in every
+    world. From seat 1, its own card stays and the others of the group change places."""
+    st = blind_bottom_draw(seed)
+    assert len(st.history) == steps
+    real = _bottom(st)
+    blind = set(st.relic_hand[1]) - set(st.relic_known[1])
+    assert blind & set(st.nem.revealed) == {drawn}
+    assert sorted(set(real[group]) & (set(st.relic_deck) | {drawn})) == list(candidates)
+    assert all(real[group][i] == r for i, r in public.items())
+    obs, events = st.observation_tensor(0), st.public_history()
+    rng = np.random.default_rng(seed)
+    held = dict.fromkeys(candidates, 0)
+    orders = set()
+    for _ in range(180):
+        w = st.resample_from_infostate(0, rng)
+        assert np.array_equal(w.observation_tensor(0), obs)
+        assert w.public_history() == events
+        assert w.relic_hand[0] == st.relic_hand[0] and w.relic_map == st.relic_map
+        assert w.relic_discard == st.relic_discard and len(w.relic_deck) == len(st.relic_deck)
+        got = (set(w.relic_hand[1]) - set(w.relic_known[1])) & set(st.nem.revealed)
+        assert len(got) == 1 and got <= set(candidates)
+        held[got.pop()] += 1
+        groups = _bottom(w)
+        assert [sorted(g) for g in groups] == [sorted(g) for g in real]
+        assert all(groups[group][i] == r for i, r in public.items())
+        orders.add(tuple(groups[1 - group]))
+    expected = 180 / len(candidates)
+    assert all(0.6 * expected < k < 1.4 * expected for k in held.values()), held
+    if others == "hidden":
+        assert len(orders) > 20
+    else:
+        assert orders == {tuple(real[1 - group])}
+    decks = set()
+    for _ in range(20):
+        w = st.resample_from_infostate(1, rng)
+        assert w.relic_hand[1] == st.relic_hand[1]
+        assert np.array_equal(w.observation_tensor(1), st.observation_tensor(1))
+        decks.add(tuple(w.relic_deck))
+    assert len(decks) > 1 and {tuple(sorted(d)) for d in decks} == {tuple(sorted(st.relic_deck))}
+
+
+def test_resample_of_the_silver_guard_bottom_cards_reads_no_real_card():
+    """The world drawn depends only on what the seat knows (contract law): from the position of
+    seed 2 above and from a world drawn from it for seat 0 in which seat 1 holds another card
+    of the reveal group, generators of one seed draw the same world for seat 0."""
+    st = blind_bottom_draw(2)
+    rng = np.random.default_rng(5)
+    other = next((w for w in (st.resample_from_infostate(0, rng) for _ in range(20))
+                  if set(w.relic_hand[1]) != set(st.relic_hand[1])), None)
+    assert other is not None, "seat 1 held its real hand in 20 worlds"
+    assert np.array_equal(other.observation_tensor(0), st.observation_tensor(0))
+    for k in range(3):
+        a = st.resample_from_infostate(0, np.random.default_rng(k))
+        b = other.resample_from_infostate(0, np.random.default_rng(k))
+        assert a.chance_log == b.chance_log and a.hidden_truth() == b.hidden_truth()
+        assert a.relic_deck == b.relic_deck and a.relic_hand == b.relic_hand
+
+
 def test_nemesis_benchmark_refuses_bad_arguments_before_any_game(capsys):
     """``python -m benchmarks.clandestine_nemesis`` ended a bad ``--games``, difficulty,
     Nemesis or agent spec in a traceback, and a bad difficulty after the games of the good

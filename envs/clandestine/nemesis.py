@@ -44,8 +44,11 @@ each Ascension tile taken face up (``nemesis_tile``).
 Simplifications (documented): Serpent traps primed on a space the Nemesis uses stay primed;
 Twilight Masks' Chaos on such a space lowers its Strength and is removed (the Nemesis ignores
 Chaos); a captured Universal Follower leaves its placed space after the movement (the pawns
-after it keep the spacing they were placed with); the resampler keeps the Relics the Silver
-Guard revealed at setup in place (their identities are public).
+after it keep the spacing they were placed with).
+
+The Relics the Silver Guard put under the deck at setup are named, but their order there is
+hidden: the resampler redraws it within each group for the cards still hidden from the seat
+(``resample.resample_once``; design §1.5 Resampler step 2).
 """
 
 from __future__ import annotations
@@ -1127,7 +1130,8 @@ def setup_silver_guard(st: ClandestineState, diff: dict) -> None:
 
 
 def _under(st: ClandestineState, cards: list[int], event: str) -> None:
-    """Put revealed ``cards`` under the Relic deck in a random order (public identities)."""
+    """Put revealed ``cards`` under the Relic deck in a random order (public identities, hidden
+    order: the resampler redraws it, ``resample._bottom_groups``)."""
     if not cards:
         return
     perm = st.chance_permutation(event, len(cards))

@@ -62,6 +62,41 @@ def _relic_slots(log: list[list]) -> dict[int, tuple[int, int]]:
     return relics
 
 
+#: chance events of the Silver Guard's set-up putting named Relics under the deck, in order
+#: (``nemesis._under``): the reveal group, then the Vault search's other cards
+BOTTOM_EVENTS = ("sg_reveal", "sg_vault")
+
+
+def _bottom_groups(st: ClandestineState, log: list[list]) -> list[tuple[int, list[int]]]:
+    """The Silver Guard's groups of Relics put under the deck at set-up (design §10.5 step 4):
+    ``(event number in the chance log, the group's cards in the order they were shown)`` per
+    :data:`BOTTOM_EVENTS` event; the event's permutation puts ``cards[perm[i]]`` ``i``-th from
+    the bottom of the group (``nemesis._under``). Empty without the Silver Guard.
+
+    Raises:
+        RuntimeError: the events do not share out ``nem.revealed`` exactly (engine fault).
+    """
+    if st.nem is None:
+        return []
+    groups, start = [], 0
+    for k, e in enumerate(log):
+        if e[0] in BOTTOM_EVENTS:
+            groups.append((k, list(st.nem.revealed[start:start + len(e[1])])))
+            start += len(e[1])
+    if start != len(st.nem.revealed):
+        raise RuntimeError(f"resample: the set-up events put {start} Relics under the deck, "
+                           f"{len(st.nem.revealed)} were revealed (engine fault)")
+    return groups
+
+
+def _bottom_slots(log: list[list], groups: list[tuple[int, list[int]]]
+                  ) -> dict[int, tuple[int, int]]:
+    """Where each card of the Silver Guard's bottom groups lies, ``(event number, position from
+    the bottom of its group)``. Which positions hold a card still hidden from a seat is public
+    (the deck size at each draw, the cards drawn face up), which card fills them is not."""
+    return {cards[p]: (k, pos) for k, cards in groups for pos, p in enumerate(log[k][1])}
+
+
 #: Markov-chain steps per item (draw slot or hidden card) of a seat's Secret history
 CHAIN_STEPS = 40
 #: steps allowed to reach a consistent Secret history from the public start
@@ -324,7 +359,14 @@ def resample_once(st: ClandestineState, seat: int, rng: np.random.Generator) -> 
 
     Relics: the cards hidden from ``seat`` (the deck and other seats' blind hand parts) are
     relabelled by a uniformly random bijection among themselves (Bright and Dark alike: the tone
-    is on the card's face).
+    is on the card's face). The Silver Guard's set-up cards under the deck are named when
+    shown, but their order there is chance (``sg_reveal``, then the Vault search's ``sg_vault``
+    below it): within each group, the cards still hidden from ``seat`` (in the deck, or drawn
+    blind by another seat once the deck shrank into them) are relabelled among themselves in
+    the group's permutation, so a blind draw from them is any of them; the group's cards named
+    since (drawn face up, shown from a hand) and ``seat``'s own keep their places (a uniform
+    redraw of the group's order kept only when it leaves them there: the same distribution,
+    without rejections), and the order in which they were shown is untouched.
 
     Secrets: each other seat's whole Secret history is drawn again (:class:`_SecretHistory`):
     which draw brought which card, the cards named later included (only that they came before
@@ -341,11 +383,11 @@ def resample_once(st: ClandestineState, seat: int, rng: np.random.Generator) -> 
     cards never seen face up are relabelled within their type (``nemesis.resample_intents``).
     Future chance comes from a generator seeded from ``rng``.
 
-    Nothing here reads a real hidden card: the Relic relabelling takes its cards in the order of
-    their public slot in the chance log (:func:`_relic_slots`), the Secret histories start
-    from the public facts, so the world drawn depends only on what ``seat`` knows and on
-    ``rng``: one seed gives one world from every state the seat cannot tell from ``st``
-    (contract law, tests/test_contract_laws.py).
+    Nothing here reads a real hidden card: the Relic relabellings take their cards in the order
+    of their public slot in the chance log (:func:`_relic_slots`, :func:`_bottom_slots`), the
+    Secret histories start from the public facts, so the world drawn depends only on what
+    ``seat`` knows and on ``rng``: one seed gives one world from every state the seat cannot
+    tell from ``st`` (contract law, tests/test_contract_laws.py).
     """
     n = st.num_players
     h = st.spec.humans  # seats with Secrets (a Nemesis has none)
@@ -356,19 +398,29 @@ def resample_once(st: ClandestineState, seat: int, rng: np.random.Generator) -> 
         if j != seat:
             hidden_relics |= set(st.relic_hand[j]) - set(st.relic_known[j])
     hidden_relics -= {i for b, i, _j in picked if b == "RELIC"}
-    if st.nem is not None:  # Relics the Silver Guard revealed at setup are known cards
-        hidden_relics -= set(st.nem.revealed)
     # a Relic shown by the first stage of an assign (its slot not yet chosen) is public
     if st.assigning is not None and st.assigning[1] >= 0:
         hidden_relics.discard(st.assigning[1])
     if isinstance(st.effect_pick, str) and st.effect_pick in RELIC_INDEX:
         hidden_relics.discard(RELIC_INDEX[st.effect_pick])
+    log = [list(e) for e in st.chance_log]
+    # the Silver Guard's groups under the deck: their cards are named at set-up, their order
+    # under the deck is hidden; the group cards still hidden from the seat change places
+    # among themselves only (design §1.5 Resampler step 2), every other card of the group
+    # (drawn face up, or named since) stays where it is
+    bottom = _bottom_groups(st, log)
+    hidden_bottom = [sorted(hidden_relics & set(cards)) for _k, cards in bottom]
+    for _k, cards in bottom:
+        hidden_relics -= set(cards)
     # one group, Bright and Dark together: a Relic's tone is on its face, so the tones of the
     # blind Relics are hidden too (keeping them copied the real ones into every world); a
     # relabelling under which a public decision is illegal (an assign's slots depend on the
     # tone) is rejected by :func:`resample`
-    log = [list(e) for e in st.chance_log]
     sig_r = _relabel([sorted(hidden_relics)], rng, _relic_slots(log))
+    if any(hidden_bottom):
+        sig_b = _relabel([g for g in hidden_bottom if g], rng, _bottom_slots(log, bottom))
+        for k, cards in bottom:
+            log[k][1] = [cards.index(sig_b.get(cards[p], cards[p])) for p in log[k][1]]
     orders, primes, pending = [], [], {}
     for j in range(h):
         draws = [c for code, s, c in st.secret_log if s == j and code == SM_DRAW]
