@@ -44,6 +44,7 @@ def test_seat_and_agents():
     Nemesis is never the current player."""
     st = solo(humans=2)
     assert st.num_players == 3 and st.agent_seats == (0, 1) and st.nem.seat == 2
+    assert st.rules_seats == (2,)
     assert st.societies[2] == "most_holy" and st.spec.humans == 2
     assert st.config["num_players"] == 2 and st.config["nemesis"] == "most_holy"
     assert st.config["difficulty"] == 3

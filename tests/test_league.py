@@ -6,7 +6,7 @@ from collections import defaultdict
 
 import pytest
 
-from training.arena import wilson_interval
+from training.arena import rate_game, wilson_interval
 from training.league import main, matchups, run_league, save_heatmap
 
 
@@ -98,6 +98,65 @@ def test_two_seat_ratings_are_openskills_own_updates_in_the_interleaved_order():
     for a in report.agents:
         assert got[a]["mu"] == pytest.approx(r[a].mu) and got[a]["sigma"] == pytest.approx(
             r[a].sigma)
+
+
+def test_rate_game_combines_a_players_seats_by_the_mean_change():
+    """A key holding two seats moves by the mean of its two seats' Plackett-Luce changes and
+    takes the mean of their new sigmas; a key with one seat takes its seat's update as is."""
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    rating = {"a": model.rating(mu=27.0, sigma=6.0, name="a"),
+              "b": model.rating(mu=22.0, sigma=7.0, name="b")}
+    before = dict(rating)
+    seats, returns = ["a", "b", "a"], [1.0, 0.0, -1.0]
+    # two distinct rating objects for "a": openskill rates one object given twice as one
+    # player updated twice (both its seats come back equal)
+    a_twice = [model.rating(mu=27.0, sigma=6.0, name="a") for _ in range(2)]
+    (a0,), (b1,), (a2,) = model.rate([[a_twice[0]], [before["b"]], [a_twice[1]]],
+                                     ranks=[1, 2, 3])
+    (s0,), _, (s2,) = model.rate([[before["a"]], [before["b"]], [before["a"]]], ranks=[1, 2, 3])
+    assert s0.mu == s2.mu
+    rate_game(model, rating, seats, returns)
+    assert rating["a"].mu == pytest.approx(27.0 + ((a0.mu - 27.0) + (a2.mu - 27.0)) / 2)
+    assert rating["a"].sigma == pytest.approx((a0.sigma + a2.sigma) / 2)
+    assert rating["b"].mu == pytest.approx(b1.mu) and rating["b"].sigma == pytest.approx(
+        b1.sigma)
+    assert rating["a"].name == "a"
+    # "a"'s first seat ranked first and its second last: the two changes differ
+    assert a0.mu > a2.mu
+    with pytest.raises(ValueError, match="3 seats but 2 returns"):
+        rate_game(model, rating, seats, returns[:2])
+    with pytest.raises(ValueError, match="no rating for 'c'"):
+        rate_game(model, rating, ["a", "c"], [1.0, 0.0])
+
+
+def test_four_seat_ratings_rate_each_copy_as_its_own_seat():
+    """With four seats the lone agent's opponent holds three: each of its seats is rated as a
+    separate player from the same rating before the game, and the agent moves by their mean."""
+    from openskill.models import PlackettLuce
+
+    report = run_league("prowl", ["random", "heuristic"], 4, seed=3)
+    model = PlackettLuce()
+    r = {a: (model.rating(name=a).mu, model.rating(name=a).sigma) for a in report.agents}
+    by = defaultdict(list)
+    for g in report.games:
+        by[g.matchup].append(g)
+    for k in range(4):
+        for m in sorted(by):
+            g = by[m][k]
+            order = sorted(set(g.returns), reverse=True)
+            new = model.rate([[model.rating(mu=r[a][0], sigma=r[a][1])] for a in g.seats],
+                             ranks=[order.index(x) + 1 for x in g.returns])
+            for a in set(g.seats):
+                idx = [i for i, b in enumerate(g.seats) if b == a]
+                r[a] = (r[a][0] + sum(new[i][0].mu - r[a][0] for i in idx) / len(idx),
+                        sum(new[i][0].sigma for i in idx) / len(idx))
+    got = report.ratings()
+    assert any(len(set(g.seats)) < len(g.seats) for g in report.games)
+    for a in report.agents:
+        assert got[a]["mu"] == pytest.approx(r[a][0]) and got[a]["sigma"] == pytest.approx(
+            r[a][1])
 
 
 def test_ratings_order_random_below_heuristic_in_four_player_prowl():

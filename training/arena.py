@@ -171,18 +171,46 @@ def play_game(env: Any, seated: Sequence[Agent], seed: int, keep_record: bool = 
 
 
 def rules_won(game: Any) -> bool:
-    """Whether a seat the rules play, not an agent (Clandestine's Nemesis, outside
-    ``game.agent_seats``), won the finished ``game`` (its return is positive)."""
+    """Whether a seat the rules play, not an agent (Clandestine's Nemesis, in
+    ``game.rules_seats``), won the finished ``game`` (its return is positive)."""
     if not game.is_terminal:
         return False
     returns = game.returns()
-    return any(returns[q] > 0 for q in rules_seats(game))
+    return any(returns[q] > 0 for q in game.rules_seats)
 
 
-def rules_seats(game: Any) -> list[int]:
-    """The seats of ``game`` the rules play, not an agent (Clandestine's Nemesis; outside
-    ``game.agent_seats``), in seat order; empty when agents play every seat."""
-    return [q for q in range(game.num_players) if q not in game.agent_seats]
+def rate_game(model: Any, rating: dict[Any, Any], seats: Sequence[Any],
+              returns: Sequence[float]) -> None:
+    """One OpenSkill update of ``rating`` (key -> openskill rating, changed in place) for one
+    finished game: ``seats[i]`` is the key of the player at seat ``i``, ``returns[i]`` its
+    return; each seat is a team of one, ranked by return (rank 1 best, equal returns tie).
+
+    A key holding several seats enters each with its rating before the game; its new ``mu``
+    is its old ``mu`` plus the mean of its seats' changes and its new ``sigma`` the mean of its
+    seats' new ``sigma`` (one game is one observation of a player, however many seats it
+    holds).
+
+    Raises:
+        ValueError: ``seats`` and ``returns`` differ in length, or a key is not in ``rating``.
+    """
+    if len(seats) != len(returns):
+        raise ValueError(f"{len(seats)} seats but {len(returns)} returns")
+    missing = [k for k in seats if k not in rating]
+    if missing:
+        raise ValueError(f"no rating for {missing[0]!r}")
+    order = sorted(set(returns), reverse=True)
+    ranks = [order.index(x) + 1 for x in returns]
+    # a fresh rating object per seat: openskill copies the teams together, so one object at
+    # two seats would be one player updated twice, not two seats rated side by side
+    teams = [[model.rating(mu=rating[k].mu, sigma=rating[k].sigma, name=rating[k].name)]
+             for k in seats]
+    new = model.rate(teams, ranks=ranks)
+    changes: dict[Any, list[tuple[float, float]]] = {}
+    for k, team in zip(seats, new):
+        changes.setdefault(k, []).append((team[0].mu - rating[k].mu, team[0].sigma))
+    for k, ch in changes.items():
+        rating[k] = model.rating(mu=rating[k].mu + float(np.mean([c[0] for c in ch])),
+                                 sigma=float(np.mean([c[1] for c in ch])), name=rating[k].name)
 
 
 def _check_distinct(agents: Sequence[Agent]) -> None:
@@ -245,7 +273,7 @@ def evaluate(game: str, lineup: Sequence[str], num_games: int, seed: int = 0,
         finished = env.game.returns() if env.game.is_terminal else None
         report.results.append(GameResult(
             game_seed, seating, rets, length, trunc, rec, rules_won(env.game),
-            [float(finished[q]) if finished is not None else 0.0 for q in rules_seats(env.game)]))
+            [float(finished[q]) if finished is not None else 0.0 for q in env.game.rules_seats]))
         if progress:
             progress(1)
     report.seconds = time.perf_counter() - t0
@@ -268,24 +296,16 @@ def _ratings(report: EvaluationReport
         return {"mu": float(v.mu), "sigma": float(v.sigma), "ordinal": float(v.ordinal())}
 
     model = PlackettLuce()
-    ratings = {label: model.rating(name=label) for label in report.labels}
-    rules = model.rating(name="rules") if any(r.rules_returns for r in report.results) else None
+    # keys: entry index, and -1 for the seats the rules play (one player however many seats)
+    rating: dict[int, Any] = {i: model.rating(name=label) for i, label in enumerate(report.labels)}
+    has_rules = any(r.rules_returns for r in report.results)
+    if has_rules:
+        rating[-1] = model.rating(name="rules")
     for r in report.results:
-        teams = [[ratings[report.labels[i]]] for i in r.seating]
-        returns = list(r.returns)
-        for x in r.rules_returns:
-            teams.append([rules])
-            returns.append(x)
-        # rank 1 is best; equal returns tie
-        order = sorted(set(returns), reverse=True)
-        ranks = [order.index(x) + 1 for x in returns]
-        new = model.rate(teams, ranks=ranks)
-        for i, team in zip(r.seating, new):
-            ratings[report.labels[i]] = team[0]
-        if r.rules_returns:     # several rules seats (none in these games): their mean change
-            rest = [team[0] for team in new[len(r.seating):]]
-            rules = model.rating(mu=rules.mu + float(np.mean([t.mu - rules.mu for t in rest])),
-                                 sigma=float(np.mean([t.sigma for t in rest])), name="rules")
+        rate_game(model, rating, list(r.seating) + [-1] * len(r.rules_returns),
+                  list(r.returns) + list(r.rules_returns))
+    ratings = {label: rating[i] for i, label in enumerate(report.labels)}
+    rules = rating[-1] if has_rules else None
     return ({k: as_dict(v) for k, v in ratings.items()},
             as_dict(rules) if rules is not None else None)
 

@@ -47,7 +47,7 @@ import numpy as np
 
 from envs import GAMES, make_raw_env
 
-from .arena import evaluate, wilson_interval
+from .arena import evaluate, rate_game, wilson_interval
 from .cli import (
     ArgumentParser,
     check_out_folder,
@@ -184,15 +184,7 @@ class LeagueReport:
                 if k >= len(by[m]):
                     continue
                 g = by[m][k]
-                order = sorted(set(g.returns), reverse=True)
-                ranks = [order.index(x) + 1 for x in g.returns]
-                new = model.rate([[rating[a]] for a in g.seats], ranks=ranks)
-                changes: dict[str, list[tuple[float, float]]] = defaultdict(list)
-                for a, team in zip(g.seats, new):
-                    changes[a].append((team[0].mu - rating[a].mu, team[0].sigma))
-                for a, ch in changes.items():
-                    rating[a] = model.rating(mu=rating[a].mu + float(np.mean([c[0] for c in ch])),
-                                             sigma=float(np.mean([c[1] for c in ch])), name=a)
+                rate_game(model, rating, g.seats, g.returns)
         return {a: {"mu": float(r.mu), "sigma": float(r.sigma), "ordinal": float(r.ordinal())}
                 for a, r in rating.items()}
 

@@ -214,6 +214,13 @@ class GameState(ABC):
         return tuple(range(self.num_players))
 
     @property
+    def rules_seats(self) -> tuple[int, ...]:
+        """Seats the rules play, not an agent (Clandestine's Nemesis), ascending: the seats
+        outside :attr:`agent_seats`; empty when agents play every seat."""
+        agents = set(self.agent_seats)
+        return tuple(q for q in range(self.num_players) if q not in agents)
+
+    @property
     @abstractmethod
     def num_actions(self) -> int:
         """Size A of the fixed action space (ids 0..A-1), for this configuration."""

@@ -95,7 +95,7 @@ def seat_label(seat: int, game: str = "") -> str:
 def rules_seats_note(state: GameState) -> str:
     """``" (seat 1 is played by the rules)"`` naming the seats of ``state`` no agent plays (a
     Clandestine Nemesis, counted by ``state.num_players``), or ``""`` when agents play all."""
-    rules = [q for q in range(state.num_players) if q not in state.agent_seats]
+    rules = state.rules_seats
     if not rules:
         return ""
     return (f" (seat{'' if len(rules) == 1 else 's'} {', '.join(str(q) for q in rules)} "
