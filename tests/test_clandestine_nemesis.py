@@ -1096,6 +1096,38 @@ def test_resample_of_the_silver_guard_bottom_cards_reads_no_real_card():
         assert a.relic_deck == b.relic_deck and a.relic_hand == b.relic_hand
 
 
+def test_the_observation_recalls_who_drew_the_silver_guard_set_up_cards_blind():
+    """Perfect recall (design §1.5): a blind draw made once the deck had shrunk into the Silver
+    Guard's set-up cards is one of them, and every seat saw the deck size at the draw. Seed 36,
+    3 humans, ★6, 466 random actions: the Vault search's 9 others went under the deck; seat 0
+    drew 32 of them blind, seat 1 23, seat 2 42 (beside 9 and 77 from above them). Every world
+    resampled for seat 0 has seat 1 holding a card of that group, and ``sg_blind`` says so (row
+    1: relative seats 0, 1, 2 one card each / 108, the Nemesis none). Exchanging seat 1's card
+    with seat 2's 9 changes seat 0's observation. It did not: the observation held the group's
+    cards and the hand sizes only, so seat 0 could not tell which of the others held one."""
+    st = ClandestineState(seed=36, num_players=3, nemesis="silver_guard", difficulty=6)
+    rng = np.random.default_rng(36)
+    for _ in range(466):
+        st.apply_action(int(rng.choice(st.legal_actions())))
+    blind = [set(st.relic_hand[j]) - set(st.relic_known[j]) for j in range(4)]
+    assert blind == [{32}, {23}, {9, 42, 77}, set()]
+    group = set(st.nem.revealed[3:])
+    assert {32, 23, 42} <= group and not {9, 77} & group and len(st.relic_deck) == 3
+    for _ in range(5):
+        w = st.resample_from_infostate(0, rng)
+        assert len((set(w.relic_hand[1]) - set(w.relic_known[1])) & group) == 1
+    swapped = st.clone()
+    swapped.relic_hand[1][swapped.relic_hand[1].index(23)] = 9
+    swapped.relic_hand[2][swapped.relic_hand[2].index(9)] = 23
+    assert not np.array_equal(swapped.observation_tensor(0), st.observation_tensor(0))
+    assert (_obs_field(st, 0, "sg_blind") * 108).tolist() == [[0, 1], [0, 1], [0, 1], [0, 0]]
+    assert (_obs_field(st, 2, "sg_blind") * 108).tolist() == [[0, 1], [0, 0], [0, 1], [0, 1]]
+    assert (_obs_field(swapped, 0, "sg_blind") * 108).tolist() == [[0, 1], [0, 0], [0, 2],
+                                                                    [0, 0]]
+    most_holy = solo(36, 6, 3)
+    assert not _obs_field(most_holy, 0, "sg_blind").any()
+
+
 def test_nemesis_benchmark_refuses_bad_arguments_before_any_game(capsys):
     """``python -m benchmarks.clandestine_nemesis`` ended a bad ``--games``, difficulty,
     Nemesis or agent spec in a traceback, and a bad difficulty after the games of the good

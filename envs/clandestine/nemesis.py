@@ -824,10 +824,16 @@ def add_layout(lay: Any, num_spaces: int) -> None:
     lay.add("sg_under", (2, NUM_RELICS), "Silver Guard: 1 per Relic shown at set-up and put "
             "under the Relic deck: row 0 the revealed ones, row 1 those its Vault search showed "
             "and did not keep (their order under the deck is hidden)")
+    lay.add("sg_blind", (num_spaces // 9, 2), "Silver Guard: per relative seat, the Relics of "
+            "each sg_under row it drew face down from under the deck and has not shown since / "
+            f"{B['relics']} (b: the Relics; public history: the deck size at each draw shows "
+            "which group a blind draw came from)")
 
 
-def encode(st: ClandestineState, obs: np.ndarray, lay: Any, perm: np.ndarray) -> None:
-    """Fill the Nemesis block of ``obs`` (``perm``: absolute space -> relative index)."""
+def encode(st: ClandestineState, obs: np.ndarray, lay: Any, perm: np.ndarray,
+           order: list[int]) -> None:
+    """Fill the Nemesis block of ``obs`` (``perm``: absolute space -> relative index;
+    ``order``: the absolute seat of each relative seat)."""
     from .observation import BOUNDS, SCALES, encode_amount
     nem = st.nem
     v = lambda name: lay.view(obs, name)
@@ -869,6 +875,10 @@ def encode(st: ClandestineState, obs: np.ndarray, lay: Any, perm: np.ndarray) ->
         reveals = int(DIFFICULTY[nem.difficulty]["silver_guard"]["relic_reveals"])
         v("sg_under")[0, nem.revealed[:reveals]] = 1   # set-up puts the revealed ones first
         v("sg_under")[1, nem.revealed[reveals:]] = 1
+        groups = (set(nem.revealed[:reveals]), set(nem.revealed[reveals:]))
+        for r, s in enumerate(order):   # a hand's blind part only leaves it named (public)
+            blind = set(st.relic_hand[s]) - set(st.relic_known[s])
+            v("sg_blind")[r] = [len(blind & g) / BOUNDS["relics"] for g in groups]
         for space, cell in nem.cells.items():
             v("sg_cells")[perm[space]] = len(cell) / 2
             v("sg_cell_pawns")[perm[space]] = sum(t >= 0 for t in cell) / 2

@@ -636,5 +636,5 @@ def encode_observation(st: ClandestineState, seat: int) -> np.ndarray:
         v("board_picks")[:] = encode_amount(bp, SCALES["board_picks"], "board slots taken")
     if st.nem is not None:
         from .nemesis import encode
-        encode(st, obs, lay, perm)
+        encode(st, obs, lay, perm, order)
     return obs
