@@ -733,6 +733,31 @@ def test_the_intent_deck_is_hidden():
     assert changed >= 5
 
 
+def test_the_observation_recalls_which_seen_intent_cards_are_in_the_deck():
+    """Perfect recall (design §1.5; rulebook Solo Play step 11): once the Intent deck runs out,
+    the face-up pile under the card just moved becomes the deck, every card of it seen, and the
+    order of the flips shows which are still face down. Seed 0, solo, ★1, 91 random actions: the
+    deck holds 10 cards, all seen, the pile [10, 21]; ``nemesis_pile`` names the pile, and
+    exchanging a deck card with the pile's lower card changes the observation. It did not: the
+    observation held the cards ever seen and the pile's top only, so the next Intent card's
+    candidates were lost."""
+    st = solo(0, 1)
+    rng = np.random.default_rng(0)
+    for _ in range(91):
+        st.apply_action(int(rng.choice(st.legal_actions())))
+    nem = st.nem
+    assert nem.deck == [5, 7, 9, 11, 12, 13, 14, 20, 22, 23] and nem.pile == [10, 21]
+    assert all(nem.seen[c] for c in nem.deck)
+    swapped = st.clone()
+    swapped.nem.deck = sorted(nem.deck[1:] + [10])
+    swapped.nem.pile = [5, 21]
+    assert not np.array_equal(swapped.observation_tensor(0), st.observation_tensor(0))
+    assert np.flatnonzero(_obs_field(st, 0, "nemesis_pile")).tolist() == [10, 21]
+    assert np.flatnonzero(_obs_field(st, 0, "nemesis_face_up")).tolist() == [21]
+    world = st.resample_from_infostate(0, rng)
+    assert world.nem.deck == nem.deck and world.nem.pile == nem.pile
+
+
 # ------------------------------------------------------------------------------ env, agents, CLI
 def test_solo_ids_and_env_agents():
     """``cunning/ClandestineSolo-v0`` plays one learning seat against the Most Holy to the end

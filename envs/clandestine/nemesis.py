@@ -824,6 +824,9 @@ def add_layout(lay: Any, num_spaces: int) -> None:
     lay.add("sg_under", (2, NUM_RELICS), "Silver Guard: 1 per Relic shown at set-up and put "
             "under the Relic deck: row 0 the revealed ones, row 1 those its Vault search showed "
             "and did not keep (their order under the deck is hidden)")
+    lay.add("nemesis_pile", NUM_INTENTS, "1 per Intent card in the face-up pile of the bottom "
+            "slot (flipped since the deck was last made from the pile: with nemesis_seen, which "
+            "cards seen are face down in the deck)")
     lay.add("sg_blind", (num_spaces // 9, 2), "Silver Guard: per relative seat, the Relics of "
             "each sg_under row it drew face down from under the deck and has not shown since / "
             f"{B['relics']} (b: the Relics; public history: the deck size at each draw shows "
@@ -842,6 +845,7 @@ def encode(st: ClandestineState, obs: np.ndarray, lay: Any, perm: np.ndarray,
     if nem.pile:
         v("nemesis_face_up")[nem.pile[-1]] = 1
     v("nemesis_seen")[:] = nem.seen
+    v("nemesis_pile")[nem.pile] = 1
     d = v("nemesis_deck")
     d[0] = len(nem.deck) / DECK_MAX
     for k, t in enumerate(INTENT_TYPES):
