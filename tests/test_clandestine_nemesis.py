@@ -13,7 +13,7 @@ from envs.clandestine.engine import (
     BOARD_INDEX, CARDS, EV_DECISION, EV_INTENT, EV_MAP, EV_NEMESIS_RELIC, EV_NEMESIS_TILE,
     MAP_ORDER, PUBLIC_EVENTS, RELIC_DARK, TILE_INDEX, ClandestineState, observation_layout,
 )
-from envs.clandestine.observation import BOUNDS, SCALES, decode_amount
+from envs.clandestine.observation import BOUNDS, SCALES, _perm, decode_amount
 from envs.clandestine.phases import ActionFrame, space_to_index
 from envs.core import ConfigError
 
@@ -408,6 +408,27 @@ def test_cells_side_b_and_a_human_action_uses_them():
     assert f.strength >= 4 and st.nem.cells[cell] == [-1, -1]
     assert sum(f.movement.in_hand) + len(f.movement.placements) == 3
     assert (st.pawn_totals() == totals).all()
+
+
+def test_the_observation_recalls_the_type_of_each_trapped_follower():
+    """Perfect recall (design §1.5): a Follower trapped in a Cell was seen going in, and its
+    type decides what the next Action there moves (a Universal Follower asks for its route).
+    Seed 2, solo, ★3, 262 random actions: the Cells hold a Public and a Universal Follower on
+    one space, two Universal Followers on the other; ``sg_cell_uf`` counts the Universal ones
+    per space, and exchanging the Public Follower with a Universal one of the other space (the
+    totals kept) changes the observation. It did not: ``sg_cell_pawns`` counts them only."""
+    st = solo(2, 3, nemesis="silver_guard")
+    rng = np.random.default_rng(2)
+    for _ in range(262):
+        st.apply_action(int(rng.choice(st.legal_actions())))
+    assert st.nem.cells == {15: [P.UF, P.UF], 13: [P.PF, P.UF]}
+    swapped = st.clone()
+    swapped.nem.cells = {15: [P.PF, P.UF], 13: [P.UF, P.UF]}
+    assert not np.array_equal(swapped.observation_tensor(0), st.observation_tensor(0))
+    perm = _perm(st.num_players, 0)
+    uf = _obs_field(st, 0, "sg_cell_uf")
+    assert uf[perm[15]] == 1.0 and uf[perm[13]] == 0.5 and uf.sum() == 1.5
+    assert _obs_field(st, 0, "sg_cell_pawns")[[perm[15], perm[13]]].tolist() == [1.0, 1.0]
 
 
 def test_vault_moves_its_leader_and_unlocks_cells():

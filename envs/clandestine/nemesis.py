@@ -827,6 +827,9 @@ def add_layout(lay: Any, num_spaces: int) -> None:
     lay.add("nemesis_pile", NUM_INTENTS, "1 per Intent card in the face-up pile of the bottom "
             "slot (flipped since the deck was last made from the pile: with nemesis_seen, which "
             "cards seen are face down in the deck)")
+    lay.add("sg_cell_uf", num_spaces, "Universal Followers among the Followers trapped in the "
+            "Cells of each relative space / 2 (the others are Public Followers; each was seen "
+            "going in)")
     lay.add("sg_blind", (num_spaces // 9, 2), "Silver Guard: per relative seat, the Relics of "
             "each sg_under row it drew face down from under the deck and has not shown since / "
             f"{B['relics']} (b: the Relics; public history: the deck size at each draw shows "
@@ -886,6 +889,7 @@ def encode(st: ClandestineState, obs: np.ndarray, lay: Any, perm: np.ndarray,
         for space, cell in nem.cells.items():
             v("sg_cells")[perm[space]] = len(cell) / 2
             v("sg_cell_pawns")[perm[space]] = sum(t >= 0 for t in cell) / 2
+            v("sg_cell_uf")[perm[space]] = sum(t == P.UF for t in cell) / 2
 
 
 # ---------------------------------------------------------------------------- resampling
