@@ -410,6 +410,34 @@ def test_cells_side_b_and_a_human_action_uses_them():
     assert (st.pawn_totals() == totals).all()
 
 
+def test_the_observation_recalls_the_order_of_the_nemesis_hand():
+    """Perfect recall (design §1.5, §10.2 step 10): the Nemesis's alchemy assigns the oldest
+    Relic in hand of the Target Suit, and every Relic it took was seen, in order. Seed 0, solo,
+    ★1, 22 random actions: its hand is [27, 37], both Rods; ``nemesis_hand_order`` gives 27 the
+    place 1 and 37 the place 2 (/ 108). With the two exchanged the observation differs, and
+    played on with the same actions the two games part where the Nemesis assigns 27 in one
+    and 37 in the other. The observation held the hand as a set (``known_relics``)."""
+    st = solo(0, 1)
+    rng = np.random.default_rng(0)
+    for _ in range(22):
+        st.apply_action(int(rng.choice(st.legal_actions())))
+    seat = st.nem.seat
+    assert st.relic_hand[seat] == st.relic_known[seat] == [27, 37]
+    assert set(NEM.relic_suits(27)) & set(NEM.relic_suits(37))
+    swapped = st.clone()
+    swapped.relic_hand[seat][:] = swapped.relic_known[seat][:] = [37, 27]
+    assert not np.array_equal(swapped.observation_tensor(0), st.observation_tensor(0))
+    order = _obs_field(st, 0, "nemesis_hand_order") * 108
+    assert np.flatnonzero(order).tolist() == [27, 37] and order[[27, 37]].tolist() == [1, 2]
+    for _ in range(300):
+        if st.slots[seat] != swapped.slots[seat]:
+            break
+        a = int(rng.choice(st.legal_actions()))
+        st.apply_action(a)
+        swapped.apply_action(a)
+    assert 27 in st.slots[seat] and 37 in swapped.slots[seat]
+
+
 def test_the_observation_recalls_the_type_of_each_trapped_follower():
     """Perfect recall (design §1.5): a Follower trapped in a Cell was seen going in, and its
     type decides what the next Action there moves (a Universal Follower asks for its route).

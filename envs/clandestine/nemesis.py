@@ -827,6 +827,9 @@ def add_layout(lay: Any, num_spaces: int) -> None:
     lay.add("nemesis_pile", NUM_INTENTS, "1 per Intent card in the face-up pile of the bottom "
             "slot (flipped since the deck was last made from the pile: with nemesis_seen, which "
             "cards seen are face down in the deck)")
+    lay.add("nemesis_hand_order", NUM_RELICS, "per Relic in the Nemesis's hand (face up): its "
+            f"place from the oldest, 1, 2, ... / {B['relics']} (b: the Relics; its alchemy assigns "
+            "the oldest of the Target Suit)")
     lay.add("sg_cell_uf", num_spaces, "Universal Followers among the Followers trapped in the "
             "Cells of each relative space / 2 (the others are Public Followers; each was seen "
             "going in)")
@@ -849,6 +852,8 @@ def encode(st: ClandestineState, obs: np.ndarray, lay: Any, perm: np.ndarray,
         v("nemesis_face_up")[nem.pile[-1]] = 1
     v("nemesis_seen")[:] = nem.seen
     v("nemesis_pile")[nem.pile] = 1
+    for k, r in enumerate(st.relic_hand[nem.seat]):  # in the order it took them (public)
+        v("nemesis_hand_order")[r] = (k + 1) / BOUNDS["relics"]
     d = v("nemesis_deck")
     d[0] = len(nem.deck) / DECK_MAX
     for k, t in enumerate(INTENT_TYPES):
