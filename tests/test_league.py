@@ -4,6 +4,7 @@ ratings, reproducibility, files and one-line errors (fast, Prowl with few games)
 import json
 from collections import defaultdict
 
+import numpy as np
 import pytest
 
 from training.arena import rate_game, wilson_interval
@@ -129,6 +130,30 @@ def test_rate_game_combines_a_players_seats_by_the_mean_change():
         rate_game(model, rating, seats, returns[:2])
     with pytest.raises(ValueError, match="no rating for 'c'"):
         rate_game(model, rating, ["a", "c"], [1.0, 0.0])
+
+
+@pytest.mark.parametrize("returns, msg", [
+    ([float("nan"), float("nan")], "seat 0 must be a finite real number, got nan"),
+    ([1.0, float("inf")], "seat 1 must be a finite real number, got inf"),
+    (["1", "-1"], "seat 0 must be a finite real number, got '1'"),
+    ([True, False], "seat 0 must be a finite real number, got True"),
+])
+def test_rate_game_refuses_returns_that_are_not_finite_numbers(returns, msg):
+    """Returns are ranked by sorting: a NaN compares false with everything, so two NaN seats
+    were ranked apart at random (the first one lost), and strings ranked by their letters;
+    both are refused now, and the ratings stay as they were."""
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    rating = {k: model.rating(name=k) for k in "ab"}
+    before = {k: (r.mu, r.sigma) for k, r in rating.items()}
+    with pytest.raises(ValueError, match=msg):
+        rate_game(model, rating, ["a", "b"], returns)
+    assert {k: (r.mu, r.sigma) for k, r in rating.items()} == before
+    with pytest.raises(ValueError, match="at least 2 seats, got 1"):
+        rate_game(model, rating, ["a"], [1.0])
+    rate_game(model, rating, ["a", "b"], [np.int64(1), np.float32(0.5)])
+    assert rating["a"].mu > rating["b"].mu
 
 
 def test_four_seat_ratings_rate_each_copy_as_its_own_seat():

@@ -191,10 +191,19 @@ def rate_game(model: Any, rating: dict[Any, Any], seats: Sequence[Any],
     holds).
 
     Raises:
-        ValueError: ``seats`` and ``returns`` differ in length, or a key is not in ``rating``.
+        ValueError: ``seats`` and ``returns`` differ in length, fewer than 2 seats, a return
+            is not a finite real number (a NaN would rank at random), or a key is not in
+            ``rating``.
     """
     if len(seats) != len(returns):
         raise ValueError(f"{len(seats)} seats but {len(returns)} returns")
+    if len(seats) < 2:
+        raise ValueError(f"a rated game needs at least 2 seats, got {len(seats)}")
+    for i, x in enumerate(returns):
+        if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, float, np.integer,
+                                                                 np.floating)) \
+                or not np.isfinite(x):
+            raise ValueError(f"the return of seat {i} must be a finite real number, got {x!r}")
     missing = [k for k in seats if k not in rating]
     if missing:
         raise ValueError(f"no rating for {missing[0]!r}")
