@@ -76,6 +76,15 @@ def test_with_two_seats_each_game_counts_for_both_agents():
     assert m["heuristic"]["random"]["wins"] == wins["heuristic"]
 
 
+def _interleaved(report, games_per_matchup):
+    """The league's games in its rating order: game k of every match-up (by match-up index)
+    before game k + 1 of any."""
+    by = defaultdict(list)
+    for g in report.games:
+        by[g.matchup].append(g)
+    return [by[m][k] for k in range(games_per_matchup) for m in sorted(by)]
+
+
 def test_two_seat_ratings_are_openskills_own_updates_in_the_interleaved_order():
     """With one seat per agent the league's rule for several seats does not apply: the ratings
     are Plackett-Luce's updates of the games, one match-up's game k after the other's."""
@@ -85,16 +94,11 @@ def test_two_seat_ratings_are_openskills_own_updates_in_the_interleaved_order():
                         config={"num_players": 2})
     model = PlackettLuce()
     r = {a: model.rating(name=a) for a in report.agents}
-    by = defaultdict(list)
-    for g in report.games:
-        by[g.matchup].append(g)
-    for k in range(4):
-        for m in sorted(by):
-            g = by[m][k]
-            ranks = [1 + (x < max(g.returns)) if len(set(g.returns)) > 1 else 1
-                     for x in g.returns]
-            (a,), (b,) = model.rate([[r[g.seats[0]]], [r[g.seats[1]]]], ranks=ranks)
-            r[g.seats[0]], r[g.seats[1]] = a, b
+    for g in _interleaved(report, 4):
+        ranks = [1 + (x < max(g.returns)) if len(set(g.returns)) > 1 else 1
+                 for x in g.returns]
+        (a,), (b,) = model.rate([[r[g.seats[0]]], [r[g.seats[1]]]], ranks=ranks)
+        r[g.seats[0]], r[g.seats[1]] = a, b
     got = report.ratings()
     for a in report.agents:
         assert got[a]["mu"] == pytest.approx(r[a].mu) and got[a]["sigma"] == pytest.approx(
@@ -164,19 +168,14 @@ def test_four_seat_ratings_rate_each_copy_as_its_own_seat():
     report = run_league("prowl", ["random", "heuristic"], 4, seed=3)
     model = PlackettLuce()
     r = {a: (model.rating(name=a).mu, model.rating(name=a).sigma) for a in report.agents}
-    by = defaultdict(list)
-    for g in report.games:
-        by[g.matchup].append(g)
-    for k in range(4):
-        for m in sorted(by):
-            g = by[m][k]
-            order = sorted(set(g.returns), reverse=True)
-            new = model.rate([[model.rating(mu=r[a][0], sigma=r[a][1])] for a in g.seats],
-                             ranks=[order.index(x) + 1 for x in g.returns])
-            for a in set(g.seats):
-                idx = [i for i, b in enumerate(g.seats) if b == a]
-                r[a] = (r[a][0] + sum(new[i][0].mu - r[a][0] for i in idx) / len(idx),
-                        sum(new[i][0].sigma for i in idx) / len(idx))
+    for g in _interleaved(report, 4):
+        order = sorted(set(g.returns), reverse=True)
+        new = model.rate([[model.rating(mu=r[a][0], sigma=r[a][1])] for a in g.seats],
+                         ranks=[order.index(x) + 1 for x in g.returns])
+        for a in set(g.seats):
+            idx = [i for i, b in enumerate(g.seats) if b == a]
+            r[a] = (r[a][0] + sum(new[i][0].mu - r[a][0] for i in idx) / len(idx),
+                    sum(new[i][0].sigma for i in idx) / len(idx))
     got = report.ratings()
     assert any(len(set(g.seats)) < len(g.seats) for g in report.games)
     for a in report.agents:

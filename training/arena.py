@@ -179,6 +179,13 @@ def rules_won(game: Any) -> bool:
     return any(returns[q] > 0 for q in game.rules_seats)
 
 
+def rating_dict(rating: Any) -> dict[str, float]:
+    """An openskill rating as ``{"mu", "sigma", "ordinal"}`` floats (ordinal = mu - 3 sigma),
+    as the evaluation and league reports give it."""
+    return {"mu": float(rating.mu), "sigma": float(rating.sigma),
+            "ordinal": float(rating.ordinal())}
+
+
 def rate_game(model: Any, rating: dict[Any, Any], seats: Sequence[Any],
               returns: Sequence[float]) -> None:
     """One OpenSkill update of ``rating`` (key -> openskill rating, changed in place) for one
@@ -301,9 +308,6 @@ def _ratings(report: EvaluationReport
     """
     from openskill.models import PlackettLuce
 
-    def as_dict(v: Any) -> dict[str, float]:
-        return {"mu": float(v.mu), "sigma": float(v.sigma), "ordinal": float(v.ordinal())}
-
     model = PlackettLuce()
     # keys: entry index, and -1 for the seats the rules play (one player however many seats)
     rating: dict[int, Any] = {i: model.rating(name=label) for i, label in enumerate(report.labels)}
@@ -315,8 +319,8 @@ def _ratings(report: EvaluationReport
                   list(r.returns) + list(r.rules_returns))
     ratings = {label: rating[i] for i, label in enumerate(report.labels)}
     rules = rating[-1] if has_rules else None
-    return ({k: as_dict(v) for k, v in ratings.items()},
-            as_dict(rules) if rules is not None else None)
+    return ({k: rating_dict(v) for k, v in ratings.items()},
+            rating_dict(rules) if rules is not None else None)
 
 
 if __name__ == "__main__":

@@ -47,7 +47,7 @@ import numpy as np
 
 from envs import GAMES, make_raw_env
 
-from .arena import evaluate, rate_game, wilson_interval
+from .arena import evaluate, rate_game, rating_dict, wilson_interval
 from .cli import (
     ArgumentParser,
     check_out_folder,
@@ -185,8 +185,7 @@ class LeagueReport:
                     continue
                 g = by[m][k]
                 rate_game(model, rating, g.seats, g.returns)
-        return {a: {"mu": float(r.mu), "sigma": float(r.sigma), "ordinal": float(r.ordinal())}
-                for a, r in rating.items()}
+        return {a: rating_dict(r) for a, r in rating.items()}
 
     def to_json(self) -> dict[str, Any]:
         """JSON-serialisable report: settings, tables and every game."""
