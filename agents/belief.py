@@ -1041,36 +1041,65 @@ class PolicyTracker(Tracker):
 
     def history_loglik(self, world: GameState) -> float | None:
         """Log-likelihood of the real observations under ``model`` along ``world``'s record, or
-        None when the record does not replay to ``world`` (same hidden truth and observation)."""
+        None when the record does not replay to ``world`` (same hidden truth and observation).
+
+        At another seat's step from replayed state ``s`` with recorded action ``a``, the
+        likelihood is ``model(a)`` (the replay's next state must show the observer its real
+        observation, else the record does not replay) plus, when the action is hidden from the
+        observer, ``model(b)`` of every other legal ``b`` that shows it the same observation
+        (tried on :meth:`GameState.probe_clone`); at a hidden choice the resampler redrew,
+        ``model(a) / h`` (class docstring). The replayed state itself is advanced, not a copy
+        of it: one clone per other candidate action, none per step. Returns ``-inf`` at the
+        first step with likelihood 0 (a world that contradicts the play under ``model``)."""
         seat = self.seat
         rec = world.to_record()
-        cls = type(world)
+        actions = rec["actions"]
+        real = self.real_obs
         ll = 0.0
-        prev = None
+        st = None
+        # likelihood of the last step from candidates other than the recorded action: when the
+        # recorded action's outcome then differs from the real observation, the world has
+        # likelihood 0 at that step if no other candidate matched, else its record does not
+        # replay (the order of the checks of the step-by-step definition)
+        others = None
         try:
-            for i, st in enumerate(cls.replay_steps(rec)):
-                if i > 0:
-                    a = rec["actions"][i - 1]
-                    actor = prev.current_player
-                    if actor != seat:
-                        h = self.adapter.resampled_choice_prob(prev, a, seat)
-                        if h is not None:   # a hidden choice drawn by the resampler
-                            like = self.model.probs(prev.observation_tensor(actor),
-                                                    prev.legal_action_mask(), actor)[a] / h
-                        else:
-                            public = self.adapter.public_action(prev, a)
-                            like, _ = self._step_likelihood(prev, a, actor, self.real_obs[i],
-                                                            public, False)
-                        if like <= 0:
-                            return -math.inf
-                        ll += math.log(like)
-                if i >= len(self.real_obs) or not np.array_equal(st.observation_tensor(seat),
-                                                                 self.real_obs[i]):
-                    return None
-                prev = st.clone()
+            for i, st in enumerate(type(world).replay_steps(rec)):
+                if i >= len(real) or not np.array_equal(st.observation_tensor(seat), real[i]):
+                    return -math.inf if others is not None and others <= 0 else None
+                others = None
+                if i >= len(actions):
+                    continue
+                a = actions[i]
+                actor = st.current_player
+                if actor == seat:
+                    continue
+                mask = st.legal_action_mask()
+                probs = self.model.probs(st.observation_tensor(actor), mask, actor)
+                h = self.adapter.resampled_choice_prob(st, a, seat)
+                if h is not None:   # a hidden choice drawn by the resampler
+                    like = probs[a] / h
+                else:
+                    others = 0.0
+                    if not self.adapter.public_action(st, a):
+                        if i + 1 >= len(real):
+                            return None
+                        for b in np.flatnonzero(mask).tolist():
+                            if b == a or probs[b] <= 0:
+                                continue
+                            # another action than the recorded one draws its chance from the
+                            # generator (GameState.probe_clone)
+                            q = st.probe_clone()
+                            q.apply_action(b)
+                            if np.array_equal(q.observation_tensor(seat), real[i + 1]):
+                                others += probs[b]
+                    like = others + (probs[a] if 0 <= a < len(mask) and mask[a]
+                                     and probs[a] > 0 else 0.0)
+                if like <= 0:
+                    return -math.inf
+                ll += math.log(like)
         except (RecordError, IllegalActionError):
-            return None
-        if prev is None or not np.array_equal(self.adapter.truth(prev), self.adapter.truth(world)):
+            return -math.inf if others is not None and others <= 0 else None
+        if st is None or not np.array_equal(self.adapter.truth(st), self.adapter.truth(world)):
             return None
         return ll
 

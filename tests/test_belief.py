@@ -2174,3 +2174,95 @@ def test_deduction_merge_of_files_without_options(tmp_path, capsys):
         main(["--game", "clans", "--merge", olds[0], b, "--png", str(tmp_path / "m.png")])
     assert exit_.value.code == 2
     assert "part(s) 0 record no run options" in capsys.readouterr().err
+
+
+def _stepwise_history_loglik(tr, world):
+    """The whole-history likelihood by its step-by-step definition: every replayed state kept
+    as a copy, every step's likelihood from ``PolicyTracker._step_likelihood`` (all matching
+    candidates, the recorded one included, tried on copies). The reference the faster
+    ``history_loglik`` must equal."""
+    from envs.core.state import IllegalActionError, RecordError
+
+    seat, rec = tr.seat, world.to_record()
+    ll, prev = 0.0, None
+    try:
+        for i, st in enumerate(type(world).replay_steps(rec)):
+            if i > 0:
+                a = rec["actions"][i - 1]
+                actor = prev.current_player
+                if actor != seat:
+                    h = tr.adapter.resampled_choice_prob(prev, a, seat)
+                    if h is not None:
+                        like = tr.model.probs(prev.observation_tensor(actor),
+                                              prev.legal_action_mask(), actor)[a] / h
+                    else:
+                        like, _ = tr._step_likelihood(prev, a, actor, tr.real_obs[i],
+                                                      tr.adapter.public_action(prev, a), False)
+                    if like <= 0:
+                        return -math.inf
+                    ll += math.log(like)
+            if i >= len(tr.real_obs) or not np.array_equal(st.observation_tensor(seat),
+                                                           tr.real_obs[i]):
+                return None
+            prev = st.clone()
+    except (RecordError, IllegalActionError):
+        return None
+    if prev is None or not np.array_equal(tr.adapter.truth(prev), tr.adapter.truth(world)):
+        return None
+    return ll
+
+
+class _TwoLowestLegal:
+    """Action model: 1/2 on each of the two lowest legal ids (1 on a single legal id), so that
+    worlds where another seat played otherwise have likelihood 0."""
+
+    def reset(self):
+        pass
+
+    def probs(self, observation, mask, seat):
+        legal = np.flatnonzero(mask)[:2]
+        p = np.zeros(len(mask))
+        p[legal] = 1.0 / len(legal)
+        return p
+
+
+@pytest.mark.parametrize("model", ["epsilon", "two-lowest"])
+@pytest.mark.parametrize("game,num_players,steps", [
+    ("badland_wolves", 3, 120), ("badland_wolves", 4, 200), ("prowl", 4, 40), ("clans", 3, 30),
+])
+def test_history_loglik_equals_its_stepwise_definition(game, num_players, steps, model):
+    """``history_loglik`` advances the replayed state itself and tries only the other
+    candidate actions on copies (it kept a copy of every step and tried the recorded action on
+    another before); its value must be the step-by-step definition's, exactly, on resampled
+    worlds (finite under the epsilon-heuristic), on worlds that contradict the play (``-inf``:
+    heuristic players, a model that never plays most moves) and on a world drawn for another
+    seat (None or ``-inf``, whichever check of the definition fails first)."""
+    from agents import act_with_state, make_agent
+    from agents.belief import heuristic_policy
+
+    st = new_game(game, 7, num_players=num_players)
+    ags = [make_agent("heuristic", game, st.config, seed=s) for s in range(num_players)]
+    for ag in ags:
+        ag.reset()
+    am = heuristic_policy(game, st.config, epsilon=0.1) if model == "epsilon" else _TwoLowestLegal()
+    tr = PolicyTracker(game, am, particles=1, seed=1)
+    tr.reset(st, 0)
+    for _ in range(steps):
+        if st.is_over:
+            break
+        actor = st.current_player
+        obs = {"observation": st.observation_tensor(actor), "action_mask": st.legal_action_mask()}
+        _apply_tracked(st, tr, int(act_with_state(ags[actor], obs, f"player_{actor}", st)))
+    rng = np.random.default_rng(5)
+    worlds = [st.resample_from_infostate(0, rng) for _ in range(12)]
+    got = [tr.history_loglik(w) for w in worlds]
+    want = [_stepwise_history_loglik(tr, w) for w in worlds]
+    assert got == want
+    if model == "epsilon":   # every world has positive likelihood under an epsilon model
+        assert all(v is not None and math.isfinite(v) for v in got), got
+    else:                    # the heuristic players' moves are not all among the two lowest
+        assert -math.inf in got, got
+    # another seat's view of the same game is not seat 0's history: no replay to it
+    other = st.resample_from_infostate(1, rng)
+    assert tr.history_loglik(other) == _stepwise_history_loglik(tr, other)
+    assert tr.history_loglik(other) in (None, -math.inf)
