@@ -29,7 +29,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-DEFAULT_PLAYERS = {"prowl": 4, "badland_wolves": 4, "clans": 3}
+DEFAULT_PLAYERS = {"prowl": 4, "badland_wolves": 4, "clans": 3, "clandestine": 3}
 
 
 def random_positions(game: str, num_players: int, count: int, seed: int = 0) -> list[Any]:

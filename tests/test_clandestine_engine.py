@@ -1676,3 +1676,65 @@ def test_serpent_conjunction_secret_primed_flips_its_own_trap():
     st.primed[target] = [31]  # the Keepers themselves: 'self', 5 Intrigue
     [(_, own, seat)] = st._flip_traps(target, 0)
     assert seat == 0 and [(op.name, op.res, op.n) for op in own] == [("gain", "intrigue", 5)]
+
+
+def _mutable_ids(obj, seen=None) -> set[int]:
+    """Ids of every mutable container reachable from ``obj`` (lists, dicts, sets, bytearrays,
+    numpy arrays and generators, and instances' ``__dict__``), skipping the objects a deep copy
+    keeps (``DSL.Immutable``, the City, the spec: their ``__deepcopy__`` returns them)."""
+    from envs.clandestine.city import City
+
+    seen = set() if seen is None else seen
+    if id(obj) in seen or isinstance(obj, (DSL.Immutable, City, S.ClandestineSpec, str, bytes,
+                                           int, float, bool, type(None), np.generic)):
+        return seen
+    if isinstance(obj, (list, dict, set, bytearray, np.ndarray, np.random.Generator)):
+        seen.add(id(obj))
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            _mutable_ids(k, seen)
+            _mutable_ids(v, seen)
+    elif isinstance(obj, (list, tuple, set, frozenset)):
+        for v in obj:
+            _mutable_ids(v, seen)
+    elif hasattr(obj, "__dict__") and not isinstance(obj, type):
+        seen.add(id(obj.__dict__))
+        _mutable_ids(vars(obj), seen)
+    elif hasattr(obj, "__slots__"):
+        for name in obj.__slots__:
+            if hasattr(obj, name):
+                _mutable_ids(getattr(obj, name), seen)
+    return seen
+
+
+@pytest.mark.parametrize("humans,seed", [(3, 3), (4, 8), (2, 21)])
+def test_clone_shares_no_mutable_object_and_plays_on_like_a_deep_copy(humans, seed):
+    """``ClandestineState.clone`` copies the append-only logs as new lists sharing their tuple
+    entries (not a whole deep copy): no list, dict, set, array or generator reachable from the
+    clone may be the original's, and the clone plays on exactly as a deep copy does (every
+    seat's observation, mask and returns) while the original is left as it was."""
+    st = ClandestineState(seed=seed, num_players=humans)
+    rng = np.random.default_rng(seed)
+    for _ in range(150 + 40 * humans):
+        if st.is_over:
+            break
+        st.apply_action(int(rng.choice(np.flatnonzero(st.legal_action_mask()))))
+    assert st._events and st.secret_log, "the position has logged events and Secret moves"
+    c, d = st.clone(), copy.deepcopy(st)
+    shared = _mutable_ids(st) & _mutable_ids(c)
+    assert not shared, f"{len(shared)} mutable objects shared by clone()"
+    before = [st.observation_tensor(s).copy() for s in range(st.num_players)]
+    events, log, hist = list(st._events), list(st.secret_log), list(st.history)
+    for _ in range(120):
+        if c.is_over:
+            break
+        a = int(rng.choice(np.flatnonzero(c.legal_action_mask())))
+        c.apply_action(a)
+        d.apply_action(a)
+        for s in range(c.num_players):
+            assert np.array_equal(c.observation_tensor(s), d.observation_tensor(s))
+        assert np.array_equal(c.legal_action_mask(), d.legal_action_mask())
+    assert c.returns().tolist() == d.returns().tolist()
+    assert (st._events, st.secret_log, st.history) == (events, log, hist)
+    for s in range(st.num_players):
+        assert np.array_equal(st.observation_tensor(s), before[s])

@@ -80,6 +80,7 @@ picked up (their effects never move pawns); the resampler keeps each hidden Secr
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import numpy as np
@@ -1755,6 +1756,17 @@ class ClandestineState(GameState):
 
     def resample_from_infostate(self, seat: int, rng: np.random.Generator) -> GameState:
         return resample(self, seat, rng)
+
+    def clone(self) -> ClandestineState:
+        """An independent copy (:meth:`GameState.clone`): ``copy.deepcopy``, except that the
+        logs that are only ever appended to and hold tuples of integers (the public events
+        ``_events``, ``secret_log``) and the action ``history`` are copied as new lists sharing
+        their immutable entries. ``_events`` grows with the game and made most of a deep
+        copy's cost (1.3 of 1.9 ms at 400 actions), which search and belief trackers pay at
+        every copy."""
+        memo: dict[int, Any] = {id(v): list(v)
+                                for v in (self._events, self.secret_log, self.history)}
+        return copy.deepcopy(self, memo)
 
     def render_rgb(self) -> np.ndarray:
         """Uint8 ``(H, W, 3)`` picture of the position (:func:`envs.clandestine.render.render_rgb`;
