@@ -588,3 +588,91 @@ def test_resampling_while_a_primed_secret_waits_for_its_space():
         if checked == 2:
             break
     assert checked == 2
+
+
+# --------------------------------------------------------------- perfect recall, played on
+def _recall_forward(st: ClandestineState, rng: np.random.Generator, follow: int
+                    ) -> tuple[int, int, list[str]]:
+    """Perfect recall along branches played on (CONVENTIONS.md): a seat that could tell two
+    branches apart once can tell them apart ever after, so once its observations of two games
+    differ they never become equal again. Pairs from ``st``: the real game against a world
+    resampled for each agent seat (the same observation for that seat at the start), and two
+    children of the decision due (two different legal actions, clones sharing the generator
+    state; every pair of up to 5 legal actions). Each pair is played on with actions legal in both (the same id, drawn at random),
+    for up to ``follow`` actions. Returns (pairs, seat-steps compared, violations as text)."""
+    pairs = []
+    for v in st.agent_seats:
+        pairs.append(("resampled for seat %d" % v, st.clone(),
+                      st.resample_from_infostate(v, rng)))
+    legal = st.legal_actions()
+    if len(legal) >= 2:
+        picked = sorted(int(x) for x in rng.choice(legal, size=min(5, len(legal)),
+                                                    replace=False))
+        kids = {}
+        for a in picked:
+            kids[a] = st.probe_clone()
+            kids[a].apply_action(a)
+        for i, a in enumerate(picked):
+            for b in picked[i + 1:]:
+                pairs.append((f"children {a} and {b}", kids[a].clone(), kids[b].clone()))
+    compared, bad = 0, []
+    for name, x, y in pairs:
+        apart = {v: False for v in st.agent_seats}
+        for k in range(follow + 1):
+            for v in st.agent_seats:
+                same = np.array_equal(x.observation_tensor(v), y.observation_tensor(v))
+                if apart[v] and same:
+                    bad.append(f"{name}: seat {v} told the games apart, then not after "
+                               f"{k} actions")
+                apart[v] |= not same
+                compared += 1
+            if x.is_over or y.is_over or k == follow:
+                break
+            both = np.flatnonzero(x.legal_action_mask() & y.legal_action_mask())
+            if len(both) == 0:
+                break
+            act = int(rng.choice(both))
+            x.apply_action(act)
+            y.apply_action(act)
+    return len(pairs), compared, bad
+
+
+def _recall_forward_run(games: int, seed: int, depth: int, follow: int) -> tuple[int, int]:
+    """:func:`_recall_forward` at a random position of each of ``games`` games (2-5 players;
+    every other one with every option on; each fourth one a Nemesis game, solo or with 2-3
+    humans, as in :func:`_sibling_run`). Returns (pairs, seat-steps compared)."""
+    pairs = compared = 0
+    for g in range(games):
+        kw = dict(_ALL_OPTIONS) if g % 2 else {}
+        n = 2 + g % 4
+        if g % 4 == 3:
+            kw.update(nemesis=("most_holy", "silver_guard")[g // 4 % 2], difficulty=3)
+            n = 1 + g // 4 % 3
+        st = ClandestineState(seed=seed * 1000 + g, num_players=n, **kw)
+        rng = np.random.default_rng(seed * 1000 + g)
+        for _ in range(int(rng.integers(0, depth + 1))):
+            if st.is_over:
+                break
+            st.apply_action(int(rng.choice(st.legal_actions())))
+        if st.is_over:
+            continue
+        p, c, bad = _recall_forward(st, rng, follow)
+        assert not bad, f"game {g} (seed {seed * 1000 + g}, {n} seats, {kw}): {bad[:3]}"
+        pairs += p
+        compared += c
+    return pairs, compared
+
+
+def test_recall_holds_along_branches_played_on_fast():
+    """Some 60 branch pairs from random positions, each played on for 40 actions."""
+    pairs, compared = _recall_forward_run(16, 3, 400, 40)
+    assert pairs >= 50 and compared > 4000, (pairs, compared)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("part", range(2))
+def test_recall_holds_along_branches_played_on_long(part):
+    """Deeper positions (up to 1,500 decisions, where the Relic deck reaches the Silver Guard
+    set-up groups and Intent decks are rebuilt) and 150 actions played on: 40 games a part."""
+    pairs, compared = _recall_forward_run(40, 10 + part, 1500, 150)
+    assert pairs >= 100, (pairs, compared)
