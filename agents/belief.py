@@ -1050,55 +1050,67 @@ class PolicyTracker(Tracker):
         (tried on :meth:`GameState.probe_clone`); at a hidden choice the resampler redrew,
         ``model(a) / h`` (class docstring). The replayed state itself is advanced, not a copy
         of it: one clone per other candidate action, none per step. Returns ``-inf`` at the
-        first step with likelihood 0 (a world that contradicts the play under ``model``)."""
+        first step with likelihood 0 (a world that contradicts the play under ``model``), but
+        None when the replay refuses that step's recorded action or its chance outcome (a
+        record that does not replay), as the step-by-step definition does: a step counts once
+        the replay has taken it. The candidates are summed in id order, as there."""
         seat = self.seat
         rec = world.to_record()
         actions = rec["actions"]
         real = self.real_obs
         ll = 0.0
         st = None
-        # likelihood of the last step from candidates other than the recorded action: when the
-        # recorded action's outcome then differs from the real observation, the world has
-        # likelihood 0 at that step if no other candidate matched, else its record does not
-        # replay (the order of the checks of the step-by-step definition)
-        others = None
+        # the likelihood of the step just taken, counted once the replay has taken its recorded
+        # action (a record that does not replay gives None, whatever that step's likelihood,
+        # as in the step-by-step definition), and the part of it from candidates other than the
+        # recorded action (None where there are none): when the recorded action's outcome then
+        # differs from the real observation, the world has likelihood 0 at that step if no
+        # other candidate matched, else its record does not replay
+        like = others = None
         try:
             for i, st in enumerate(type(world).replay_steps(rec)):
-                if i >= len(real) or not np.array_equal(st.observation_tensor(seat), real[i]):
-                    return -math.inf if others is not None and others <= 0 else None
-                others = None
+                seen = i < len(real) and np.array_equal(st.observation_tensor(seat), real[i])
+                if like is not None:
+                    if (like if seen or others is None else others) <= 0:
+                        return -math.inf
+                    ll += math.log(like)
+                if not seen:
+                    return None
+                like = others = None
                 if i >= len(actions):
                     continue
                 a = actions[i]
+                mask = st.legal_action_mask()
+                if not 0 <= a < len(mask) or not mask[a]:
+                    continue   # the replay refuses it next: the record does not replay
                 actor = st.current_player
                 if actor == seat:
                     continue
-                mask = st.legal_action_mask()
                 probs = self.model.probs(st.observation_tensor(actor), mask, actor)
                 h = self.adapter.resampled_choice_prob(st, a, seat)
                 if h is not None:   # a hidden choice drawn by the resampler
                     like = probs[a] / h
-                else:
-                    others = 0.0
-                    if not self.adapter.public_action(st, a):
-                        if i + 1 >= len(real):
-                            return None
-                        for b in np.flatnonzero(mask).tolist():
-                            if b == a or probs[b] <= 0:
-                                continue
-                            # another action than the recorded one draws its chance from the
-                            # generator (GameState.probe_clone)
-                            q = st.probe_clone()
-                            q.apply_action(b)
-                            if np.array_equal(q.observation_tensor(seat), real[i + 1]):
-                                others += probs[b]
-                    like = others + (probs[a] if 0 <= a < len(mask) and mask[a]
-                                     and probs[a] > 0 else 0.0)
-                if like <= 0:
-                    return -math.inf
-                ll += math.log(like)
+                    continue
+                if i + 1 >= len(real):
+                    return None   # the record goes on past the real observations
+                # the candidates in id order, as the definition sums them
+                like = others = 0.0
+                public = self.adapter.public_action(st, a)
+                for b in ([a] if public else np.flatnonzero(mask).tolist()):
+                    if probs[b] <= 0:
+                        continue
+                    if b == a:
+                        like += probs[b]
+                        continue
+                    # another action than the recorded one draws its chance from the
+                    # generator (GameState.probe_clone)
+                    q = st.probe_clone()
+                    q.apply_action(b)
+                    if np.array_equal(q.observation_tensor(seat), real[i + 1]):
+                        like += probs[b]
+                        others += probs[b]
         except (RecordError, IllegalActionError):
-            return -math.inf if others is not None and others <= 0 else None
+            return None
         if st is None or not np.array_equal(self.adapter.truth(st), self.adapter.truth(world)):
             return None
         return ll

@@ -2266,3 +2266,68 @@ def test_history_loglik_equals_its_stepwise_definition(game, num_players, steps,
     other = st.resample_from_infostate(1, rng)
     assert tr.history_loglik(other) == _stepwise_history_loglik(tr, other)
     assert tr.history_loglik(other) in (None, -math.inf)
+
+
+def _other_seat_steps(world, seat):
+    """``(step, first illegal id, chance-log length before)`` of every step of ``world``'s
+    record where a seat other than ``seat`` decides, and whether that step draws chance (the
+    length, else None)."""
+    rec = world.to_record()
+    out = []
+    for i, s in enumerate(type(world).replay_steps(rec)):
+        if i < len(rec["actions"]) and s.current_player != seat:
+            before = len(s.chance_log)
+            q = s.clone()
+            q.apply_action(rec["actions"][i])
+            out.append((i, int(np.flatnonzero(s.legal_action_mask() == 0)[0]),
+                        before if len(q.chance_log) > before else None))
+    return out
+
+
+def test_history_loglik_is_none_when_the_record_does_not_replay():
+    """A world whose record does not replay gets None, as by the step-by-step definition
+    (the replay fails before that step's likelihood is counted), whatever the likelihood of
+    the step would be: another seat's action replaced by an illegal id (Badland Wolves, whose
+    public actions have no other matching candidate) and the chance outcome another seat's
+    step draws renamed (Clandestine with a Nemesis, whose turn draws an Intent card after the
+    other human's action)."""
+    from agents import act_with_state, make_agent
+    from agents.belief import heuristic_policy
+    from envs.clandestine.engine import ClandestineState
+
+    st = new_game("badland_wolves", 7, num_players=3)
+    ags = [make_agent("heuristic", "badland_wolves", st.config, seed=s) for s in range(3)]
+    for ag in ags:
+        ag.reset()
+    tr = PolicyTracker("badland_wolves", heuristic_policy("badland_wolves", st.config),
+                       particles=1, seed=1)
+    tr.reset(st, 0)
+    for _ in range(30):
+        actor = st.current_player
+        obs = {"observation": st.observation_tensor(actor), "action_mask": st.legal_action_mask()}
+        _apply_tracked(st, tr, int(act_with_state(ags[actor], obs, f"player_{actor}", st)))
+    world = st.resample_from_infostate(0, np.random.default_rng(5))
+    assert math.isfinite(tr.history_loglik(world))
+    steps = _other_seat_steps(world, 0)
+    for i, illegal, _ in steps[-3:] + steps[:1]:
+        bad = world.clone()
+        bad.history[i] = illegal
+        assert _stepwise_history_loglik(tr, bad) is None
+        assert tr.history_loglik(bad) is None, f"illegal id at step {i}"
+
+    st = ClandestineState(seed=1, num_players=2, nemesis="most_holy", difficulty=1)
+    tr = PolicyTracker("clandestine", RandomPolicy(), particles=1, seed=1)
+    tr.reset(st, 0)
+    rng = np.random.default_rng(1)
+    for _ in range(80):
+        st.apply_action(int(rng.choice(np.flatnonzero(st.legal_action_mask()))))
+        tr.real_obs.append(st.observation_tensor(0))   # seat 0's view (no particle moved)
+    world = st.resample_from_infostate(0, rng)
+    assert math.isfinite(tr.history_loglik(world))
+    drawn = [(i, k) for i, _, k in _other_seat_steps(world, 0) if k is not None]
+    assert len(drawn) >= 3, drawn
+    for i, k in drawn[-2:]:
+        bad = world.clone()
+        bad.chance_log[k] = ["bogus", bad.chance_log[k][1]]
+        assert _stepwise_history_loglik(tr, bad) is None
+        assert tr.history_loglik(bad) is None, f"renamed chance outcome at step {i}"

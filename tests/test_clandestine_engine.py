@@ -1740,3 +1740,52 @@ def test_clone_shares_no_mutable_object_and_plays_on_like_a_deep_copy(humans, se
     assert (st._events, st.secret_log, st.history) == (events, log, hist)
     for s in range(st.num_players):
         assert np.array_equal(st.observation_tensor(s), before[s])
+
+
+def _view(st):
+    """Everything a copy must agree on: every seat's observation, the mask, returns, record,
+    hidden truth and public history."""
+    return ([st.observation_tensor(s).tobytes() for s in range(st.num_players)],
+            st.legal_action_mask().tobytes(), st.returns().tolist(), st.to_record(),
+            st.hidden_truth(), st.public_history())
+
+
+@pytest.mark.parametrize("config,seed", [
+    ({"num_players": 2, "nemesis": "most_holy", "difficulty": 1}, 1),
+    ({"num_players": 1, "nemesis": "silver_guard", "difficulty": 3}, 4),
+    ({"num_players": 4}, 2),
+])
+def test_clone_of_a_replayed_or_resampled_state_plays_on_like_a_deep_copy(config, seed):
+    """``clone`` of a state part-way through :meth:`replay_steps` (its remaining chance
+    outcomes, a Nemesis's Intent flips, are a new deque sharing its entries) and of a
+    resampled world: the clone, a clone of it, its pickle and ``probe_clone`` play on as a
+    deep copy does (a probe drawing from the generator, not the record), and the original is
+    left as it was: its remaining outcomes are not used up by the copies' play."""
+    st = ClandestineState(seed=seed, **config)
+    rng = np.random.default_rng(seed)
+    for _ in range(70):
+        st.apply_action(int(rng.choice(np.flatnonzero(st.legal_action_mask()))))
+    rec = st.to_record()
+    for i, mid in enumerate(ClandestineState.replay_steps(rec)):
+        if i == 30:
+            break
+    if "nemesis" in config:
+        assert mid._forced_chance, "the replayed state still has outcomes to draw"
+    for orig in (mid, st.resample_from_infostate(0, rng)):
+        before = _view(orig)
+        pending = list(orig._forced_chance or ())
+        c = orig.clone()
+        copies = [copy.deepcopy(orig), c, c.clone(), pickle.loads(pickle.dumps(c))]
+        probes = [copy.deepcopy(orig), orig.probe_clone()]
+        probes[0]._forced_chance = None
+        for group in (copies, probes):
+            for _ in range(60):
+                if group[0].is_over:
+                    break
+                a = int(rng.choice(np.flatnonzero(group[0].legal_action_mask())))
+                for q in group:
+                    q.apply_action(a)
+                want = _view(group[0])
+                assert all(_view(q) == want for q in group[1:])
+        assert _view(orig) == before
+        assert list(orig._forced_chance or ()) == pending
