@@ -676,3 +676,81 @@ def test_recall_holds_along_branches_played_on_long(part):
     set-up groups and Intent decks are rebuilt) and 150 actions played on: 40 games a part."""
     pairs, compared = _recall_forward_run(40, 10 + part, 1500, 150)
     assert pairs >= 100, (pairs, compared)
+
+
+def _scan_position(seed: int, humans: int, nemesis: str) -> tuple[ClandestineState,
+                                                                   np.random.Generator]:
+    """The position of a recall scan: a Nemesis game (difficulty 3) played at random for
+    ``rng.integers(0, 1500)`` decisions with the generator seeded ``seed``."""
+    st = ClandestineState(seed=seed, num_players=humans, nemesis=nemesis, difficulty=3)
+    rng = np.random.default_rng(seed)
+    for _ in range(int(rng.integers(0, 1500))):
+        st.apply_action(int(rng.choice(st.legal_actions())))
+    return st, rng
+
+
+def _apart_along(x: ClandestineState, y: ClandestineState, actions: list[int]) -> None:
+    """Asserts every agent seat tells ``x`` and ``y`` apart now and after each of ``actions``
+    (played in both)."""
+    for k in range(len(actions) + 1):
+        for v in x.agent_seats:
+            assert not np.array_equal(x.observation_tensor(v), y.observation_tensor(v)), (k, v)
+        if k < len(actions):
+            x.apply_action(actions[k])
+            y.apply_action(actions[k])
+
+
+def test_a_pawn_moved_no_space_stays_in_the_observations():
+    """A Regroup picks a Society Leader on P1S2 or on P1C2 (seed 7025, 2 humans and the Silver
+    Guard) and moves it 0 spaces: the board is the same and the pick step ends, so only
+    ``pawn_picks`` (one pick from each space, 0 spaces moved) keeps the choice told apart."""
+    from envs.clandestine import phases as PH
+    from envs.clandestine.observation import SCALES, decode_amount
+
+    st, _ = _scan_position(7025, 2, "silver_guard")
+    assert st.kind == "pawn_pick" and st.current_player == 1
+    x, y = st.probe_clone(), st.probe_clone()
+    x.apply_action(12)
+    y.apply_action(15)
+    assert x.legal_actions() == y.legal_actions() == [58, 59]
+    _apart_along(x, y, [58])  # "Move 0 spaces"
+    picked = [next(zip(*np.nonzero(s.pawn_picks[1, :, :, 0] - st.pawn_picks[1, :, :, 0])))
+              for s in (x, y)]
+    assert picked[0] != picked[1]
+    assert x.public_history() != y.public_history()
+    assert np.array_equal(x.pawns.counts, y.pawns.counts)
+    lay = x.layout
+    for v in (0, 1):
+        for s, (space, ptype) in zip((x, y), picked):
+            rec = decode_amount(lay.view(s.observation_tensor(v), "pawn_picks"),
+                                SCALES["pawn_picks"]).reshape(3, 27, 4, 3)
+            rel = PH.space_to_index(int(space), v, 3)  # the Nemesis is the third seat
+            assert rec[(1 - v) % 3, rel, ptype].tolist() == \
+                s.pawn_picks[1, space, ptype].tolist()
+            assert s.pawn_picks[1, space, ptype, 1] == st.pawn_picks[1, space, ptype, 1]
+
+
+def test_chaos_placed_on_a_relic_stays_in_the_observations():
+    """The Twilight Masks place Chaos on the Relic at Map space R1.1 or at R4.0 (seed 7059, 3
+    humans and the Silver Guard); 22 actions later the Chaos is gone in both games, so only
+    ``masks_placed`` (one Chaos placed on each Map space) keeps the choice told apart."""
+    from envs.clandestine.engine import MAP_ORDER
+    from envs.clandestine.observation import SCALES, decode_amount
+
+    st, _ = _scan_position(7059, 3, "silver_guard")
+    assert st.kind == "effect" and st.current_player == 0
+    x, y = st.probe_clone().clone(), st.probe_clone().clone()
+    x.apply_action(85)
+    y.apply_action(93)
+    _apart_along(x, y, [19, 244, 256, 42, 0, 17, 256, 17, 244, 256, 102, 13, 1, 0, 28, 55,
+                        55, 56, 94, 88, 84, 93])
+    assert np.flatnonzero(x.masks_placed_map - st.masks_placed_map).tolist() == \
+        [MAP_ORDER.index("R1.1")]
+    assert np.flatnonzero(y.masks_placed_map - st.masks_placed_map).tolist() == \
+        [MAP_ORDER.index("R4.0")]
+    assert x.masks_relic == y.masks_relic
+    for v in x.agent_seats:
+        a, b = (decode_amount(x.layout.view(s.observation_tensor(v), "masks_placed"),
+                              SCALES["masks_placed"]) for s in (x, y))
+        k = 9 * 4 + MAP_ORDER.index("R1.1")
+        assert (a - b)[k] == 1 and (a - b)[9 * 4 + MAP_ORDER.index("R4.0")] == -1

@@ -228,7 +228,10 @@ class ClandestineState(GameState):
     ``purged``; ``uf_added`` (Universal Followers from the supply, for :meth:`pawn_totals`);
     ``leader_acts`` ((N, 9 N, 2) Actions started per seat, space and Leader type) and
     ``either_timings`` ((N, 2) 'either' Relic timings per seat), ``board_picks`` ((N, 40)
-    Ascension board slots taken per seat), the public record of past
+    Ascension board slots taken per seat), ``pawn_picks`` ((N, 9 N, 4, 3) pawns picked to move
+    per seat, origin space and type: picks, spaces moved, the other destination chosen) and
+    ``masks_placed_space`` / ``masks_placed_map`` / ``masks_placed_panel`` (the Twilight Masks'
+    Chaos placed per space, Map space, seat and panel), the public record of past
     choices the observation keeps; ``secret_log`` (every Secret move, for the resampler).
 
     Queries for tests and agents: :meth:`pawn_totals`, :meth:`all_relics`, :meth:`legal_trades`,
@@ -393,6 +396,18 @@ class ClandestineState(GameState):
         self.either_timings = np.zeros((n, 2), dtype=np.int64)
         #: per seat, Ascension board slots taken (Gaining a Level step 5), tile or not
         self.board_picks = np.zeros((n, len(BOARD_SLOTS)), dtype=np.int64)
+        #: per seat, absolute space and pawn type (pl, pf, uf, sl): [0] pawns it picked there to
+        #: move (Purge, Regroup, Revolt, new_leader picks and ``move`` effects), [1] the spaces
+        #: they were moved (the distances chosen, 0 included), [2] the other destination chosen
+        #: (a Purged Universal Follower sent to the Public space after S3 rather than C1, a
+        #: ``move`` effect backward): a pawn moved 0 spaces leaves the board as it was
+        self.pawn_picks = np.zeros((n, 9 * n, 4, 3), dtype=np.int64)
+        #: the Twilight Masks' Chaos placed this game (``place_chaos``): per absolute space, per
+        #: Map space (on the Relic there at the time), per seat and panel (0-5, 6 = the
+        #: Conjunction's); placed Chaos leaves with an Action, a take or a Purge
+        self.masks_placed_space = np.zeros(9 * n, dtype=np.int64)
+        self.masks_placed_map = np.zeros(len(MAP_ORDER), dtype=np.int64)
+        self.masks_placed_panel = np.zeros((n, 7), dtype=np.int64)
         self.effect_pick: Any = None  # first-stage pick of a two-stage effect decision
         self.end_trigger: int | None = None
         self.end_reason: str | None = None

@@ -111,6 +111,7 @@ SCALES: dict[str, float] = {
     "intrigue": 50.0, "chaos": 12.0, "relic_hand": 10.0, "purged": 30.0, "secrets_turn": 2.0,
     "cost_gold": 20.0, "cost_suits": 10.0, "pending_strength": 10.0, "budget": 10.0,
     "effect_n": 5.0, "leader_acts": 10.0, "either_timings": 5.0, "board_picks": 5.0,
+    "pawn_picks": 10.0, "masks_placed": 3.0,
     # the Nemesis block: its scoring-card Intrigue (Gold counts in it), UFs converted into the
     # Lower Choir (the upper Choir refills by capture), the Masks' Chaos it swept away
     "nemesis_score": 50.0, "lower_choir_uf": 5.0, "nemesis_masks": 3.0,
@@ -322,6 +323,15 @@ def observation_layout(num_players: int, nemesis: bool = False) -> Layout:
     lay.add("board_picks", (n, len(BOARD_SLOTS)), "per relative seat: Ascension board slots "
             "(ascension.board_slots order) it took this game, x/(x+5) (public history: two empty "
             "slots with one reward stay told apart)")
+    lay.add("pawn_picks", (n, ns, 4, 3), "per relative seat, relative space and pawn type (pl, "
+            "pf, uf, sl): pawns it picked there to move this game (Purge, Regroup, Revolt, "
+            "new_leader, move effects), the spaces they were moved (distances chosen), the other "
+            "destination chosen (a Purged UF to the Public space, a move backward), each x/(x+10) "
+            "(public history: a pawn moved 0 spaces leaves the board as it was)")
+    lay.add("masks_placed", ns + len(MAP_ORDER) + 7 * n, "the Twilight Masks' Chaos placed this "
+            "game on each relative space, on the Relic of each Map space, on each panel of each "
+            "relative seat, x/(x+3) (public history: placed Chaos leaves with an Action, a take "
+            "or a Purge)")
     if nemesis:
         from .nemesis import add_layout
         add_layout(lay, ns)
@@ -634,6 +644,15 @@ def encode_observation(st: ClandestineState, seat: int) -> np.ndarray:
     bp = st.board_picks[order]
     if bp.any():
         v("board_picks")[:] = encode_amount(bp, SCALES["board_picks"], "board slots taken")
+    pp = st.pawn_picks[order]
+    if pp.any():
+        v("pawn_picks")[:, perm] = encode_amount(pp, SCALES["pawn_picks"], "pawns picked")
+    if st.masks_placed_space.any() or st.masks_placed_map.any() or st.masks_placed_panel.any():
+        mp, k = v("masks_placed"), 9 * n + len(MAP_ORDER)
+        mp[perm] = encode_amount(st.masks_placed_space, SCALES["masks_placed"], "Chaos placed")
+        mp[9 * n:k] = encode_amount(st.masks_placed_map, SCALES["masks_placed"], "Chaos placed")
+        mp[k:] = encode_amount(st.masks_placed_panel[order].ravel(), SCALES["masks_placed"],
+                               "Chaos placed")
     if st.nem is not None:
         from .nemesis import encode
         encode(st, obs, lay, perm, order)
