@@ -678,11 +678,11 @@ def test_recall_holds_along_branches_played_on_long(part):
     assert pairs >= 100, (pairs, compared)
 
 
-def _scan_position(seed: int, humans: int, nemesis: str) -> tuple[ClandestineState,
-                                                                   np.random.Generator]:
-    """The position of a recall scan: a Nemesis game (difficulty 3) played at random for
+def _scan_position(seed: int, num_players: int, **kw) -> tuple[ClandestineState,
+                                                              np.random.Generator]:
+    """The position of a recall scan: a game (keywords ``kw``) played at random for
     ``rng.integers(0, 1500)`` decisions with the generator seeded ``seed``."""
-    st = ClandestineState(seed=seed, num_players=humans, nemesis=nemesis, difficulty=3)
+    st = ClandestineState(seed=seed, num_players=num_players, **kw)
     rng = np.random.default_rng(seed)
     for _ in range(int(rng.integers(0, 1500))):
         st.apply_action(int(rng.choice(st.legal_actions())))
@@ -707,7 +707,7 @@ def test_a_pawn_moved_no_space_stays_in_the_observations():
     from envs.clandestine import phases as PH
     from envs.clandestine.observation import SCALES, decode_amount
 
-    st, _ = _scan_position(7025, 2, "silver_guard")
+    st, _ = _scan_position(7025, 2, nemesis="silver_guard", difficulty=3)
     assert st.kind == "pawn_pick" and st.current_player == 1
     x, y = st.probe_clone(), st.probe_clone()
     x.apply_action(12)
@@ -737,7 +737,7 @@ def test_chaos_placed_on_a_relic_stays_in_the_observations():
     from envs.clandestine.engine import MAP_ORDER
     from envs.clandestine.observation import SCALES, decode_amount
 
-    st, _ = _scan_position(7059, 3, "silver_guard")
+    st, _ = _scan_position(7059, 3, nemesis="silver_guard", difficulty=3)
     assert st.kind == "effect" and st.current_player == 0
     x, y = st.probe_clone().clone(), st.probe_clone().clone()
     x.apply_action(85)
@@ -754,3 +754,26 @@ def test_chaos_placed_on_a_relic_stays_in_the_observations():
                               SCALES["masks_placed"]) for s in (x, y))
         k = 9 * 4 + MAP_ORDER.index("R1.1")
         assert (a - b)[k] == 1 and (a - b)[9 * 4 + MAP_ORDER.index("R4.0")] == -1
+
+
+def test_the_panel_an_alchemy_token_went_to_stays_in_the_observations():
+    """Seat 0 places an alchemy token on one panel or another (seed 8032, 2 players, no
+    options); its tokens come back at its next turn start, so only ``panel_picks`` (one token
+    placed on each panel) keeps the choice told apart."""
+    from envs.clandestine.observation import SCALES, decode_amount
+
+    st, _ = _scan_position(8032, 2)
+    assert st.kind == "window_pre" and st.current_player == 0
+    x, y = st.probe_clone().clone(), st.probe_clone().clone()
+    x.apply_action(248)
+    y.apply_action(250)
+    dx, dy = x.panel_picks - st.panel_picks, y.panel_picks - st.panel_picks
+    _apart_along(x, y, [0, 20, 88, 13, 88, 256])
+    assert dx[0].sum() == dy[0].sum() == dx.sum() == dy.sum() == 1
+    assert not np.array_equal(dx, dy)
+    assert x.panel_tokens == y.panel_tokens
+    for v in (0, 1):
+        for s in (x, y):
+            rec = decode_amount(s.layout.view(s.observation_tensor(v), "panel_picks"),
+                                SCALES["panel_picks"]).reshape(2, 7, 2)
+            assert rec[(0 - v) % 2].tolist() == s.panel_picks[0].tolist()

@@ -231,7 +231,8 @@ class ClandestineState(GameState):
     Ascension board slots taken per seat), ``pawn_picks`` ((N, 9 N, 4, 3) pawns picked to move
     per seat, origin space and type: picks, spaces moved, the other destination chosen) and
     ``masks_placed_space`` / ``masks_placed_map`` / ``masks_placed_panel`` (the Twilight Masks'
-    Chaos placed per space, Map space, seat and panel), the public record of past
+    Chaos placed per space, Map space, seat and panel), ``panel_picks`` ((N, 7, 2) regular and
+    Deep alchemy tokens placed per seat and panel), the public record of past
     choices the observation keeps; ``secret_log`` (every Secret move, for the resampler).
 
     Queries for tests and agents: :meth:`pawn_totals`, :meth:`all_relics`, :meth:`legal_trades`,
@@ -408,6 +409,9 @@ class ClandestineState(GameState):
         self.masks_placed_space = np.zeros(9 * n, dtype=np.int64)
         self.masks_placed_map = np.zeros(len(MAP_ORDER), dtype=np.int64)
         self.masks_placed_panel = np.zeros((n, 7), dtype=np.int64)
+        #: per seat and panel (0-5, 6 = the Conjunction's): regular [0] and Deep [1] alchemy
+        #: tokens placed this game (the tokens come back at each turn start)
+        self.panel_picks = np.zeros((n, 7, 2), dtype=np.int64)
         self.effect_pick: Any = None  # first-stage pick of a two-stage effect decision
         self.end_trigger: int | None = None
         self.end_reason: str | None = None
@@ -1498,8 +1502,10 @@ class ClandestineState(GameState):
         if not self.panel_tokens[seat][panel] and not self.panel_deep[seat][panel] \
                 and self.tokens_free[seat] - sum(self.panel_tokens[seat]) > 0:
             self.panel_tokens[seat][panel] += 1
+            self.panel_picks[seat, panel, 0] += 1
         else:
             self.panel_deep[seat][panel] += 1
+            self.panel_picks[seat, panel, 1] += 1
 
     def uf_supply(self) -> int | None:
         """Universal Followers left in the supply: ``None`` (unlimited) unless ``finite_pawns``,
