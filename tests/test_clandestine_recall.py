@@ -117,7 +117,8 @@ def test_history_consistent_resampling_long(n, positions):
 def _timing_and_leak(seed: int, n: int, depth: int, follow: int) -> int:
     """Change what one seat j alone knows (clandestine_hidden_change), then play both games on
     with the same actions: every other seat's observation, the current player and the decision
-    kind stay identical (j decides from actions legal in both games)."""
+    kind stay identical (j decides from actions legal in both games), and so does j's once its
+    Secret hand and its record of which card each draw brought are the same again."""
     rng = np.random.default_rng(seed)
     st = random_position(seed, n, depth)
     checked = 0
@@ -134,7 +135,8 @@ def _timing_and_leak(seed: int, n: int, depth: int, follow: int) -> int:
                 break
             assert a.current_player == b.current_player and a.kind == b.kind
             for s in range(n):
-                ha = a.hidden_truth()["secret_hands"][s] == b.hidden_truth()["secret_hands"][s]
+                ha = a.hidden_truth()["secret_hands"][s] == b.hidden_truth()["secret_hands"][s] \
+                    and np.array_equal(a.secret_drawn_at[s], b.secret_drawn_at[s])
                 if s == observer or ha:
                     assert np.array_equal(a.observation_tensor(s), b.observation_tensor(s))
             both = np.flatnonzero(a.legal_action_mask() & b.legal_action_mask())
@@ -777,3 +779,24 @@ def test_the_panel_an_alchemy_token_went_to_stays_in_the_observations():
             rec = decode_amount(s.layout.view(s.observation_tensor(v), "panel_picks"),
                                 SCALES["panel_picks"]).reshape(2, 7, 2)
             assert rec[(0 - v) % 2].tolist() == s.panel_picks[0].tolist()
+
+
+def test_which_secret_a_draw_brought_stays_in_the_drawers_observation():
+    """A world resampled for seat 3 (seed 8006, 4 players, no options) gives seat 0 the hand
+    {5, 2} and deck [0] where the game has the hand {2, 0} and deck [5]; seat 0 plays Secret 2
+    and draws its last card, so both hands become {0, 5}. Seat 0 knows which card it drew:
+    ``own_draw_order`` (its draws' order) keeps the two games told apart."""
+    st, rng = _scan_position(8006, 4)
+    worlds = [st.resample_from_infostate(v, rng) for v in st.agent_seats]
+    x, y = st.clone(), worlds[3]
+    assert sorted(x.secret_hand[0]) == [0, 2] and sorted(y.secret_hand[0]) == [2, 5]
+    assert x.secret_deck[0] == [5] and y.secret_deck[0] == [0]
+    for k, a in enumerate([58, 244, 214, 2]):  # the Secret played with option A: a draw
+        assert not np.array_equal(x.observation_tensor(0), y.observation_tensor(0)), k
+        x.apply_action(a)
+        y.apply_action(a)
+    assert sorted(x.secret_hand[0]) == sorted(y.secret_hand[0]) == [0, 5]
+    assert not np.array_equal(x.observation_tensor(0), y.observation_tensor(0))
+    for s, drawn_last in ((x, 5), (y, 0)):
+        order = s.layout.view(s.observation_tensor(0), "own_draw_order") * 31
+        assert np.rint(order[drawn_last]) == sum(s.secret_draws[0]) == order.max().round()

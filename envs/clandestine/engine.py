@@ -233,7 +233,8 @@ class ClandestineState(GameState):
     ``masks_placed_space`` / ``masks_placed_map`` / ``masks_placed_panel`` (the Twilight Masks'
     Chaos placed per space, Map space, seat and panel), ``panel_picks`` ((N, 7, 2) regular and
     Deep alchemy tokens placed per seat and panel), the public record of past
-    choices the observation keeps; ``secret_log`` (every Secret move, for the resampler).
+    choices the observation keeps; ``secret_log`` (every Secret move, for the resampler) and
+    ``secret_drawn_at`` ((N, 32) when each seat drew each Secret: its own record).
 
     Queries for tests and agents: :meth:`pawn_totals`, :meth:`all_relics`, :meth:`legal_trades`,
     :meth:`score_categories`, :meth:`final_scores`, :meth:`winners`, :meth:`relic_mods`.
@@ -342,6 +343,9 @@ class ClandestineState(GameState):
         #: every Secret movement in order, ``(code, seat, card)`` (:data:`SECRET_MOVES`; card -1
         #: for a shuffle): the resampler's timeline of draws, reveals, primes and shuffles
         self.secret_log: list[tuple[int, int, int]] = []
+        #: per seat and Secret index: when the seat drew it from its deck (1 = its first draw, 0
+        #: never drawn; a Secret is drawn at most once): the seat's own record of its draws
+        self.secret_drawn_at = np.zeros((n, 32), dtype=np.int64)  # 31 + the Conjunction Secret
         for seat in reversed(range(h)):
             soc = self.society(seat)
             level1 = [i for i, c in enumerate(_C["secrets"][soc["id"]]) if c["level"] == 1]
@@ -1362,6 +1366,7 @@ class ClandestineState(GameState):
             self.secret_hand[seat].append(self.secret_deck[seat].pop())
             self.secret_draws[seat][epoch - 1] += 1
             self.secret_log.append((SM_DRAW, seat, self.secret_hand[seat][-1]))
+            self.secret_drawn_at[seat, self.secret_hand[seat][-1]] = sum(self.secret_draws[seat])
         return k
 
     def draw_relics(self, seat: int, n: int) -> int:

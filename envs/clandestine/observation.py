@@ -254,6 +254,9 @@ def observation_layout(num_players: int, nemesis: bool = False) -> Layout:
             "hand")
     lay.add("own_secrets", _SECRETS_PER_SOCIETY, "1 per Secret in the observer's hand (index in "
             "its Society's Secret order; 31 = Conjunction Secret)")
+    lay.add("own_draw_order", _SECRETS_PER_SOCIETY, "per Secret the observer drew from its "
+            "deck: when, its rank among the observer's draws / 31 (b: a Secret is drawn at most "
+            "once; the observer's own history: which card a draw brought stays known)")
     lay.add("own_relics", NUM_RELICS, "1 per Relic in the observer's hand (blind draws included)")
     lay.add("known_relics", (n, NUM_RELICS), "publicly known Relics in each relative seat's hand")
     lay.add("relic_map", (len(MAP_ORDER), NUM_RELICS), "one-hot Relic on each Map space "
@@ -505,6 +508,7 @@ def encode_observation(st: ClandestineState, seat: int) -> np.ndarray:
         v("secret_discard")[r, st.secret_discard[s]] = 1
     v("own_secrets")[st.secret_hand[seat]] = 1
     v("own_relics")[st.relic_hand[seat]] = 1
+    v("own_draw_order")[:] = st.secret_drawn_at[seat] / BOUNDS["secrets"]
     for slot, r in enumerate(st.relic_map):
         if r >= 0:
             v("relic_map")[slot, r] = 1
