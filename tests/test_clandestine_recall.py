@@ -800,3 +800,28 @@ def test_which_secret_a_draw_brought_stays_in_the_drawers_observation():
     for s, drawn_last in ((x, 5), (y, 0)):
         order = s.layout.view(s.observation_tensor(0), "own_draw_order") * 31
         assert np.rint(order[drawn_last]) == sum(s.secret_draws[0]) == order.max().round()
+
+
+def test_a_relic_assigned_then_sent_back_stays_in_the_observations():
+    """Seat 3 assigns Relic 1 or Relic 33 to its slot 1, sending Relic 81 back to its hand
+    (seed 9018, 4 players, no options); 45 actions later it assigns Relic 68 there, sending the
+    first back, so slots and hands are the same in both games. Only ``relic_assigns`` (which
+    Relic went on which slot) keeps the choice told apart."""
+    from envs.clandestine.observation import SCALES, decode_amount
+
+    st, _ = _scan_position(9018, 4)
+    assert st.kind == "assign" and st.current_player == 3 and st.slots[3][0] == 81
+    x, y = st.probe_clone().clone(), st.probe_clone().clone()
+    x.apply_action(105)  # RELIC 1
+    y.apply_action(137)  # RELIC 33
+    _apart_along(x, y, [323, 31, 256, 17, 27, 244, 0, 16, 1, 13, 12, 0, 256, 98, 245, 10, 91,
+                        247, 148, 327, 0, 21, 89, 256, 41, 176, 247, 0, 0, 29, 0, 0, 244, 250,
+                        0, 27, 56, 56, 85, 0, 245, 29, 248, 172, 323])
+    assert x.slots[3] == y.slots[3] and x.slots[3][0] == 68
+    assert sorted(x.relic_hand[3]) == sorted(y.relic_hand[3]) == [1, 33, 81]
+    for v in range(4):
+        a, b = (decode_amount(s.layout.view(s.observation_tensor(v), "relic_assigns"),
+                              SCALES["relic_assigns"]).reshape(4, 114) for s in (x, y))
+        r = (3 - v) % 4
+        assert (a - b)[r].tolist() == [int(k == 1) - int(k == 33) for k in range(114)]
+        assert a[r, 108] == x.relic_assigns[3, 108] >= 2  # slot 1: the first Relic, then 68

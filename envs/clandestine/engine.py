@@ -232,7 +232,8 @@ class ClandestineState(GameState):
     per seat, origin space and type: picks, spaces moved, the other destination chosen) and
     ``masks_placed_space`` / ``masks_placed_map`` / ``masks_placed_panel`` (the Twilight Masks'
     Chaos placed per space, Map space, seat and panel), ``panel_picks`` ((N, 7, 2) regular and
-    Deep alchemy tokens placed per seat and panel), the public record of past
+    Deep alchemy tokens placed per seat and panel), ``relic_assigns`` ((N, 108 + 6) Relics
+    assigned per seat, by Relic then by slot), the public record of past
     choices the observation keeps; ``secret_log`` (every Secret move, for the resampler) and
     ``secret_drawn_at`` ((N, 32) when each seat drew each Secret: its own record).
 
@@ -416,6 +417,9 @@ class ClandestineState(GameState):
         #: per seat and panel (0-5, 6 = the Conjunction's): regular [0] and Deep [1] alchemy
         #: tokens placed this game (the tokens come back at each turn start)
         self.panel_picks = np.zeros((n, 7, 2), dtype=np.int64)
+        #: per seat: Relics it assigned to its slots this game, by Relic (0..107), then by slot
+        #: (1-6): a Relic that went back to the hand leaves the slots as they were
+        self.relic_assigns = np.zeros((n, NUM_RELICS + 6), dtype=np.int64)
         self.effect_pick: Any = None  # first-stage pick of a two-stage effect decision
         self.end_trigger: int | None = None
         self.end_reason: str | None = None
@@ -1558,6 +1562,8 @@ class ClandestineState(GameState):
             self.relic_hand[seat].append(old)
             self.relic_known[seat].append(old)
         self.slots[seat][slot] = relic
+        self.relic_assigns[seat, relic] += 1  # public: an assigned Relic lies face up
+        self.relic_assigns[seat, NUM_RELICS + slot] += 1
         self.check_conjunction(seat)
         self._grant_deep(seat)
 

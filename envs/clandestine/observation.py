@@ -111,7 +111,7 @@ SCALES: dict[str, float] = {
     "intrigue": 50.0, "chaos": 12.0, "relic_hand": 10.0, "purged": 30.0, "secrets_turn": 2.0,
     "cost_gold": 20.0, "cost_suits": 10.0, "pending_strength": 10.0, "budget": 10.0,
     "effect_n": 5.0, "leader_acts": 10.0, "either_timings": 5.0, "board_picks": 5.0,
-    "pawn_picks": 10.0, "masks_placed": 3.0, "panel_picks": 10.0,
+    "pawn_picks": 10.0, "masks_placed": 3.0, "panel_picks": 10.0, "relic_assigns": 5.0,
     # the Nemesis block: its scoring-card Intrigue (Gold counts in it), UFs converted into the
     # Lower Choir (the upper Choir refills by capture), the Masks' Chaos it swept away
     "nemesis_score": 50.0, "lower_choir_uf": 5.0, "nemesis_masks": 3.0,
@@ -338,6 +338,10 @@ def observation_layout(num_players: int, nemesis: bool = False) -> Layout:
     lay.add("panel_picks", (n, 7, 2), "per relative seat and panel (6 = the Conjunction's): "
             "regular and Deep alchemy tokens it placed there this game, each x/(x+10) (public "
             "history: the tokens come back at each turn start)")
+    lay.add("relic_assigns", (n, NUM_RELICS + 6), "per relative seat: Relics it assigned to "
+            "its slots this game, by Relic, then by slot 1-6, each x/(x+5) (public history: an "
+            "assigned Relic lies face up, and one sent back to the hand leaves the slots as "
+            "they were)")
     if nemesis:
         from .nemesis import add_layout
         add_layout(lay, ns)
@@ -663,6 +667,9 @@ def encode_observation(st: ClandestineState, seat: int) -> np.ndarray:
     pk = st.panel_picks[order]
     if pk.any():
         v("panel_picks")[:] = encode_amount(pk, SCALES["panel_picks"], "alchemy tokens placed")
+    ra = st.relic_assigns[order]
+    if ra.any():
+        v("relic_assigns")[:] = encode_amount(ra, SCALES["relic_assigns"], "Relics assigned")
     if st.nem is not None:
         from .nemesis import encode
         encode(st, obs, lay, perm, order)
