@@ -825,3 +825,27 @@ def test_a_relic_assigned_then_sent_back_stays_in_the_observations():
         r = (3 - v) % 4
         assert (a - b)[r].tolist() == [int(k == 1) - int(k == 33) for k in range(114)]
         assert a[r, 108] == x.relic_assigns[3, 108] >= 2  # slot 1: the first Relic, then 68
+
+
+def test_which_relic_a_blind_draw_brought_stays_in_the_drawers_observation():
+    """A world resampled for seat 3 (seed 10015, 5 players, every option) gives seat 1 the
+    hidden Relic 3 where the game has Relic 89, and the deck the other one; seat 1 draws it
+    blind, so both hands become the same. Seat 1 knows which Relic the draw brought:
+    ``own_relic_draws`` keeps the two games told apart."""
+    from envs.clandestine.observation import SCALES, decode_amount
+
+    st, rng = _scan_position(10015, 5, **_ALL_OPTIONS)
+    worlds = [st.resample_from_infostate(v, rng) for v in st.agent_seats]
+    x, y = st.clone(), worlds[3]
+    assert sorted(x.relic_hand[1]) == [2, 4, 25, 42, 89]
+    assert sorted(y.relic_hand[1]) == [2, 3, 4, 25, 42]
+    for k, a in enumerate([37, 244, 22, 56, 56, 55, 257]):
+        assert not np.array_equal(x.observation_tensor(1), y.observation_tensor(1)), k
+        x.apply_action(a)
+        y.apply_action(a)
+    assert sorted(x.relic_hand[1]) == sorted(y.relic_hand[1]) == [2, 3, 4, 25, 42, 89]
+    assert not np.array_equal(x.observation_tensor(1), y.observation_tensor(1))
+    for s, drawn_last in ((x, 3), (y, 89)):
+        order = decode_amount(s.layout.view(s.observation_tensor(1), "own_relic_draws"),
+                              SCALES["relic_draw_order"])
+        assert order[drawn_last] == s.relic_draws[1] == order.max() > 0

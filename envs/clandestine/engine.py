@@ -235,7 +235,8 @@ class ClandestineState(GameState):
     Deep alchemy tokens placed per seat and panel), ``relic_assigns`` ((N, 108 + 6) Relics
     assigned per seat, by Relic then by slot), the public record of past
     choices the observation keeps; ``secret_log`` (every Secret move, for the resampler) and
-    ``secret_drawn_at`` ((N, 32) when each seat drew each Secret: its own record).
+    ``secret_drawn_at`` ((N, 32) when each seat drew each Secret) and ``relic_drawn_at`` ((N,
+    108) when each seat last drew each Relic blind, out of its ``relic_draws``): its own record.
 
     Queries for tests and agents: :meth:`pawn_totals`, :meth:`all_relics`, :meth:`legal_trades`,
     :meth:`score_categories`, :meth:`final_scores`, :meth:`winners`, :meth:`relic_mods`.
@@ -347,6 +348,10 @@ class ClandestineState(GameState):
         #: per seat and Secret index: when the seat drew it from its deck (1 = its first draw, 0
         #: never drawn; a Secret is drawn at most once): the seat's own record of its draws
         self.secret_drawn_at = np.zeros((n, 32), dtype=np.int64)  # 31 + the Conjunction Secret
+        #: per seat and Relic: when the seat last drew it blind from the deck (its count of blind
+        #: draws then, 0 never), with that count in ``relic_draws``: the seat's own record
+        self.relic_drawn_at = np.zeros((n, NUM_RELICS), dtype=np.int64)
+        self.relic_draws = [0] * n
         for seat in reversed(range(h)):
             soc = self.society(seat)
             level1 = [i for i, c in enumerate(_C["secrets"][soc["id"]]) if c["level"] == 1]
@@ -362,6 +367,7 @@ class ClandestineState(GameState):
             self.draw_secrets(seat, int(sw.get("secrets", 0)))
             for _ in range(int(sw.get("relics", 0))):
                 self.relic_hand[seat].append(self.relic_deck.pop())
+                self._note_blind_draw(seat)
         # 3. the City; 4. its pawns
         side = self.chance_integer("city_side", 2)
         self.city = build_city(n, self.societies, first_action=("Fundraise", "Discover")[side])
@@ -1373,6 +1379,11 @@ class ClandestineState(GameState):
             self.secret_drawn_at[seat, self.secret_hand[seat][-1]] = sum(self.secret_draws[seat])
         return k
 
+    def _note_blind_draw(self, seat: int) -> None:
+        """The seat's own record of the Relic it just drew blind (the last of its hand)."""
+        self.relic_draws[seat] += 1
+        self.relic_drawn_at[seat, self.relic_hand[seat][-1]] = self.relic_draws[seat]
+
     def draw_relics(self, seat: int, n: int) -> int:
         """Blind draw of up to ``n`` Relics from the deck to ``seat``'s hand (hidden part; face
         up for a Nemesis, design §10.1); the draw that takes the last card triggers the end
@@ -1380,6 +1391,7 @@ class ClandestineState(GameState):
         k = min(n, len(self.relic_deck))
         for _ in range(k):
             self.relic_hand[seat].append(self.relic_deck.pop())
+            self._note_blind_draw(seat)
             if self.nem is not None and seat == self.nem.seat:  # a Nemesis hand is public
                 self.relic_known[seat].append(self.relic_hand[seat][-1])
                 self.note(EV_NEMESIS_RELIC, self.relic_hand[seat][-1], 0)

@@ -112,6 +112,7 @@ SCALES: dict[str, float] = {
     "cost_gold": 20.0, "cost_suits": 10.0, "pending_strength": 10.0, "budget": 10.0,
     "effect_n": 5.0, "leader_acts": 10.0, "either_timings": 5.0, "board_picks": 5.0,
     "pawn_picks": 10.0, "masks_placed": 3.0, "panel_picks": 10.0, "relic_assigns": 5.0,
+    "relic_draw_order": 10.0,
     # the Nemesis block: its scoring-card Intrigue (Gold counts in it), UFs converted into the
     # Lower Choir (the upper Choir refills by capture), the Masks' Chaos it swept away
     "nemesis_score": 50.0, "lower_choir_uf": 5.0, "nemesis_masks": 3.0,
@@ -258,6 +259,9 @@ def observation_layout(num_players: int, nemesis: bool = False) -> Layout:
             "deck: when, its rank among the observer's draws / 31 (b: a Secret is drawn at most "
             "once; the observer's own history: which card a draw brought stays known)")
     lay.add("own_relics", NUM_RELICS, "1 per Relic in the observer's hand (blind draws included)")
+    lay.add("own_relic_draws", NUM_RELICS, "per Relic the observer drew blind from the deck: "
+            "when it last did, its count of blind draws then, x/(x+10) (the observer's own "
+            "history: which Relic a draw brought stays known)")
     lay.add("known_relics", (n, NUM_RELICS), "publicly known Relics in each relative seat's hand")
     lay.add("relic_map", (len(MAP_ORDER), NUM_RELICS), "one-hot Relic on each Map space "
             "(relic_map.map_order)")
@@ -513,6 +517,8 @@ def encode_observation(st: ClandestineState, seat: int) -> np.ndarray:
     v("own_secrets")[st.secret_hand[seat]] = 1
     v("own_relics")[st.relic_hand[seat]] = 1
     v("own_draw_order")[:] = st.secret_drawn_at[seat] / BOUNDS["secrets"]
+    v("own_relic_draws")[:] = encode_amount(st.relic_drawn_at[seat], SCALES["relic_draw_order"],
+                                            "Relic draw order")
     for slot, r in enumerate(st.relic_map):
         if r >= 0:
             v("relic_map")[slot, r] = 1
