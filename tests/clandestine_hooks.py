@@ -13,7 +13,8 @@ def clandestine_hidden_change(state: ClandestineState, observer: int,
 
     Leak law (issue 7/9; design §1.5): seat j's Secret hand is j's own private item, so swapping
     one of its hidden Secrets with a card of j's Secret deck (seat j != ``observer``, chosen by
-    ``rng``) must leave ``observer``'s observation unchanged. Cards that are public are never
+    ``rng``) must leave ``observer``'s observation unchanged (j's record of its draws,
+    ``secret_drawn_at``, follows: the card put in the hand was drawn when the other was). Cards that are public are never
     moved: the Conjunction Secret, a Secret shown by a SECRET action awaiting its option, cards
     picked for an Ascend payment in progress. Nor is a Secret named by the effect request being
     asked (its options, e.g. the Secrets a Prime may put face down, were built from the hand)
@@ -48,5 +49,8 @@ def clandestine_hidden_change(state: ClandestineState, observer: int,
     k = int(rng.integers(len(new.secret_deck[j])))
     i = new.secret_hand[j].index(card)
     new.secret_hand[j][i], new.secret_deck[j][k] = new.secret_deck[j][k], card
+    # j drew the card now in its hand when it drew the one now back in its deck
+    drawn = new.secret_drawn_at[j]
+    drawn[new.secret_hand[j][i]], drawn[card] = drawn[card], 0
     new._mask = None
     return new, j

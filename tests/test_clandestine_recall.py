@@ -117,7 +117,8 @@ def test_history_consistent_resampling_long(n, positions):
 def _timing_and_leak(seed: int, n: int, depth: int, follow: int) -> int:
     """Change what one seat j alone knows (clandestine_hidden_change), then play both games on
     with the same actions: every other seat's observation, the current player and the decision
-    kind stay identical (j decides from actions legal in both games)."""
+    kind stay identical (j decides from actions legal in both games), and so does j's once its
+    Secret hand and its record of which card each draw brought are the same again."""
     rng = np.random.default_rng(seed)
     st = random_position(seed, n, depth)
     checked = 0
@@ -134,7 +135,8 @@ def _timing_and_leak(seed: int, n: int, depth: int, follow: int) -> int:
                 break
             assert a.current_player == b.current_player and a.kind == b.kind
             for s in range(n):
-                ha = a.hidden_truth()["secret_hands"][s] == b.hidden_truth()["secret_hands"][s]
+                ha = a.hidden_truth()["secret_hands"][s] == b.hidden_truth()["secret_hands"][s] \
+                    and np.array_equal(a.secret_drawn_at[s], b.secret_drawn_at[s])
                 if s == observer or ha:
                     assert np.array_equal(a.observation_tensor(s), b.observation_tensor(s))
             both = np.flatnonzero(a.legal_action_mask() & b.legal_action_mask())
@@ -683,3 +685,174 @@ def test_recall_holds_along_branches_played_on_long(part):
     failure, so the mark goes once they are)."""
     pairs, compared = _recall_forward_run(40, 10 + part, 1500, 150)
     assert pairs >= 100, (pairs, compared)
+
+
+def _scan_position(seed: int, num_players: int, **kw) -> tuple[ClandestineState,
+                                                              np.random.Generator]:
+    """The position of a recall scan: a game (keywords ``kw``) played at random for
+    ``rng.integers(0, 1500)`` decisions with the generator seeded ``seed``."""
+    st = ClandestineState(seed=seed, num_players=num_players, **kw)
+    rng = np.random.default_rng(seed)
+    for _ in range(int(rng.integers(0, 1500))):
+        st.apply_action(int(rng.choice(st.legal_actions())))
+    return st, rng
+
+
+def _apart_along(x: ClandestineState, y: ClandestineState, actions: list[int]) -> None:
+    """Asserts every agent seat tells ``x`` and ``y`` apart now and after each of ``actions``
+    (played in both)."""
+    for k in range(len(actions) + 1):
+        for v in x.agent_seats:
+            assert not np.array_equal(x.observation_tensor(v), y.observation_tensor(v)), (k, v)
+        if k < len(actions):
+            x.apply_action(actions[k])
+            y.apply_action(actions[k])
+
+
+def test_a_pawn_moved_no_space_stays_in_the_observations():
+    """A Regroup picks a Society Leader on P1S2 or on P1C2 (seed 7025, 2 humans and the Silver
+    Guard) and moves it 0 spaces: the board is the same and the pick step ends, so only
+    ``pawn_picks`` (one pick from each space, 0 spaces moved) keeps the choice told apart."""
+    from envs.clandestine import phases as PH
+    from envs.clandestine.observation import SCALES, decode_amount
+
+    st, _ = _scan_position(7025, 2, nemesis="silver_guard", difficulty=3)
+    assert st.kind == "pawn_pick" and st.current_player == 1
+    x, y = st.probe_clone(), st.probe_clone()
+    x.apply_action(12)
+    y.apply_action(15)
+    assert x.legal_actions() == y.legal_actions() == [58, 59]
+    _apart_along(x, y, [58])  # "Move 0 spaces"
+    picked = [next(zip(*np.nonzero(s.pawn_picks[1, :, :, 0] - st.pawn_picks[1, :, :, 0])))
+              for s in (x, y)]
+    assert picked[0] != picked[1]
+    assert x.public_history() != y.public_history()
+    assert np.array_equal(x.pawns.counts, y.pawns.counts)
+    lay = x.layout
+    for v in (0, 1):
+        for s, (space, ptype) in zip((x, y), picked):
+            rec = decode_amount(lay.view(s.observation_tensor(v), "pawn_picks"),
+                                SCALES["pawn_picks"]).reshape(3, 27, 4, 3)
+            rel = PH.space_to_index(int(space), v, 3)  # the Nemesis is the third seat
+            assert rec[(1 - v) % 3, rel, ptype].tolist() == \
+                s.pawn_picks[1, space, ptype].tolist()
+            assert s.pawn_picks[1, space, ptype, 1] == st.pawn_picks[1, space, ptype, 1]
+
+
+def test_chaos_placed_on_a_relic_stays_in_the_observations():
+    """The Twilight Masks place Chaos on the Relic at Map space R1.1 or at R4.0 (seed 7059, 3
+    humans and the Silver Guard); 22 actions later the Chaos is gone in both games, so only
+    ``masks_placed`` (one Chaos placed on each Map space) keeps the choice told apart."""
+    from envs.clandestine.engine import MAP_ORDER
+    from envs.clandestine.observation import SCALES, decode_amount
+
+    st, _ = _scan_position(7059, 3, nemesis="silver_guard", difficulty=3)
+    assert st.kind == "effect" and st.current_player == 0
+    x, y = st.probe_clone().clone(), st.probe_clone().clone()
+    x.apply_action(85)
+    y.apply_action(93)
+    _apart_along(x, y, [19, 244, 256, 42, 0, 17, 256, 17, 244, 256, 102, 13, 1, 0, 28, 55,
+                        55, 56, 94, 88, 84, 93])
+    assert np.flatnonzero(x.masks_placed_map - st.masks_placed_map).tolist() == \
+        [MAP_ORDER.index("R1.1")]
+    assert np.flatnonzero(y.masks_placed_map - st.masks_placed_map).tolist() == \
+        [MAP_ORDER.index("R4.0")]
+    assert x.masks_relic == y.masks_relic
+    for v in x.agent_seats:
+        a, b = (decode_amount(x.layout.view(s.observation_tensor(v), "masks_placed"),
+                              SCALES["masks_placed"]) for s in (x, y))
+        k = 9 * 4 + MAP_ORDER.index("R1.1")
+        assert (a - b)[k] == 1 and (a - b)[9 * 4 + MAP_ORDER.index("R4.0")] == -1
+
+
+def test_the_panel_an_alchemy_token_went_to_stays_in_the_observations():
+    """Seat 0 places an alchemy token on one panel or another (seed 8032, 2 players, no
+    options); its tokens come back at its next turn start, so only ``panel_picks`` (one token
+    placed on each panel) keeps the choice told apart."""
+    from envs.clandestine.observation import SCALES, decode_amount
+
+    st, _ = _scan_position(8032, 2)
+    assert st.kind == "window_pre" and st.current_player == 0
+    x, y = st.probe_clone().clone(), st.probe_clone().clone()
+    x.apply_action(248)
+    y.apply_action(250)
+    dx, dy = x.panel_picks - st.panel_picks, y.panel_picks - st.panel_picks
+    _apart_along(x, y, [0, 20, 88, 13, 88, 256])
+    assert dx[0].sum() == dy[0].sum() == dx.sum() == dy.sum() == 1
+    assert not np.array_equal(dx, dy)
+    assert x.panel_tokens == y.panel_tokens
+    for v in (0, 1):
+        for s in (x, y):
+            rec = decode_amount(s.layout.view(s.observation_tensor(v), "panel_picks"),
+                                SCALES["panel_picks"]).reshape(2, 7, 2)
+            assert rec[(0 - v) % 2].tolist() == s.panel_picks[0].tolist()
+
+
+def test_which_secret_a_draw_brought_stays_in_the_drawers_observation():
+    """A world resampled for seat 3 (seed 8006, 4 players, no options) gives seat 0 the hand
+    {5, 2} and deck [0] where the game has the hand {2, 0} and deck [5]; seat 0 plays Secret 2
+    and draws its last card, so both hands become {0, 5}. Seat 0 knows which card it drew:
+    ``own_draw_order`` (its draws' order) keeps the two games told apart."""
+    st, rng = _scan_position(8006, 4)
+    worlds = [st.resample_from_infostate(v, rng) for v in st.agent_seats]
+    x, y = st.clone(), worlds[3]
+    assert sorted(x.secret_hand[0]) == [0, 2] and sorted(y.secret_hand[0]) == [2, 5]
+    assert x.secret_deck[0] == [5] and y.secret_deck[0] == [0]
+    for k, a in enumerate([58, 244, 214, 2]):  # the Secret played with option A: a draw
+        assert not np.array_equal(x.observation_tensor(0), y.observation_tensor(0)), k
+        x.apply_action(a)
+        y.apply_action(a)
+    assert sorted(x.secret_hand[0]) == sorted(y.secret_hand[0]) == [0, 5]
+    assert not np.array_equal(x.observation_tensor(0), y.observation_tensor(0))
+    for s, drawn_last in ((x, 5), (y, 0)):
+        order = s.layout.view(s.observation_tensor(0), "own_draw_order") * 31
+        assert np.rint(order[drawn_last]) == sum(s.secret_draws[0]) == order.max().round()
+
+
+def test_a_relic_assigned_then_sent_back_stays_in_the_observations():
+    """Seat 3 assigns Relic 1 or Relic 33 to its slot 1, sending Relic 81 back to its hand
+    (seed 9018, 4 players, no options); 45 actions later it assigns Relic 68 there, sending the
+    first back, so slots and hands are the same in both games. Only ``relic_assigns`` (which
+    Relic went on which slot) keeps the choice told apart."""
+    from envs.clandestine.observation import SCALES, decode_amount
+
+    st, _ = _scan_position(9018, 4)
+    assert st.kind == "assign" and st.current_player == 3 and st.slots[3][0] == 81
+    x, y = st.probe_clone().clone(), st.probe_clone().clone()
+    x.apply_action(105)  # RELIC 1
+    y.apply_action(137)  # RELIC 33
+    _apart_along(x, y, [323, 31, 256, 17, 27, 244, 0, 16, 1, 13, 12, 0, 256, 98, 245, 10, 91,
+                        247, 148, 327, 0, 21, 89, 256, 41, 176, 247, 0, 0, 29, 0, 0, 244, 250,
+                        0, 27, 56, 56, 85, 0, 245, 29, 248, 172, 323])
+    assert x.slots[3] == y.slots[3] and x.slots[3][0] == 68
+    assert sorted(x.relic_hand[3]) == sorted(y.relic_hand[3]) == [1, 33, 81]
+    for v in range(4):
+        a, b = (decode_amount(s.layout.view(s.observation_tensor(v), "relic_assigns"),
+                              SCALES["relic_assigns"]).reshape(4, 114) for s in (x, y))
+        r = (3 - v) % 4
+        assert (a - b)[r].tolist() == [int(k == 1) - int(k == 33) for k in range(114)]
+        assert a[r, 108] == x.relic_assigns[3, 108] >= 2  # slot 1: the first Relic, then 68
+
+
+def test_which_relic_a_blind_draw_brought_stays_in_the_drawers_observation():
+    """A world resampled for seat 3 (seed 10015, 5 players, every option) gives seat 1 the
+    hidden Relic 3 where the game has Relic 89, and the deck the other one; seat 1 draws it
+    blind, so both hands become the same. Seat 1 knows which Relic the draw brought:
+    ``own_relic_draws`` keeps the two games told apart."""
+    from envs.clandestine.observation import SCALES, decode_amount
+
+    st, rng = _scan_position(10015, 5, **_ALL_OPTIONS)
+    worlds = [st.resample_from_infostate(v, rng) for v in st.agent_seats]
+    x, y = st.clone(), worlds[3]
+    assert sorted(x.relic_hand[1]) == [2, 4, 25, 42, 89]
+    assert sorted(y.relic_hand[1]) == [2, 3, 4, 25, 42]
+    for k, a in enumerate([37, 244, 22, 56, 56, 55, 257]):
+        assert not np.array_equal(x.observation_tensor(1), y.observation_tensor(1)), k
+        x.apply_action(a)
+        y.apply_action(a)
+    assert sorted(x.relic_hand[1]) == sorted(y.relic_hand[1]) == [2, 3, 4, 25, 42, 89]
+    assert not np.array_equal(x.observation_tensor(1), y.observation_tensor(1))
+    for s, drawn_last in ((x, 3), (y, 89)):
+        order = decode_amount(s.layout.view(s.observation_tensor(1), "own_relic_draws"),
+                              SCALES["relic_draw_order"])
+        assert order[drawn_last] == s.relic_draws[1] == order.max() > 0

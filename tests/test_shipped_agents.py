@@ -113,7 +113,7 @@ def test_the_shipped_clandestine_policy_refused_beside_a_nemesis_says_why():
         with pytest.raises(ValueError) as exc:
             make_agent("ppo:clandestine", "clandestine", config)
         msg = str(exc.value)
-        size = {3: 9697, 1: 6593}[humans]
+        size = {3: 12158, 1: 7470}[humans]
         assert (f"clandestine with num_players={humans} and nemesis='most_holy' has observations "
                 f"of shape ({size},)") in msg
         assert msg.endswith("the shipped policy plays 3-player games without a Nemesis: use it "

@@ -228,8 +228,15 @@ class ClandestineState(GameState):
     ``purged``; ``uf_added`` (Universal Followers from the supply, for :meth:`pawn_totals`);
     ``leader_acts`` ((N, 9 N, 2) Actions started per seat, space and Leader type) and
     ``either_timings`` ((N, 2) 'either' Relic timings per seat), ``board_picks`` ((N, 40)
-    Ascension board slots taken per seat), the public record of past
-    choices the observation keeps; ``secret_log`` (every Secret move, for the resampler).
+    Ascension board slots taken per seat), ``pawn_picks`` ((N, 9 N, 4, 3) pawns picked to move
+    per seat, origin space and type: picks, spaces moved, the other destination chosen) and
+    ``masks_placed_space`` / ``masks_placed_map`` / ``masks_placed_panel`` (the Twilight Masks'
+    Chaos placed per space, Map space, seat and panel), ``panel_picks`` ((N, 7, 2) regular and
+    Deep alchemy tokens placed per seat and panel), ``relic_assigns`` ((N, 108 + 6) Relics
+    assigned per seat, by Relic then by slot), the public record of past
+    choices the observation keeps; ``secret_log`` (every Secret move, for the resampler) and
+    ``secret_drawn_at`` ((N, 32) when each seat drew each Secret) and ``relic_drawn_at`` ((N,
+    108) when each seat last drew each Relic blind, out of its ``relic_draws``): its own record.
 
     Queries for tests and agents: :meth:`pawn_totals`, :meth:`all_relics`, :meth:`legal_trades`,
     :meth:`score_categories`, :meth:`final_scores`, :meth:`winners`, :meth:`relic_mods`.
@@ -338,6 +345,13 @@ class ClandestineState(GameState):
         #: every Secret movement in order, ``(code, seat, card)`` (:data:`SECRET_MOVES`; card -1
         #: for a shuffle): the resampler's timeline of draws, reveals, primes and shuffles
         self.secret_log: list[tuple[int, int, int]] = []
+        #: per seat and Secret index: when the seat drew it from its deck (1 = its first draw, 0
+        #: never drawn; a Secret is drawn at most once): the seat's own record of its draws
+        self.secret_drawn_at = np.zeros((n, 32), dtype=np.int64)  # 31 + the Conjunction Secret
+        #: per seat and Relic: when the seat last drew it blind from the deck (its count of blind
+        #: draws then, 0 never), with that count in ``relic_draws``: the seat's own record
+        self.relic_drawn_at = np.zeros((n, NUM_RELICS), dtype=np.int64)
+        self.relic_draws = [0] * n
         for seat in reversed(range(h)):
             soc = self.society(seat)
             level1 = [i for i, c in enumerate(_C["secrets"][soc["id"]]) if c["level"] == 1]
@@ -353,6 +367,7 @@ class ClandestineState(GameState):
             self.draw_secrets(seat, int(sw.get("secrets", 0)))
             for _ in range(int(sw.get("relics", 0))):
                 self.relic_hand[seat].append(self.relic_deck.pop())
+                self._note_blind_draw(seat)
         # 3. the City; 4. its pawns
         side = self.chance_integer("city_side", 2)
         self.city = build_city(n, self.societies, first_action=("Fundraise", "Discover")[side])
@@ -393,6 +408,24 @@ class ClandestineState(GameState):
         self.either_timings = np.zeros((n, 2), dtype=np.int64)
         #: per seat, Ascension board slots taken (Gaining a Level step 5), tile or not
         self.board_picks = np.zeros((n, len(BOARD_SLOTS)), dtype=np.int64)
+        #: per seat, absolute space and pawn type (pl, pf, uf, sl): [0] pawns it picked there to
+        #: move (Purge, Regroup, Revolt, new_leader picks and ``move`` effects), [1] the spaces
+        #: they were moved (the distances chosen, 0 included), [2] the other destination chosen
+        #: (a Purged Universal Follower sent to the Public space after S3 rather than C1, a
+        #: ``move`` effect backward): a pawn moved 0 spaces leaves the board as it was
+        self.pawn_picks = np.zeros((n, 9 * n, 4, 3), dtype=np.int64)
+        #: the Twilight Masks' Chaos placed this game (``place_chaos``): per absolute space, per
+        #: Map space (on the Relic there at the time), per seat and panel (0-5, 6 = the
+        #: Conjunction's); placed Chaos leaves with an Action, a take or a Purge
+        self.masks_placed_space = np.zeros(9 * n, dtype=np.int64)
+        self.masks_placed_map = np.zeros(len(MAP_ORDER), dtype=np.int64)
+        self.masks_placed_panel = np.zeros((n, 7), dtype=np.int64)
+        #: per seat and panel (0-5, 6 = the Conjunction's): regular [0] and Deep [1] alchemy
+        #: tokens placed this game (the tokens come back at each turn start)
+        self.panel_picks = np.zeros((n, 7, 2), dtype=np.int64)
+        #: per seat: Relics it assigned to its slots this game, by Relic (0..107), then by slot
+        #: (1-6): a Relic that went back to the hand leaves the slots as they were
+        self.relic_assigns = np.zeros((n, NUM_RELICS + 6), dtype=np.int64)
         self.effect_pick: Any = None  # first-stage pick of a two-stage effect decision
         self.end_trigger: int | None = None
         self.end_reason: str | None = None
@@ -1343,7 +1376,13 @@ class ClandestineState(GameState):
             self.secret_hand[seat].append(self.secret_deck[seat].pop())
             self.secret_draws[seat][epoch - 1] += 1
             self.secret_log.append((SM_DRAW, seat, self.secret_hand[seat][-1]))
+            self.secret_drawn_at[seat, self.secret_hand[seat][-1]] = sum(self.secret_draws[seat])
         return k
+
+    def _note_blind_draw(self, seat: int) -> None:
+        """The seat's own record of the Relic it just drew blind (the last of its hand)."""
+        self.relic_draws[seat] += 1
+        self.relic_drawn_at[seat, self.relic_hand[seat][-1]] = self.relic_draws[seat]
 
     def draw_relics(self, seat: int, n: int) -> int:
         """Blind draw of up to ``n`` Relics from the deck to ``seat``'s hand (hidden part; face
@@ -1352,6 +1391,7 @@ class ClandestineState(GameState):
         k = min(n, len(self.relic_deck))
         for _ in range(k):
             self.relic_hand[seat].append(self.relic_deck.pop())
+            self._note_blind_draw(seat)
             if self.nem is not None and seat == self.nem.seat:  # a Nemesis hand is public
                 self.relic_known[seat].append(self.relic_hand[seat][-1])
                 self.note(EV_NEMESIS_RELIC, self.relic_hand[seat][-1], 0)
@@ -1483,8 +1523,10 @@ class ClandestineState(GameState):
         if not self.panel_tokens[seat][panel] and not self.panel_deep[seat][panel] \
                 and self.tokens_free[seat] - sum(self.panel_tokens[seat]) > 0:
             self.panel_tokens[seat][panel] += 1
+            self.panel_picks[seat, panel, 0] += 1
         else:
             self.panel_deep[seat][panel] += 1
+            self.panel_picks[seat, panel, 1] += 1
 
     def uf_supply(self) -> int | None:
         """Universal Followers left in the supply: ``None`` (unlimited) unless ``finite_pawns``,
@@ -1532,6 +1574,8 @@ class ClandestineState(GameState):
             self.relic_hand[seat].append(old)
             self.relic_known[seat].append(old)
         self.slots[seat][slot] = relic
+        self.relic_assigns[seat, relic] += 1  # public: an assigned Relic lies face up
+        self.relic_assigns[seat, NUM_RELICS + slot] += 1
         self.check_conjunction(seat)
         self._grant_deep(seat)
 

@@ -111,6 +111,8 @@ SCALES: dict[str, float] = {
     "intrigue": 50.0, "chaos": 12.0, "relic_hand": 10.0, "purged": 30.0, "secrets_turn": 2.0,
     "cost_gold": 20.0, "cost_suits": 10.0, "pending_strength": 10.0, "budget": 10.0,
     "effect_n": 5.0, "leader_acts": 10.0, "either_timings": 5.0, "board_picks": 5.0,
+    "pawn_picks": 10.0, "masks_placed": 3.0, "panel_picks": 10.0, "relic_assigns": 5.0,
+    "relic_draw_order": 10.0,
     # the Nemesis block: its scoring-card Intrigue (Gold counts in it), UFs converted into the
     # Lower Choir (the upper Choir refills by capture), the Masks' Chaos it swept away
     "nemesis_score": 50.0, "lower_choir_uf": 5.0, "nemesis_masks": 3.0,
@@ -253,7 +255,13 @@ def observation_layout(num_players: int, nemesis: bool = False) -> Layout:
             "hand")
     lay.add("own_secrets", _SECRETS_PER_SOCIETY, "1 per Secret in the observer's hand (index in "
             "its Society's Secret order; 31 = Conjunction Secret)")
+    lay.add("own_draw_order", _SECRETS_PER_SOCIETY, "per Secret the observer drew from its "
+            "deck: when, its rank among the observer's draws / 31 (b: a Secret is drawn at most "
+            "once; the observer's own history: which card a draw brought stays known)")
     lay.add("own_relics", NUM_RELICS, "1 per Relic in the observer's hand (blind draws included)")
+    lay.add("own_relic_draws", NUM_RELICS, "per Relic the observer drew blind from the deck: "
+            "when it last did, its count of blind draws then, x/(x+10) (the observer's own "
+            "history: which Relic a draw brought stays known)")
     lay.add("known_relics", (n, NUM_RELICS), "publicly known Relics in each relative seat's hand")
     lay.add("relic_map", (len(MAP_ORDER), NUM_RELICS), "one-hot Relic on each Map space "
             "(relic_map.map_order)")
@@ -322,6 +330,22 @@ def observation_layout(num_players: int, nemesis: bool = False) -> Layout:
     lay.add("board_picks", (n, len(BOARD_SLOTS)), "per relative seat: Ascension board slots "
             "(ascension.board_slots order) it took this game, x/(x+5) (public history: two empty "
             "slots with one reward stay told apart)")
+    lay.add("pawn_picks", (n, ns, 4, 3), "per relative seat, relative space and pawn type (pl, "
+            "pf, uf, sl): pawns it picked there to move this game (Purge, Regroup, Revolt, "
+            "new_leader, move effects), the spaces they were moved (distances chosen), the other "
+            "destination chosen (a Purged UF to the Public space, a move backward), each x/(x+10) "
+            "(public history: a pawn moved 0 spaces leaves the board as it was)")
+    lay.add("masks_placed", ns + len(MAP_ORDER) + 7 * n, "the Twilight Masks' Chaos placed this "
+            "game on each relative space, on the Relic of each Map space, on each panel of each "
+            "relative seat, x/(x+3) (public history: placed Chaos leaves with an Action, a take "
+            "or a Purge)")
+    lay.add("panel_picks", (n, 7, 2), "per relative seat and panel (6 = the Conjunction's): "
+            "regular and Deep alchemy tokens it placed there this game, each x/(x+10) (public "
+            "history: the tokens come back at each turn start)")
+    lay.add("relic_assigns", (n, NUM_RELICS + 6), "per relative seat: Relics it assigned to "
+            "its slots this game, by Relic, then by slot 1-6, each x/(x+5) (public history: an "
+            "assigned Relic lies face up, and one sent back to the hand leaves the slots as "
+            "they were)")
     if nemesis:
         from .nemesis import add_layout
         add_layout(lay, ns)
@@ -492,6 +516,9 @@ def encode_observation(st: ClandestineState, seat: int) -> np.ndarray:
         v("secret_discard")[r, st.secret_discard[s]] = 1
     v("own_secrets")[st.secret_hand[seat]] = 1
     v("own_relics")[st.relic_hand[seat]] = 1
+    v("own_draw_order")[:] = st.secret_drawn_at[seat] / BOUNDS["secrets"]
+    v("own_relic_draws")[:] = encode_amount(st.relic_drawn_at[seat], SCALES["relic_draw_order"],
+                                            "Relic draw order")
     for slot, r in enumerate(st.relic_map):
         if r >= 0:
             v("relic_map")[slot, r] = 1
@@ -634,6 +661,21 @@ def encode_observation(st: ClandestineState, seat: int) -> np.ndarray:
     bp = st.board_picks[order]
     if bp.any():
         v("board_picks")[:] = encode_amount(bp, SCALES["board_picks"], "board slots taken")
+    pp = st.pawn_picks[order]
+    if pp.any():
+        v("pawn_picks")[:, perm] = encode_amount(pp, SCALES["pawn_picks"], "pawns picked")
+    if st.masks_placed_space.any() or st.masks_placed_map.any() or st.masks_placed_panel.any():
+        mp, k = v("masks_placed"), 9 * n + len(MAP_ORDER)
+        mp[perm] = encode_amount(st.masks_placed_space, SCALES["masks_placed"], "Chaos placed")
+        mp[9 * n:k] = encode_amount(st.masks_placed_map, SCALES["masks_placed"], "Chaos placed")
+        mp[k:] = encode_amount(st.masks_placed_panel[order].ravel(), SCALES["masks_placed"],
+                               "Chaos placed")
+    pk = st.panel_picks[order]
+    if pk.any():
+        v("panel_picks")[:] = encode_amount(pk, SCALES["panel_picks"], "alchemy tokens placed")
+    ra = st.relic_assigns[order]
+    if ra.any():
+        v("relic_assigns")[:] = encode_amount(ra, SCALES["relic_assigns"], "Relics assigned")
     if st.nem is not None:
         from .nemesis import encode
         encode(st, obs, lay, perm, order)

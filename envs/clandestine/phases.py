@@ -264,6 +264,7 @@ def apply_pawn_pick(state, block: str, index: int) -> None:
     frame.pick_space = -1
     frame.pending = (space, ptype)
     frame.picks_left -= 1
+    state.pawn_picks[frame.actor, space, ptype, 0] += 1  # public record (perfect recall)
     if frame.name == "new_leader":
         state.initiate_leader(frame.actor, space)
         frame.pending, frame.stage = None, DONE
@@ -283,6 +284,8 @@ def apply_pawn_pick(state, block: str, index: int) -> None:
 def _finish_purge_move(state, frame: ActionFrame, option: int | None) -> None:
     space, ptype = frame.pending
     dest = P.purge_move(state.city, state.pawns, frame.actor, space, ptype, option)
+    if option == P.PURGE_TO_PUBLIC:
+        state.pawn_picks[frame.actor, space, ptype, 2] += 1
     frame.moved[dest, ptype] += 1
     frame.pending = None
     state.kind = None
@@ -320,6 +323,7 @@ def apply_distance(state, block: str, index: int) -> None:
     else:
         dest = P.regroup_move(state.city, state.pawns, frame.actor, space, ptype, index,
                               frame.strength)
+    state.pawn_picks[frame.actor, space, ptype, 1] += index  # the distance chosen
     frame.moved[dest, ptype] += 1
     frame.pending = None
     state.kind = None
@@ -848,6 +852,8 @@ class EngineContext:
 
     def move_pawn(self, seat: int, space, pawn: str, steps: int, backward: bool):
         st = self.st
+        rec = st.pawn_picks[seat, space, P.pawn_type(pawn)]
+        rec += (1, steps, int(backward))  # public record (perfect recall)
         return P.public_move(st.city, st.pawns, space, pawn, steps, steps, backward)
 
     def return_uf(self, seat: int, space) -> None:
@@ -880,11 +886,14 @@ class EngineContext:
         st = self.st
         if isinstance(obj, tuple):
             st.masks_panel[obj[0]][obj[1]] += 1
+            st.masks_placed_panel[obj[0], obj[1]] += 1
         elif isinstance(obj, str):
             r = st.relic_map[RM.MAP_INDEX[obj]]
             st.masks_relic[r] = st.masks_relic.get(r, 0) + 1
+            st.masks_placed_map[RM.MAP_INDEX[obj]] += 1
         else:
             st.masks_space[obj] += 1
+            st.masks_placed_space[obj] += 1
 
     def invest(self, seat: int, obj, n: int, src: str) -> None:
         if src == "own":
