@@ -288,8 +288,8 @@ def calibrate(logits: np.ndarray, y: np.ndarray, ok: np.ndarray, ref: np.ndarray
 def load_selected(path: str | Path, cols: np.ndarray) -> dict[str, np.ndarray]:
     """A dataset's ``obs`` restricted to the entries ``cols`` (int ``(D,)``,
     :func:`input_columns`), with ``truth`` and ``game``, read shard by shard: memory grows with
-    the selected width, not the observation's (a 3-player Clandestine observation has 7,250
-    entries, 87 KB a decision for the three seats). ``obs`` is float32 ``(K, n, D)``;
+    the selected width, not the observation's (a 3-player Clandestine observation has 8,811
+    entries, 106 KB a decision for the three seats). ``obs`` is float32 ``(K, n, D)``;
     ``obs_size`` (0-d int64) keeps the whole observation's width for the probe's meta.
 
     Raises:
