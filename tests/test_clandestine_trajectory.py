@@ -25,14 +25,14 @@ from envs import make_env
 
 #: (num_players, basic_preset) -> (play hash, obs hash), first 16 hex digits of SHA-256
 EXPECTED: dict[tuple[int, bool], tuple[str, str]] = {
-    (2, False): ('78e640e86b448e13', '9b61bb663d71b6b3'),
-    (2, True): ('aabf3bc5670947b2', '0a9a3685d5908aa7'),
-    (3, False): ('60643d91ca51634b', '822b9006ad1aeba3'),
-    (3, True): ('2d2ba24fbf55c42c', '83692e8e8d065cf2'),
-    (4, False): ('905a7ea98600eeb3', 'e93fe39228a0e892'),
-    (4, True): ('830a40274d44ebe0', '9a4624693493361d'),
-    (5, False): ('b1cc3b03a2960c5f', 'c28fcd198b004c3c'),
-    (5, True): ('9d391f33a26eaab5', '578c6bc00bc10eb3'),
+    (2, False): ('78e640e86b448e13', '597d5a6c209ed9ab'),
+    (2, True): ('aabf3bc5670947b2', '3c7c477b3c9fd565'),
+    (3, False): ('60643d91ca51634b', '91a6bbb1dfb60826'),
+    (3, True): ('2d2ba24fbf55c42c', '2fead6d0789884db'),
+    (4, False): ('905a7ea98600eeb3', 'ef87adeb8ead5120'),
+    (4, True): ('830a40274d44ebe0', 'ae311aea0b14b8ca'),
+    (5, False): ('b1cc3b03a2960c5f', '788c9fe9314948c1'),
+    (5, True): ('9d391f33a26eaab5', '5c47744868c1ce40'),
 }
 
 
