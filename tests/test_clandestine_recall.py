@@ -334,6 +334,19 @@ def check_sibling_law(st: ClandestineState, covered: collections.Counter,
         covered[kind] += 1
 
 
+def _mixed_game(seed: int, g: int) -> tuple[ClandestineState, np.random.Generator]:
+    """Game ``g`` of a mixed run (engine seed and generator ``seed * 1000 + g``): 2-5 players,
+    every other one with every option on, each fourth one a Nemesis game (the Most Holy and the
+    Silver Guard in turn, solo or with 2-3 humans, difficulty 3)."""
+    kw = dict(_ALL_OPTIONS) if g % 2 else {}
+    n = 2 + g % 4
+    if g % 4 == 3:
+        kw.update(nemesis=("most_holy", "silver_guard")[g // 4 % 2], difficulty=3)
+        n = 1 + g // 4 % 3
+    st = ClandestineState(seed=seed * 1000 + g, num_players=n, **kw)
+    return st, np.random.default_rng(seed * 1000 + g)
+
+
 def _sibling_run(games: int, seed: int, max_steps: int, first: int = 0
                  ) -> tuple[collections.Counter, ...]:
     """Random games ``first`` .. ``first + games - 1`` (2-5 players; every other one with every
@@ -342,13 +355,7 @@ def _sibling_run(games: int, seed: int, max_steps: int, first: int = 0
     covered: collections.Counter = collections.Counter()
     broken: collections.Counter = collections.Counter()
     for g in range(first, first + games):
-        kw = dict(_ALL_OPTIONS) if g % 2 else {}
-        n = 2 + g % 4
-        if g % 4 == 3:
-            kw.update(nemesis=("most_holy", "silver_guard")[g // 4 % 2], difficulty=3)
-            n = 1 + g // 4 % 3
-        st = ClandestineState(seed=seed * 1000 + g, num_players=n, **kw)
-        rng = np.random.default_rng(seed * 1000 + g)
+        st, rng = _mixed_game(seed, g)
         for _ in range(max_steps):
             if st.is_over:
                 break
@@ -604,7 +611,7 @@ def _recall_forward(st: ClandestineState, rng: np.random.Generator, follow: int
     for up to ``follow`` actions. Returns (pairs, seat-steps compared, violations as text)."""
     pairs = []
     for v in st.agent_seats:
-        pairs.append(("resampled for seat %d" % v, st.clone(),
+        pairs.append((f"resampled for seat {v}", st.clone(),
                       st.resample_from_infostate(v, rng)))
     legal = st.legal_actions()
     if len(legal) >= 2:
@@ -645,13 +652,7 @@ def _recall_forward_run(games: int, seed: int, depth: int, follow: int) -> tuple
     humans, as in :func:`_sibling_run`). Returns (pairs, seat-steps compared)."""
     pairs = compared = 0
     for g in range(games):
-        kw = dict(_ALL_OPTIONS) if g % 2 else {}
-        n = 2 + g % 4
-        if g % 4 == 3:
-            kw.update(nemesis=("most_holy", "silver_guard")[g // 4 % 2], difficulty=3)
-            n = 1 + g // 4 % 3
-        st = ClandestineState(seed=seed * 1000 + g, num_players=n, **kw)
-        rng = np.random.default_rng(seed * 1000 + g)
+        st, rng = _mixed_game(seed, g)
         for _ in range(int(rng.integers(0, depth + 1))):
             if st.is_over:
                 break
@@ -659,7 +660,7 @@ def _recall_forward_run(games: int, seed: int, depth: int, follow: int) -> tuple
         if st.is_over:
             continue
         p, c, bad = _recall_forward(st, rng, follow)
-        assert not bad, f"game {g} (seed {seed * 1000 + g}, {n} seats, {kw}): {bad[:3]}"
+        assert not bad, f"game {g} (seed {st.seed}, config {st.config}): {bad[:3]}"
         pairs += p
         compared += c
     return pairs, compared
